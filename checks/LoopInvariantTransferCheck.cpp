@@ -1,0 +1,66 @@
+#include "LoopInvariantTransferCheck.h"
+#include "analysis/Hoist.h"
+#include "analysis/Invariance.h"
+#include "analysis/SourceUtils.h"
+
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::mlperf {
+
+void LoopInvariantTransferCheck::registerMatchers(MatchFinder *Finder) {
+  using namespace matchers;
+  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::ToDevice), onDevice(this),
+                              runsEveryStep(this))
+                         .bind("call"),
+                     this);
+}
+
+static const Expr *copiedValue(const CallExpr *Call, const RoleMatch &M) {
+  if (M.Entry->ValueArg)
+    return *M.Entry->ValueArg < Call->getNumArgs() ? Call->getArg(*M.Entry->ValueArg) : nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    return MC->getImplicitObjectArgument();
+  return nullptr;
+}
+
+void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  ModelAnalysis &A = analysis(*Result.Context);
+  std::optional<RoleMatch> M = A.role(Call);
+  const Expr *Value = M ? copiedValue(Call, *M) : nullptr;
+  const auto *Ref = Value ? dyn_cast<DeclRefExpr>(stripWrappers(Value)) : nullptr;
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  std::optional<HotContext> Hot = A.perStep(Call);
+  if (!Var || !Hot || !Hot->Loop)
+    return;
+  std::vector<const Stmt *> Loops = A.enclosingLoops(Call);
+  // Only loops up to the one that runs the model every step.
+  while (!Loops.empty() && Loops.back() != Hot->Loop)
+    Loops.pop_back();
+  const Stmt *Target = outermostInvariantLoop(Call, Loops);
+  if (!Target)
+    return;
+  // Keep going outward while the copy stays invariant: the epoch loop too.
+  std::vector<const Stmt *> Outer = A.enclosingLoops(Call);
+  if (const Stmt *Wider = outermostInvariantLoop(Call, Outer))
+    Target = Wider;
+
+  const SourceManager &SM = *Result.SourceManager;
+  {
+  auto D = diag(reportLoc(Call->getExprLoc(), SM),
+                "%0 is copied to the device on every step although the loop never changes it; copy it once "
+                "before the loop")
+           << Var;
+  std::string Text = sourceText(Call->getSourceRange(), *Result.Context);
+  if (!Text.empty() && isMacroFree(Target->getSourceRange())) {
+    std::string Name = freshName(Var->getName().str() + "_on_device", A.owner(Call), *Result.Context);
+    D << insertBefore(Target, "auto " + Name + " = " + Text + ";", *Result.Context)
+      << FixItHint::CreateReplacement(Call->getSourceRange(), Name);
+  }
+  }
+  explainHot(*Hot, SM);
+}
+
+} // namespace clang::tidy::mlperf

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "MlperfCheck.h"
+
+namespace clang::tidy::mlperf {
+
+/// Flags host -> device copies, on every model step, of values the loop never
+/// changes; the fix-it hoists the copy in front of the loop.
+class LoopInvariantTransferCheck : public MlperfCheck {
+public:
+  using MlperfCheck::MlperfCheck;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace clang::tidy::mlperf

@@ -1,0 +1,51 @@
+#include "MaterializeInLoopCheck.h"
+#include "analysis/Purpose.h"
+#include "analysis/SourceUtils.h"
+
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::mlperf {
+
+MaterializeInLoopCheck::MaterializeInLoopCheck(StringRef Name, ClangTidyContext *Context)
+    : MlperfCheck(Name, Context), IgnoreInferenceOutputs(Options.get("IgnoreInferenceOutputs", true)) {}
+
+void MaterializeInLoopCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  MlperfCheck::storeOptions(Opts);
+  Options.store(Opts, "IgnoreInferenceOutputs", IgnoreInferenceOutputs);
+}
+
+void MaterializeInLoopCheck::registerMatchers(MatchFinder *Finder) {
+  using namespace matchers;
+  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Materialize), onDevice(this),
+                              runsEveryStep(this))
+                         .bind("call"),
+                     this);
+}
+
+void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  ModelAnalysis &A = analysis(*Result.Context);
+  // `t.cpu().item()`: the copy is reported once, at the call that does it.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    if (const auto *Inner = dyn_cast<CallExpr>(stripWrappers(MC->getImplicitObjectArgument())))
+      if (auto R = A.role(Inner); R && R->R == Role::Materialize)
+        return;
+  std::optional<HotContext> Hot = A.perStep(Call);
+  if (!Hot)
+    return;
+  Purpose Why = purposeOf(Call, A);
+  if (IgnoreInferenceOutputs && !Hot->Training &&
+      (Why == Purpose::Return || Why == Purpose::Store || Why == Purpose::Other))
+    return;
+  std::string Reason = describe(Why).str();
+  const SourceManager &SM = *Result.SourceManager;
+  diag(reportLoc(Call->getExprLoc(), SM),
+       "%0 copies a tensor from the device and waits for it on every %select{step|training step}1%2; accumulate "
+       "on the device and read the value every N steps or after the loop")
+      << Call->getDirectCallee() << Hot->Training << (Reason.empty() ? "" : " (" + Reason + ")");
+  explainHot(*Hot, SM);
+}
+
+} // namespace clang::tidy::mlperf

@@ -1,0 +1,71 @@
+#include "MlperfCheck.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+namespace clang::tidy::mlperf {
+
+llvm::Expected<std::shared_ptr<const ApiProfiles>> MlperfCheck::loadProfiles(StringRef ExtraFiles) {
+  static std::mutex Mu;
+  static std::map<std::string, std::shared_ptr<const ApiProfiles>> Cache;
+  std::lock_guard<std::mutex> Lock(Mu);
+  if (auto It = Cache.find(ExtraFiles.str()); It != Cache.end())
+    return It->second;
+  auto P = std::make_shared<ApiProfiles>();
+  P->addBuiltins();
+  std::string List = ExtraFiles.str();
+  std::replace(List.begin(), List.end(), ';', ',');
+  llvm::SmallVector<StringRef, 4> Files;
+  StringRef(List).split(Files, ',', -1, false);
+  for (StringRef F : Files)
+    if (llvm::Error E = P->addFile(F.trim()))
+      return std::move(E);
+  Cache[ExtraFiles.str()] = P;
+  return P;
+}
+
+MlperfCheck::MlperfCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context), ProfileFiles(Options.getLocalOrGlobal("Profiles", "")) {
+  auto Loaded = loadProfiles(ProfileFiles);
+  if (!Loaded) {
+    configurationDiag("%0") << llvm::toString(Loaded.takeError());
+    auto Builtins = std::make_shared<ApiProfiles>();
+    Builtins->addBuiltins();
+    Profiles = std::move(Builtins);
+  } else {
+    Profiles = *Loaded;
+  }
+}
+
+void MlperfCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "Profiles", ProfileFiles);
+}
+
+ModelAnalysis &MlperfCheck::analysis(ASTContext &Ctx) {
+  if (!Analysis || &Analysis->context() != &Ctx)
+    Analysis = std::make_unique<ModelAnalysis>(Ctx, *Profiles);
+  return *Analysis;
+}
+
+void MlperfCheck::explainHot(const HotContext &H, const SourceManager &SM) {
+  if (H.Loop)
+    diag(reportLoc(H.Loop->getBeginLoc(), SM), "this loop runs a model step on every iteration",
+         DiagnosticIDs::Note);
+  if (H.HotRoot)
+    diag(reportLoc(H.HotRoot->getLocation(), SM), "%0 runs on every model step", DiagnosticIDs::Note)
+        << H.HotRoot;
+  for (const Expr *Call : H.CallChain) {
+    const FunctionDecl *Callee = nullptr;
+    if (const auto *CE = dyn_cast<CallExpr>(Call))
+      Callee = CE->getDirectCallee();
+    if (Callee && !isa<CXXMethodDecl>(Callee) ? true : Callee && !cast<CXXMethodDecl>(Callee)->getParent()->isLambda())
+      diag(reportLoc(Call->getExprLoc(), SM), "%0 is called here, on every step", DiagnosticIDs::Note) << Callee;
+    else
+      diag(reportLoc(Call->getExprLoc(), SM), "called here, on every step", DiagnosticIDs::Note);
+  }
+}
+
+} // namespace clang::tidy::mlperf

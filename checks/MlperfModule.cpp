@@ -1,0 +1,56 @@
+#include "MlperfModule.h"
+#include "CompileInLoopCheck.h"
+#include "CreateOnDeviceCheck.h"
+#include "LoopInvariantTransferCheck.h"
+#include "MaterializeInLoopCheck.h"
+#include "SyncInLoopCheck.h"
+
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang-tidy/ClangTidyModuleRegistry.h"
+
+namespace clang::tidy::mlperf {
+
+namespace {
+constexpr CheckInfo Checks[] = {
+    {"mlperf-compile-in-loop", "module, optimizer, data loader or executable built inside a loop that runs the model",
+     true},
+    {"mlperf-create-on-device", "tensor created on the host and moved to the device on every step", true},
+    {"mlperf-loop-invariant-transfer", "host-to-device copy of a loop-invariant value on every step", true},
+    {"mlperf-materialize-in-loop", "device-to-host copy or wait on every step", true},
+    {"mlperf-sync-in-loop", "explicit device synchronization on every step", true},
+};
+
+class MlperfModule : public ClangTidyModule {
+public:
+  void addCheckFactories(ClangTidyCheckFactories &F) override {
+    F.registerCheck<CompileInLoopCheck>("mlperf-compile-in-loop");
+    F.registerCheck<CreateOnDeviceCheck>("mlperf-create-on-device");
+    F.registerCheck<LoopInvariantTransferCheck>("mlperf-loop-invariant-transfer");
+    F.registerCheck<MaterializeInLoopCheck>("mlperf-materialize-in-loop");
+    F.registerCheck<SyncInLoopCheck>("mlperf-sync-in-loop");
+  }
+  ClangTidyOptions getModuleOptions() override {
+    ClangTidyOptions Options;
+    return Options;
+  }
+};
+} // namespace
+
+llvm::ArrayRef<CheckInfo> allChecks() { return Checks; }
+
+llvm::StringRef defaultChecksGlob() {
+  static const std::string Glob = [] {
+    std::string G = "-*,mlperf-*";
+    for (const CheckInfo &C : Checks)
+      if (!C.EnabledByDefault)
+        G += ",-" + C.Name.str();
+    return G;
+  }();
+  return Glob;
+}
+
+void registerMlperfModule() {
+  static ClangTidyModuleRegistry::Add<MlperfModule> Module("mlperf-module", "Performance checks for ML model code.");
+}
+
+} // namespace clang::tidy::mlperf

@@ -1,0 +1,25 @@
+#include "SyncInLoopCheck.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::mlperf {
+
+void SyncInLoopCheck::registerMatchers(MatchFinder *Finder) {
+  using namespace matchers;
+  Finder->addMatcher(
+      callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Sync), runsEveryStep(this)).bind("call"),
+      this);
+}
+
+void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  std::optional<HotContext> Hot = analysis(*Result.Context).perStep(Call);
+  const SourceManager &SM = *Result.SourceManager;
+  diag(reportLoc(Call->getExprLoc(), SM),
+       "%0 blocks the host until the device has finished all queued work, on every step; let the device run "
+       "ahead and synchronize only where the host needs a result")
+      << Call->getDirectCallee();
+  explainHot(*Hot, SM);
+}
+
+} // namespace clang::tidy::mlperf

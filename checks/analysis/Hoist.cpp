@@ -1,0 +1,57 @@
+#include "Hoist.h"
+#include "SourceUtils.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace clang::tidy::mlperf {
+
+std::string freshName(llvm::StringRef Base, const FunctionDecl *FD, const ASTContext &Ctx) {
+  std::string Body = FD && FD->getBody() ? sourceText(FD->getBody()->getSourceRange(), Ctx) : "";
+  auto Used = [&](const std::string &Name) {
+    for (size_t Pos = Body.find(Name); Pos != std::string::npos; Pos = Body.find(Name, Pos + 1)) {
+      auto IsId = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
+      bool Before = Pos > 0 && IsId(Body[Pos - 1]);
+      bool After = Pos + Name.size() < Body.size() && IsId(Body[Pos + Name.size()]);
+      if (!Before && !After)
+        return true;
+    }
+    return false;
+  };
+  std::string Name = Base.str();
+  for (int I = 2; Used(Name); ++I)
+    Name = Base.str() + std::to_string(I);
+  return Name;
+}
+
+FixItHint insertBefore(const Stmt *Loop, llvm::StringRef Statement, const ASTContext &Ctx) {
+  std::string Indent = indentationOf(Loop->getBeginLoc(), Ctx);
+  return FixItHint::CreateInsertion(Loop->getBeginLoc(), (Statement + "\n" + Indent).str());
+}
+
+std::optional<FixItHint> removeStatement(const Stmt *S, const ASTContext &Ctx) {
+  SourceRange R = S->getSourceRange();
+  if (!isMacroFree(R))
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation End = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
+  auto [FID, BeginOff] = SM.getDecomposedLoc(R.getBegin());
+  unsigned EndOff = SM.getFileOffset(End);
+  StringRef Buf = SM.getBufferData(FID);
+  size_t LineStart = BeginOff;
+  while (LineStart > 0 && (Buf[LineStart - 1] == ' ' || Buf[LineStart - 1] == '\t'))
+    --LineStart;
+  size_t LineEnd = EndOff;
+  while (LineEnd < Buf.size() && (Buf[LineEnd] == ' ' || Buf[LineEnd] == '\t'))
+    ++LineEnd;
+  bool WholeLine = (LineStart == 0 || Buf[LineStart - 1] == '\n') && (LineEnd == Buf.size() || Buf[LineEnd] == '\n');
+  if (WholeLine) {
+    SourceLocation FileStart = SM.getLocForStartOfFile(FID);
+    return FixItHint::CreateRemoval(CharSourceRange::getCharRange(
+        FileStart.getLocWithOffset(LineStart), FileStart.getLocWithOffset(std::min(LineEnd + 1, Buf.size()))));
+  }
+  return FixItHint::CreateRemoval(CharSourceRange::getCharRange(R.getBegin(), End));
+}
+
+} // namespace clang::tidy::mlperf

@@ -1,0 +1,371 @@
+#include "ModelAnalysis.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+
+namespace clang::tidy::mlperf {
+
+namespace {
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  using Base = RecursiveASTVisitor<Collector>;
+  Collector(const SourceManager &SM, llvm::function_ref<void(const FunctionDecl *, const Stmt *)> OnBody,
+            llvm::function_ref<void(const Decl *)> OnDecl)
+      : SM(SM), OnBody(OnBody), OnDecl(OnDecl) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    return Base::TraverseDecl(D);
+  }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && FD->getBody() && !FD->isDependentContext())
+      OnBody(FD, FD->getBody());
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    if (!L->getCallOperator()->isDependentContext())
+      OnBody(L->getCallOperator(), L->getBody());
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    OnDecl(VD);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    OnDecl(E->getDecl());
+    return true;
+  }
+
+private:
+  const SourceManager &SM;
+  llvm::function_ref<void(const FunctionDecl *, const Stmt *)> OnBody;
+  llvm::function_ref<void(const Decl *)> OnDecl;
+};
+
+bool loopKind(const Stmt *S) {
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
+const FunctionDecl *definitionOf(const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  if (const FunctionDecl *Def = FD->getDefinition())
+    return Def;
+  return nullptr;
+}
+} // namespace
+
+ModelAnalysis::ModelAnalysis(ASTContext &Ctx, const ApiProfiles &Profiles) : Ctx(Ctx), Profiles(Profiles) {
+  collect();
+}
+
+void ModelAnalysis::collect() {
+  for (const auto &P : Profiles.profiles())
+    (void)P;
+  auto OnBody = [&](const FunctionDecl *FD, const Stmt *Body) {
+    if (Functions.count(FD))
+      return;
+    Functions[FD] = FunctionInfo{FD, Body, {}};
+    BodyOwner[Body] = FD;
+    walk(Body, nullptr, FD);
+  };
+  auto OnDecl = [&](const Decl *D) {
+    if (DeviceAware)
+      return;
+    if (const auto *VD = dyn_cast<VarDecl>(D); VD && Profiles.isDeviceMarkerType(VD->getType()))
+      DeviceAware = true;
+    else if (const auto *ND = dyn_cast<NamedDecl>(D); ND && Profiles.isDeviceMarkerDecl(ND))
+      DeviceAware = true;
+  };
+  Collector C(Ctx.getSourceManager(), OnBody, OnDecl);
+  C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (size_t I = 0; I < Calls.size(); ++I)
+    if (Calls[I].Callee)
+      Callers[Calls[I].Callee].push_back(I);
+}
+
+void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *Owner) {
+  if (!S)
+    return;
+  Parents[S] = Parent;
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    if (isa<CallExpr, CXXConstructExpr>(E)) {
+      const FunctionDecl *Callee = nullptr;
+      if (const auto *CE = dyn_cast<CallExpr>(E))
+        Callee = definitionOf(CE->getDirectCallee());
+      else
+        Callee = definitionOf(cast<CXXConstructExpr>(E)->getConstructor());
+      CallSite Site{E, Callee, Profiles.match(E), Owner};
+      if (!DeviceAware) {
+        if (const auto *CE = dyn_cast<CallExpr>(E); CE && CE->getDirectCallee() &&
+                                                     Profiles.isDeviceMarkerCall(CE->getDirectCallee()))
+          DeviceAware = true;
+        if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && Profiles.isDeviceMarkerType(CE->getType()))
+          DeviceAware = true;
+      }
+      CallIndex[E] = Calls.size();
+      Functions[Owner].Calls.push_back(Calls.size());
+      Calls.push_back(Site);
+    }
+  }
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    for (const Expr *Init : L->capture_inits())
+      walk(Init, S, Owner);
+    return;  // the body is walked as its own function
+  }
+  for (const Stmt *Child : S->children())
+    walk(Child, S, Owner);
+}
+
+const FunctionDecl *ModelAnalysis::owner(const Stmt *S) const {
+  const Stmt *Top = S;
+  while (const Stmt *P = Parents.lookup(Top))
+    Top = P;
+  return BodyOwner.lookup(Top);
+}
+
+bool ModelAnalysis::isLoop(const Stmt *S) const { return S && loopKind(S); }
+
+bool ModelAnalysis::isRepeatedBy(const Stmt *Child, const Stmt *Loop) const {
+  if (const auto *F = dyn_cast<ForStmt>(Loop))
+    return Child != F->getInit();
+  if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
+    return Child == R->getBody() || Child == R->getLoopVarStmt() || Child == R->getInc() ||
+           Child == R->getCond();
+  return true;
+}
+
+std::vector<const Stmt *> ModelAnalysis::enclosingLoops(const Stmt *S) const {
+  std::vector<const Stmt *> Loops;
+  for (const Stmt *Child = S, *P = parent(S); P; Child = P, P = parent(P))
+    if (loopKind(P) && isRepeatedBy(Child, P))
+      Loops.push_back(P);
+  return Loops;
+}
+
+const Stmt *ModelAnalysis::innermostLoop(const Stmt *S) const {
+  for (const Stmt *Child = S, *P = parent(S); P; Child = P, P = parent(P))
+    if (loopKind(P) && isRepeatedBy(Child, P))
+      return P;
+  return nullptr;
+}
+
+std::optional<RoleMatch> ModelAnalysis::role(const Expr *E) const {
+  auto It = CallIndex.find(E);
+  if (It != CallIndex.end())
+    return Calls[It->second].Role;
+  return Profiles.match(E);
+}
+
+bool ModelAnalysis::callIsStep(const CallSite &C) {
+  if (C.Role && C.Role->R == Role::Step)
+    return true;
+  return C.Callee && stepsDirectly(C.Callee);
+}
+
+bool ModelAnalysis::stepsDirectly(const FunctionDecl *FD) {
+  auto [It, New] = StepsDirectlyMemo.try_emplace(FD, 0);
+  if (!New)
+    return It->second > 0;
+  auto FI = Functions.find(FD);
+  if (FI == Functions.end())
+    return false;
+  bool Result = false;
+  for (size_t I : FI->second.Calls) {
+    const CallSite &C = Calls[I];
+    if (!innermostLoop(C.E) && callIsStep(C)) {
+      Result = true;
+      break;
+    }
+  }
+  StepsDirectlyMemo[FD] = Result ? 1 : 0;
+  return Result;
+}
+
+bool ModelAnalysis::reachesStep(const FunctionDecl *FD) {
+  auto [It, New] = ReachesMemo.try_emplace(FD, 0);
+  if (!New)
+    return It->second > 0;
+  auto FI = Functions.find(FD);
+  if (FI == Functions.end())
+    return false;
+  bool Result = false;
+  for (size_t I : FI->second.Calls) {
+    const CallSite &C = Calls[I];
+    if ((C.Role && C.Role->R == Role::Step) || (C.Callee && reachesStep(C.Callee))) {
+      Result = true;
+      break;
+    }
+  }
+  ReachesMemo[FD] = Result ? 1 : 0;
+  return Result;
+}
+
+static bool isTrainingStep(const RoleMatch &M) {
+  return M.R == Role::Step && (M.kind() == "backward" || M.kind() == "optimizer" || M.kind() == "train");
+}
+
+bool ModelAnalysis::reachesTraining(const FunctionDecl *FD) {
+  auto [It, New] = TrainingMemo.try_emplace(FD, 0);
+  if (!New)
+    return It->second > 0;
+  auto FI = Functions.find(FD);
+  if (FI == Functions.end())
+    return false;
+  bool Result = false;
+  for (size_t I : FI->second.Calls) {
+    const CallSite &C = Calls[I];
+    if ((C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee))) {
+      Result = true;
+      break;
+    }
+  }
+  TrainingMemo[FD] = Result ? 1 : 0;
+  return Result;
+}
+
+bool ModelAnalysis::isStepLoop(const Stmt *Loop) {
+  auto [It, New] = StepLoopMemo.try_emplace(Loop, 0);
+  if (!New)
+    return It->second > 0;
+  bool Result = false;
+  if (const FunctionDecl *FD = owner(Loop))
+    for (size_t I : Functions[FD].Calls)
+      if (innermostLoop(Calls[I].E) == Loop && callIsStep(Calls[I])) {
+        Result = true;
+        break;
+      }
+  StepLoopMemo[Loop] = Result ? 1 : 0;
+  return Result;
+}
+
+static bool within(const ModelAnalysis &A, const Stmt *S, const Stmt *Loop) {
+  for (const Stmt *Child = S, *P = A.parent(S); P; Child = P, P = A.parent(P))
+    if (P == Loop)
+      return A.isRepeatedBy(Child, Loop);
+  return false;
+}
+
+bool ModelAnalysis::runsModel(const Stmt *Loop) {
+  auto [It, New] = RunsModelMemo.try_emplace(Loop, 0);
+  if (!New)
+    return It->second > 0;
+  bool Result = false;
+  if (const FunctionDecl *FD = owner(Loop))
+    for (size_t I : Functions[FD].Calls) {
+      const CallSite &C = Calls[I];
+      if (((C.Role && C.Role->R == Role::Step) || (C.Callee && reachesStep(C.Callee))) && within(*this, C.E, Loop)) {
+        Result = true;
+        break;
+      }
+    }
+  RunsModelMemo[Loop] = Result ? 1 : 0;
+  return Result;
+}
+
+bool ModelAnalysis::isTraining(const Stmt *Loop) {
+  auto [It, New] = TrainingLoopMemo.try_emplace(Loop, 0);
+  if (!New)
+    return It->second > 0;
+  bool Result = false;
+  if (const FunctionDecl *FD = owner(Loop))
+    for (size_t I : Functions[FD].Calls) {
+      const CallSite &C = Calls[I];
+      if (((C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee))) &&
+          within(*this, C.E, Loop)) {
+        Result = true;
+        break;
+      }
+    }
+  TrainingLoopMemo[Loop] = Result ? 1 : 0;
+  return Result;
+}
+
+bool ModelAnalysis::isPeriodicGuard(const Stmt *Cond) const {
+  if (!Cond)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond); BO && BO->getOpcode() == BO_Rem)
+    return true;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Cond); OC && OC->getOperator() == OO_Percent)
+    return true;
+  for (const Stmt *Child : Cond->children())
+    if (isPeriodicGuard(Child))
+      return true;
+  return false;
+}
+
+bool ModelAnalysis::isHotRoot(const FunctionDecl *FD) const {
+  (void)FD;
+  return false;
+}
+
+std::optional<HotContext> ModelAnalysis::hotFunction(const FunctionDecl *FD) {
+  if (auto It = HotMemo.find(FD); It != HotMemo.end())
+    return It->second;
+  if (isHotRoot(FD)) {
+    HotContext H;
+    H.HotRoot = FD;
+    return HotMemo[FD] = H;
+  }
+  if (!HotInProgress.insert(FD).second)
+    return std::nullopt;
+  std::optional<HotContext> Result;
+  for (size_t I : Callers.lookup(FD)) {
+    if (auto H = perStep(Calls[I].E)) {
+      H->CallChain.push_back(Calls[I].E);
+      Result = std::move(H);
+      break;
+    }
+  }
+  HotInProgress.erase(FD);
+  return HotMemo[FD] = Result;
+}
+
+std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
+  bool Guarded = false;
+  const FunctionDecl *FD = nullptr;
+  const Stmt *Child = S;
+  for (const Stmt *P = parent(S); P; Child = P, P = parent(P)) {
+    if (const auto *If = dyn_cast<IfStmt>(P); If && Child == If->getThen() && isPeriodicGuard(If->getCond()))
+      Guarded = true;
+    if (loopKind(P) && isRepeatedBy(Child, P) && isStepLoop(P)) {
+      if (Guarded)
+        return std::nullopt;
+      HotContext H;
+      H.Loop = P;
+      H.Training = isTraining(P);
+      return H;
+    }
+  }
+  if (Guarded)
+    return std::nullopt;
+  FD = BodyOwner.lookup(Child);
+  if (!FD)
+    return std::nullopt;
+  return hotFunction(FD);
+}
+
+std::optional<HotContext> ModelAnalysis::inModelLoop(const Stmt *S) {
+  const Stmt *Outermost = nullptr;
+  for (const Stmt *L : enclosingLoops(S))
+    if (runsModel(L))
+      Outermost = L;
+  if (Outermost) {
+    HotContext H;
+    H.Loop = Outermost;
+    H.Training = isTraining(Outermost);
+    return H;
+  }
+  if (const FunctionDecl *FD = owner(S))
+    return hotFunction(FD);
+  return std::nullopt;
+}
+
+} // namespace clang::tidy::mlperf

@@ -1,0 +1,99 @@
+// What runs every training step: loops that run the model, functions called
+// from them, periodic guards, device awareness. Computed lazily once per
+// translation unit over user code only (never inside system headers).
+#pragma once
+
+#include "ApiProfile.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <optional>
+#include <vector>
+
+namespace clang::tidy::mlperf {
+
+/// Why a statement runs on every step.
+struct HotContext {
+  /// The loop whose every iteration runs the model and the statement, or null
+  /// when the statement is hot because its function is (see CallChain).
+  const Stmt *Loop = nullptr;
+  /// For statements in helpers or hot functions: call sites from the hot
+  /// loop (or hot root) down to the function holding the statement.
+  std::vector<const Expr *> CallChain;
+  /// A function that runs every step by itself (a module's forward).
+  const FunctionDecl *HotRoot = nullptr;
+  bool Training = false;
+};
+
+class ModelAnalysis {
+public:
+  ModelAnalysis(ASTContext &Ctx, const ApiProfiles &Profiles);
+
+  /// Set when the statement runs once per model step (inside a step loop and
+  /// not under a periodic guard, or in a function called from one).
+  std::optional<HotContext> perStep(const Stmt *S);
+  /// The outermost enclosing loop of S (in S's function) that runs the model
+  /// at any depth, or, when S's function is called per step, that context.
+  std::optional<HotContext> inModelLoop(const Stmt *S);
+
+  const Stmt *parent(const Stmt *S) const { return Parents.lookup(S); }
+  const FunctionDecl *owner(const Stmt *S) const;
+  /// Enclosing loops of S within its function, innermost first.
+  std::vector<const Stmt *> enclosingLoops(const Stmt *S) const;
+  bool isLoop(const Stmt *S) const;
+  /// Whether S is part of what a loop repeats (body, condition, increment).
+  bool isRepeatedBy(const Stmt *S, const Stmt *Loop) const;
+
+  bool deviceAware() const { return DeviceAware; }
+  bool isTraining(const Stmt *Loop);
+  std::optional<RoleMatch> role(const Expr *E) const;
+  const ApiProfiles &profiles() const { return Profiles; }
+  ASTContext &context() const { return Ctx; }
+
+  /// Functions whose every call is a model step by construction (forward).
+  bool isHotRoot(const FunctionDecl *FD) const;
+
+private:
+  struct CallSite {
+    const Expr *E;
+    const FunctionDecl *Callee;  // definition in this TU, or null
+    std::optional<RoleMatch> Role;
+    const FunctionDecl *Caller;
+  };
+  struct FunctionInfo {
+    const FunctionDecl *FD;
+    const Stmt *Body;
+    std::vector<size_t> Calls;  // indices into Calls
+  };
+
+  void collect();
+  void walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *Owner);
+  bool stepsDirectly(const FunctionDecl *FD);
+  bool reachesStep(const FunctionDecl *FD);
+  bool reachesTraining(const FunctionDecl *FD);
+  bool isStepLoop(const Stmt *Loop);
+  bool runsModel(const Stmt *Loop);
+  bool callIsStep(const CallSite &C);
+  bool isPeriodicGuard(const Stmt *Cond) const;
+  std::optional<HotContext> hotFunction(const FunctionDecl *FD);
+  const Stmt *innermostLoop(const Stmt *S) const;
+
+  ASTContext &Ctx;
+  const ApiProfiles &Profiles;
+  bool DeviceAware = false;
+  llvm::DenseMap<const Stmt *, const Stmt *> Parents;
+  llvm::DenseMap<const Stmt *, const FunctionDecl *> BodyOwner;
+  llvm::DenseMap<const FunctionDecl *, FunctionInfo> Functions;
+  std::vector<CallSite> Calls;
+  llvm::DenseMap<const Expr *, size_t> CallIndex;
+  llvm::DenseMap<const FunctionDecl *, std::vector<size_t>> Callers;
+  llvm::DenseMap<const FunctionDecl *, int> StepsDirectlyMemo, ReachesMemo, TrainingMemo;
+  llvm::DenseMap<const Stmt *, int> StepLoopMemo, RunsModelMemo, TrainingLoopMemo;
+  llvm::DenseMap<const FunctionDecl *, std::optional<HotContext>> HotMemo;
+  llvm::DenseSet<const FunctionDecl *> HotInProgress;
+};
+
+} // namespace clang::tidy::mlperf

@@ -1,0 +1,172 @@
+#include "Purpose.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+
+namespace clang::tidy::mlperf {
+
+namespace {
+bool isLoggingCallee(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  std::string N = FD->getName().lower();
+  for (const char *Word : {"print", "log", "format", "puts", "write", "dump", "report", "trace", "record"})
+    if (N.find(Word) != std::string::npos)
+      return true;
+  return false;
+}
+
+bool isStreamInsertion(const CXXOperatorCallExpr *OC) {
+  return OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2;
+}
+
+int neededRank(Purpose P) {
+  switch (P) {
+  case Purpose::Return: return 5;
+  case Purpose::Store: return 4;
+  case Purpose::Other: return 3;
+  case Purpose::Accumulate: return 2;
+  case Purpose::Condition: return 1;
+  case Purpose::Log: return 0;
+  }
+  return 0;
+}
+
+class UseFinder : public RecursiveASTVisitor<UseFinder> {
+public:
+  explicit UseFinder(const VarDecl *VD) : VD(VD) {}
+  llvm::SmallVector<const DeclRefExpr *, 8> Uses;
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (E->getDecl() == VD)
+      Uses.push_back(E);
+    return true;
+  }
+
+private:
+  const VarDecl *VD;
+};
+
+Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth);
+
+Purpose purposeOfVar(const VarDecl *VD, const ModelAnalysis &A, int Depth) {
+  const Stmt *Top = VD->getInit();
+  for (const Stmt *P = A.parent(Top); P; P = A.parent(P))
+    Top = P;
+  if (!Top || Depth > 3)
+    return Purpose::Other;
+  UseFinder F(VD);
+  F.TraverseStmt(const_cast<Stmt *>(Top));
+  if (F.Uses.empty())
+    return Purpose::Log;
+  Purpose Best = Purpose::Log;
+  for (const DeclRefExpr *Use : F.Uses) {
+    Purpose P = purposeAt(Use, A, Depth + 1);
+    if (neededRank(P) > neededRank(Best))
+      Best = P;
+  }
+  return Best;
+}
+
+Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
+  const Stmt *Child = E;
+  for (const Stmt *P = A.parent(E); P; Child = P, P = A.parent(P)) {
+    if (isa<ParenExpr, ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ExprWithCleanups,
+            ExplicitCastExpr, CXXConstructExpr, ArraySubscriptExpr>(P))
+      continue;
+    if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+      if (UO->getOpcode() == UO_LNot)
+        return Purpose::Condition;
+      continue;
+    }
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P)) {
+      if (Child == CO->getCond())
+        return Purpose::Condition;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isComparisonOp() || BO->isLogicalOp())
+        return Purpose::Condition;
+      if (BO->isCompoundAssignmentOp())
+        return Child == BO->getRHS() ? Purpose::Accumulate : Purpose::Other;
+      if (BO->getOpcode() == BO_Assign) {
+        if (Child != BO->getRHS())
+          return Purpose::Other;
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+            UseFinder Self(VD);
+            Self.TraverseStmt(BO->getRHS());
+            return Self.Uses.empty() ? purposeOfVar(VD, A, Depth) : Purpose::Accumulate;
+          }
+        return Purpose::Store;
+      }
+      continue;  // arithmetic: keep following the value
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P)) {
+      if (isStreamInsertion(OC))
+        return Purpose::Log;
+      if (OC->isComparisonOp())
+        return Purpose::Condition;
+      if (OC->getOperator() == OO_PlusEqual || OC->getOperator() == OO_MinusEqual)
+        return Purpose::Accumulate;
+      if (OC->getOperator() == OO_Equal)
+        return Purpose::Store;
+      continue;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(P)) {
+      if (Child == MC->getImplicitObjectArgument() || Child == MC->getCallee())
+        continue;
+      if (const auto *MD = MC->getMethodDecl(); MD && MD->getIdentifier() &&
+                                               (MD->getName() == "push_back" || MD->getName() == "emplace_back" ||
+                                                MD->getName() == "insert" || MD->getName() == "emplace"))
+        return Purpose::Store;
+      return isLoggingCallee(MC->getMethodDecl()) ? Purpose::Log : Purpose::Other;
+    }
+    if (const auto *MemE = dyn_cast<MemberExpr>(P)) {
+      (void)MemE;
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(P)) {
+      if (Child == CE->getCallee())
+        continue;
+      return isLoggingCallee(CE->getDirectCallee()) ? Purpose::Log : Purpose::Other;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(P))
+      return Child == If->getCond() ? Purpose::Condition : Purpose::Other;
+    if (const auto *W = dyn_cast<WhileStmt>(P))
+      return Child == W->getCond() ? Purpose::Condition : Purpose::Other;
+    if (const auto *D = dyn_cast<DoStmt>(P))
+      return Child == D->getCond() ? Purpose::Condition : Purpose::Other;
+    if (const auto *F = dyn_cast<ForStmt>(P))
+      return Child == F->getCond() ? Purpose::Condition : Purpose::Other;
+    if (isa<ReturnStmt>(P))
+      return Purpose::Return;
+    if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
+          return purposeOfVar(VD, A, Depth);
+      return Purpose::Other;
+    }
+    if (isa<InitListExpr, CXXStdInitializerListExpr>(P))
+      return Purpose::Store;
+    return Purpose::Other;
+  }
+  return Purpose::Other;
+}
+} // namespace
+
+Purpose purposeOf(const Expr *E, const ModelAnalysis &A) { return purposeAt(E, A, 0); }
+
+llvm::StringRef describe(Purpose P) {
+  switch (P) {
+  case Purpose::Log: return "to log it";
+  case Purpose::Condition: return "to test a condition";
+  case Purpose::Accumulate: return "to accumulate a metric";
+  case Purpose::Store: return "to store it";
+  case Purpose::Return: return "to return it";
+  case Purpose::Other: return "";
+  }
+  return "";
+}
+
+} // namespace clang::tidy::mlperf

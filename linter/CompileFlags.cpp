@@ -1,0 +1,89 @@
+#include "CompileFlags.h"
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+namespace mlperf::lint {
+
+using namespace clang::tooling;
+
+std::vector<std::string> fallbackFlags() {
+  std::vector<std::string> Args = {"-std=c++17"};
+  for (const char *Dir : {"/usr/include/torch/csrc/api/include", "/usr/local/include/torch/csrc/api/include"})
+    if (llvm::sys::fs::is_directory(Dir)) {
+      Args.push_back(std::string("-isystem") + Dir);
+      break;
+    }
+  if (const char *Torch = std::getenv("TORCH_INCLUDE_DIR"))
+    Args.push_back(std::string("-isystem") + Torch);
+  if (llvm::sys::fs::is_directory(MLPERF_RUNTIME_INCLUDE_DIR))
+    Args.push_back("-I" MLPERF_RUNTIME_INCLUDE_DIR);
+  return Args;
+}
+
+namespace {
+std::string findDatabaseNear(const std::vector<std::string> &Files) {
+  for (const std::string &F : Files) {
+    llvm::SmallString<256> Dir(llvm::sys::path::parent_path(F));
+    while (!Dir.empty()) {
+      for (const char *Sub : {"", "build"}) {
+        llvm::SmallString<256> Candidate(Dir);
+        llvm::sys::path::append(Candidate, Sub, "compile_commands.json");
+        if (llvm::sys::fs::exists(Candidate))
+          return std::string(llvm::sys::path::parent_path(Candidate));
+      }
+      llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
+      if (Parent == Dir)
+        break;
+      Dir = Parent;
+    }
+  }
+  return "";
+}
+
+std::string joined(const std::vector<std::string> &Args) {
+  std::string S;
+  for (const std::string &A : Args)
+    S += (S.empty() ? "" : " ") + A;
+  return S;
+}
+} // namespace
+
+llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
+  Flags Out;
+  std::string Error;
+  std::unique_ptr<CompilationDatabase> DB;
+  if (!R.BuildPath.empty()) {
+    DB = CompilationDatabase::autoDetectFromDirectory(R.BuildPath, Error);
+    if (!DB)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: cannot load compilation database: %s",
+                                     R.BuildPath.c_str(), Error.c_str());
+  } else if (R.HaveFixedArgs) {
+    DB = std::make_unique<FixedCompilationDatabase>(".", R.FixedArgs);
+  } else if (std::string Dir = findDatabaseNear(R.Files); !Dir.empty()) {
+    DB = CompilationDatabase::loadFromDirectory(Dir, Error);
+    if (!DB)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s/compile_commands.json: invalid compilation database: %s", Dir.c_str(),
+                                     Error.c_str());
+    DB = inferMissingCompileCommands(std::move(DB));
+  } else {
+    std::vector<std::string> Args = fallbackFlags();
+    Out.Announcement = "no compilation database found; using fallback flags: " + joined(Args);
+    DB = std::make_unique<FixedCompilationDatabase>(".", Args);
+  }
+  auto Adjusting = std::make_unique<ArgumentsAdjustingCompilations>(std::move(DB));
+  if (!R.ExtraArgsBefore.empty())
+    Adjusting->appendArgumentsAdjuster(
+        getInsertArgumentAdjuster(R.ExtraArgsBefore, ArgumentInsertPosition::BEGIN));
+  std::vector<std::string> After = R.ExtraArgs;
+  After.push_back("-resource-dir=" MLPERF_CLANG_RESOURCE_DIR);
+  Adjusting->appendArgumentsAdjuster(getInsertArgumentAdjuster(After, ArgumentInsertPosition::END));
+  Out.Database = std::move(Adjusting);
+  return Out;
+}
+
+} // namespace mlperf::lint

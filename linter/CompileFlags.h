@@ -1,0 +1,31 @@
+// Where compile flags come from: -p, the nearest compile_commands.json, the
+// arguments after `--`, or a fallback that finds libtorch and the runtime.
+#pragma once
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlperf::lint {
+
+struct FlagsRequest {
+  std::string BuildPath;                  // -p
+  bool HaveFixedArgs = false;             // `--` was given
+  std::vector<std::string> FixedArgs;     // after `--`
+  std::vector<std::string> ExtraArgs, ExtraArgsBefore;
+  std::vector<std::string> Files;         // to find a compile_commands.json near them
+};
+
+struct Flags {
+  std::unique_ptr<clang::tooling::CompilationDatabase> Database;
+  std::string Announcement;  // one line for the user, or empty
+};
+
+llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R);
+/// The flags used when nothing else says how to compile a file.
+std::vector<std::string> fallbackFlags();
+
+} // namespace mlperf::lint

@@ -1,0 +1,34 @@
+// Configuration: defaults, `.mlperf-lint` files found upward from each
+// source, `--config-file`, and the command line, through clang-tidy's
+// options providers.
+#pragma once
+
+#include "clang-tidy/ClangTidyOptions.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlperf::lint {
+
+inline constexpr const char *ConfigFileName = ".mlperf-lint";
+
+struct ConfigRequest {
+  std::optional<std::string> Checks, WarningsAsErrors, HeaderFilter, ConfigFile, ConfigText;
+  std::vector<std::string> Profiles;
+};
+
+using ProviderFactory = std::function<std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>()>;
+
+/// Validates every configuration the run will read (the config file, the
+/// `.mlperf-lint` files above \p Files, check names and API profiles) and
+/// returns a factory of providers, one per thread.
+llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, const std::vector<std::string> &Files);
+
+/// Errors for check globs that name no known check ("unknown check 'x'").
+llvm::Error verifyCheckGlobs(llvm::StringRef Globs, llvm::StringRef Source);
+
+} // namespace mlperf::lint

@@ -1,0 +1,141 @@
+#include "Report.h"
+
+#include "MlperfModule.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/Sarif.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <nlohmann/json.hpp>
+
+namespace mlperf::lint {
+
+using clang::tidy::ClangTidyError;
+
+std::pair<unsigned, unsigned> LineTable::lineColumn(const std::string &File, unsigned Offset) {
+  auto It = LineStarts.find(File);
+  if (It == LineStarts.end()) {
+    std::vector<unsigned> Starts = {0};
+    if (auto Buf = llvm::MemoryBuffer::getFile(File)) {
+      llvm::StringRef Data = (*Buf)->getBuffer();
+      for (size_t I = 0; I < Data.size(); ++I)
+        if (Data[I] == '\n')
+          Starts.push_back(I + 1);
+    }
+    It = LineStarts.emplace(File, std::move(Starts)).first;
+  }
+  const std::vector<unsigned> &S = It->second;
+  auto Line = std::upper_bound(S.begin(), S.end(), Offset) - S.begin();
+  return {static_cast<unsigned>(Line), Offset - S[Line - 1] + 1};
+}
+
+llvm::StringRef severityOf(const ClangTidyError &E) {
+  if (E.DiagLevel == clang::tooling::Diagnostic::Error || E.IsWarningAsError)
+    return "error";
+  if (E.DiagLevel == clang::tooling::Diagnostic::Remark)
+    return "remark";
+  return "warning";
+}
+
+void writeJson(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS) {
+  LineTable Lines;
+  nlohmann::json Diags = nlohmann::json::array();
+  auto Place = [&](nlohmann::json &J, const std::string &File, unsigned Offset) {
+    J["file"] = File;
+    if (File.empty())
+      return;
+    auto [Line, Col] = Lines.lineColumn(File, Offset);
+    J["line"] = Line;
+    J["column"] = Col;
+  };
+  for (const ClangTidyError &E : Errors) {
+    nlohmann::json D;
+    Place(D, E.Message.FilePath, E.Message.FileOffset);
+    D["check"] = E.DiagnosticName;
+    D["severity"] = severityOf(E).str();
+    D["message"] = E.Message.Message;
+    D["notes"] = nlohmann::json::array();
+    for (const auto &N : E.Notes) {
+      nlohmann::json JN;
+      Place(JN, N.FilePath, N.FileOffset);
+      JN["message"] = N.Message;
+      D["notes"].push_back(JN);
+    }
+    D["fixes"] = nlohmann::json::array();
+    for (const auto &[File, Repls] : E.Message.Fix)
+      for (const auto &R : Repls) {
+        nlohmann::json F;
+        Place(F, R.getFilePath().str(), R.getOffset());
+        F["offset"] = R.getOffset();
+        F["length"] = R.getLength();
+        F["replacement"] = R.getReplacementText().str();
+        D["fixes"].push_back(F);
+      }
+    Diags.push_back(std::move(D));
+  }
+  nlohmann::json Doc = {{"tool", "mlperf-lint"}, {"version", MLPERF_VERSION}, {"diagnostics", Diags}};
+  OS << Doc.dump(2) << "\n";
+}
+
+void writeSarif(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS) {
+  clang::FileSystemOptions FSOpts;
+  clang::FileManager FM(FSOpts);
+  clang::DiagnosticsEngine Diags(new clang::DiagnosticIDs, new clang::DiagnosticOptions,
+                                 new clang::IgnoringDiagConsumer);
+  clang::SourceManager SM(Diags, FM);
+  clang::SarifDocumentWriter Writer(SM);
+  Writer.createRun("mlperf-lint", "mlperf-lint static performance linter for ML model code", MLPERF_VERSION);
+
+  std::map<std::string, size_t> Rules;
+  auto RuleFor = [&](const std::string &Name) {
+    if (auto It = Rules.find(Name); It != Rules.end())
+      return It->second;
+    std::string Description = "compiler diagnostic";
+    for (const auto &C : clang::tidy::mlperf::allChecks())
+      if (C.Name == Name)
+        Description = C.Summary.str();
+    size_t Index = Writer.createRule(clang::SarifRule::create()
+                                         .setRuleId(Name)
+                                         .setName(Name)
+                                         .setDescription(Description)
+                                         .setHelpURI("https://mlperf-lint.invalid/checks/" + Name));
+    Rules[Name] = Index;
+    return Index;
+  };
+  auto RangeAt = [&](const std::string &File, unsigned Offset) -> std::optional<clang::CharSourceRange> {
+    auto Ref = FM.getOptionalFileRef(File);
+    if (!Ref)
+      return std::nullopt;
+    clang::FileID FID = SM.getOrCreateFileID(*Ref, clang::SrcMgr::C_User);
+    clang::SourceLocation Loc = SM.getComposedLoc(FID, Offset);
+    return clang::CharSourceRange::getCharRange(Loc, Loc.getLocWithOffset(1));
+  };
+  for (const ClangTidyError &E : Errors) {
+    size_t Rule = RuleFor(E.DiagnosticName);
+    clang::SarifResultLevel Level = severityOf(E) == "error" ? clang::SarifResultLevel::Error
+                                                              : clang::SarifResultLevel::Warning;
+    clang::SarifResult R = clang::SarifResult::create(Rule)
+                               .setRuleId(E.DiagnosticName)
+                               .setDiagnosticMessage(E.Message.Message)
+                               .setDiagnosticLevel(Level);
+    if (auto Range = RangeAt(E.Message.FilePath, E.Message.FileOffset))
+      R = R.setLocations({*Range});
+    llvm::SmallVector<clang::ThreadFlow, 4> Flows;
+    for (const auto &N : E.Notes)
+      if (auto Range = RangeAt(N.FilePath, N.FileOffset))
+        Flows.push_back(clang::ThreadFlow::create()
+                            .setRange(*Range)
+                            .setImportance(clang::ThreadFlowImportance::Important)
+                            .setMessage(N.Message));
+    if (!Flows.empty())
+      R = R.setThreadFlows(Flows);
+    Writer.appendResult(R);
+  }
+  llvm::json::Object Doc = Writer.createDocument();
+  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Doc))) << "\n";
+}
+
+} // namespace mlperf::lint
