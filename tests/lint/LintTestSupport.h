@@ -1,0 +1,61 @@
+// Running checks on fixture files in-process, and the fixture format:
+//   // CHECK-MESSAGES: :[[@LINE-1]]:COL: warning: TEXT [check]
+//   // CHECK-NOTES:    :[[@LINE-1]]:COL: note: TEXT
+//   // CHECK-FIXES: text the fixed file must contain (in order)
+//   // RUN-CHECKS: glob                 (default: mlperf-<directory name>)
+//   // CHECK-OPTIONS: Key=Value         (CheckOptions for this file)
+#pragma once
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlperf::test {
+
+struct Expectation {
+  unsigned Line, Column;
+  std::string Kind;  // "warning" or "note"
+  std::string Text;  // must be a substring of "KIND: message [check]" (notes: "note: message")
+};
+
+struct Fixture {
+  std::string Path, Checks;
+  std::string Source;    // the file with expectation comments blanked to "//"
+  std::map<std::string, std::string> Options;
+  std::vector<Expectation> Messages, Notes;
+  std::vector<std::string> Fixes;
+  bool NeedsTorch = false;
+};
+
+Fixture parseFixture(const std::string &Path, std::string &Error);
+
+/// Compiler arguments for fixtures (with the libtorch PCH when it needs torch).
+std::vector<std::string> fixtureArgs(bool NeedsTorch);
+bool torchAvailable();
+
+/// Runs \p Checks on \p Source (named \p Path) and returns what clang-tidy reports.
+std::vector<clang::tidy::ClangTidyError> runChecks(const std::string &Path, const std::string &Source,
+                                                   const std::string &Checks,
+                                                   const std::map<std::string, std::string> &Options,
+                                                   const std::vector<std::string> &Args);
+
+/// Applies every fix of \p Errors to \p Source.
+std::string applyAll(const std::string &Source, const std::vector<clang::tidy::ClangTidyError> &Errors,
+                     std::string &Error);
+/// Parses \p Source with -fsyntax-only; returns the compiler's errors or "".
+std::string compileErrors(const std::string &Path, const std::string &Source, const std::vector<std::string> &Args);
+
+std::vector<std::string> allFixtureFiles();
+std::string readFile(const std::string &Path);
+
+struct ProcessResult {
+  int Exit;
+  std::string Out, Err;
+};
+/// Runs a program with arguments; stdin from /dev/null.
+ProcessResult runProcess(const std::string &Program, const std::vector<std::string> &Args,
+                         const std::string &WorkDir = "");
+
+} // namespace mlperf::test
