@@ -6,6 +6,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <set>
+
 namespace mlperf::lint {
 
 using namespace clang::tooling;
@@ -44,6 +46,32 @@ std::string findDatabaseNear(const std::vector<std::string> &Files) {
   return "";
 }
 
+/// Files a project's database does not list get the fallback flags rather
+/// than flags guessed from an unrelated neighbour.
+class WithFallback : public CompilationDatabase {
+public:
+  WithFallback(std::unique_ptr<CompilationDatabase> Inner, std::vector<std::string> Fallback)
+      : Inner(std::move(Inner)), Fallback(".", Fallback) {
+    for (const std::string &F : this->Inner->getAllFiles())
+      Listed.insert(F);
+  }
+  std::vector<CompileCommand> getCompileCommands(llvm::StringRef File) const override {
+    // Databases loaded from a directory infer commands for unlisted files
+    // from the nearest name; that is a guess about another target.
+    if (!Listed.empty() && !Listed.count(File.str()))
+      return Fallback.getCompileCommands(File);
+    std::vector<CompileCommand> C = Inner->getCompileCommands(File);
+    return C.empty() ? Fallback.getCompileCommands(File) : C;
+  }
+  std::vector<std::string> getAllFiles() const override { return Inner->getAllFiles(); }
+  std::vector<CompileCommand> getAllCompileCommands() const override { return Inner->getAllCompileCommands(); }
+
+private:
+  std::unique_ptr<CompilationDatabase> Inner;
+  FixedCompilationDatabase Fallback;
+  std::set<std::string> Listed;
+};
+
 std::string joined(const std::vector<std::string> &Args) {
   std::string S;
   for (const std::string &A : Args)
@@ -61,6 +89,7 @@ llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
     if (!DB)
       return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: cannot load compilation database: %s",
                                      R.BuildPath.c_str(), Error.c_str());
+    DB = std::make_unique<WithFallback>(std::move(DB), fallbackFlags());
   } else if (R.HaveFixedArgs) {
     DB = std::make_unique<FixedCompilationDatabase>(".", R.FixedArgs);
   } else if (std::string Dir = findDatabaseNear(R.Files); !Dir.empty()) {
@@ -69,7 +98,7 @@ llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "%s/compile_commands.json: invalid compilation database: %s", Dir.c_str(),
                                      Error.c_str());
-    DB = inferMissingCompileCommands(std::move(DB));
+    DB = std::make_unique<WithFallback>(std::move(DB), fallbackFlags());
   } else {
     std::vector<std::string> Args = fallbackFlags();
     Out.Announcement = "no compilation database found; using fallback flags: " + joined(Args);

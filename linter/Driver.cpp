@@ -55,7 +55,8 @@ struct CommandLine {
   cl::list<std::string> ExtraArgs{"extra-arg", cl::desc("Compiler argument to append"), cl::cat(Category)};
   cl::list<std::string> ExtraArgsBefore{"extra-arg-before", cl::desc("Compiler argument to prepend"),
                                         cl::cat(Category)};
-  cl::opt<unsigned> Jobs{"j", cl::desc("Files linted in parallel (default: cores)"), cl::init(0), cl::cat(Category)};
+  cl::opt<unsigned> Jobs{"j", cl::desc("Files linted in parallel (default: cores)"), cl::init(0), cl::Prefix,
+                         cl::cat(Category)};
   cl::opt<bool> Quiet{"quiet", cl::desc("No summary or announcements on stderr"), cl::cat(Category)};
 };
 
