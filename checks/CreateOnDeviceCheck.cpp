@@ -55,6 +55,12 @@ static std::string onDeviceText(const CallExpr *Factory, const CXXMemberCallExpr
   unsigned OptIndex = FD->getNumParams() - 1;
   if (Args.size() > OptIndex) {
     const Expr *Opt = stripWrappers(Factory->getArg(OptIndex));
+    // `torch::kFloat` converted implicitly to TensorOptions: wrap the source.
+    if (const auto *C = dyn_cast<CXXConstructExpr>(Opt);
+        C && !isa<CXXTemporaryObjectExpr>(C) && C->getNumArgs() >= 1 && !C->getConstructor()->isCopyOrMoveConstructor())
+      Opt = stripWrappers(C->getArg(0));
+    if (isa<InitListExpr>(Opt) || llvm::StringRef(Args[OptIndex]).starts_with("{"))
+      return "";
     const auto *RD = Opt->getType()->getAsCXXRecordDecl();
     bool IsOptions = RD && plainQualifiedName(RD) == "c10::TensorOptions";
     Args[OptIndex] = IsOptions ? Args[OptIndex] + ".device(" + Device + ")"

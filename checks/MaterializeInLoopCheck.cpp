@@ -27,15 +27,17 @@ void MaterializeInLoopCheck::registerMatchers(MatchFinder *Finder) {
 void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
-  // `t.cpu().item()`: the copy is reported once, at the call that does it.
+  // `t.cpu().item()`, `auto h = t.cpu(); h.sum().item()`: the tensor is
+  // already on the host; the copy is reported once, at the call that does it.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    if (const auto *Inner = dyn_cast<CallExpr>(stripWrappers(MC->getImplicitObjectArgument())))
-      if (auto R = A.role(Inner); R && R->R == Role::Materialize)
-        return;
+    if (isHostTensor(MC->getImplicitObjectArgument(), A))
+      return;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call); OC && OC->getNumArgs() == 2 && isHostTensor(OC->getArg(1), A))
+    return;
   std::optional<HotContext> Hot = A.perStep(Call);
   if (!Hot)
     return;
-  Purpose Why = purposeOf(Call, A);
+  Purpose Why = purposeThroughCalls(Call, A, Hot->CallChain);
   if (IgnoreInferenceOutputs && !Hot->Training &&
       (Why == Purpose::Return || Why == Purpose::Store || Why == Purpose::Other))
     return;

@@ -3,7 +3,11 @@
 #include "CreateOnDeviceCheck.h"
 #include "LoopInvariantTransferCheck.h"
 #include "MaterializeInLoopCheck.h"
+#include "MissingFinalizeCheck.h"
+#include "NoGradInferenceCheck.h"
+#include "RetainedGraphAccumulationCheck.h"
 #include "SyncInLoopCheck.h"
+#include "VariableBatchShapeCheck.h"
 
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"
@@ -18,6 +22,11 @@ constexpr CheckInfo Checks[] = {
     {"mlperf-loop-invariant-transfer", "host-to-device copy of a loop-invariant value on every step", true},
     {"mlperf-materialize-in-loop", "device-to-host copy or wait on every step", true},
     {"mlperf-sync-in-loop", "explicit device synchronization on every step", true},
+    {"mlperf-missing-finalize", "device memory kept past the iteration or handle resources never released", true},
+    {"mlperf-no-grad-inference", "model run for evaluation or inference with autograd on", true},
+    {"mlperf-retained-graph-accumulation", "tensor with autograd history accumulated across iterations", true},
+    {"mlperf-variable-batch-shape", "shape-specialized executable fed inputs whose shape changes per iteration",
+     true},
 };
 
 class MlperfModule : public ClangTidyModule {
@@ -28,6 +37,10 @@ public:
     F.registerCheck<LoopInvariantTransferCheck>("mlperf-loop-invariant-transfer");
     F.registerCheck<MaterializeInLoopCheck>("mlperf-materialize-in-loop");
     F.registerCheck<SyncInLoopCheck>("mlperf-sync-in-loop");
+    F.registerCheck<MissingFinalizeCheck>("mlperf-missing-finalize");
+    F.registerCheck<NoGradInferenceCheck>("mlperf-no-grad-inference");
+    F.registerCheck<RetainedGraphAccumulationCheck>("mlperf-retained-graph-accumulation");
+    F.registerCheck<VariableBatchShapeCheck>("mlperf-variable-batch-shape");
   }
   ClangTidyOptions getModuleOptions() override {
     ClangTidyOptions Options;

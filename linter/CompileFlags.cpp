@@ -4,6 +4,7 @@
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <set>
@@ -12,8 +13,15 @@ namespace mlperf::lint {
 
 using namespace clang::tooling;
 
-std::vector<std::string> fallbackFlags() {
-  std::vector<std::string> Args = {"-std=c++17"};
+static bool usesRuntime(llvm::StringRef File) {
+  if (File.empty())
+    return false;
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  return Buf && (*Buf)->getBuffer().contains("mlperf/rt/");
+}
+
+std::vector<std::string> fallbackFlags(llvm::StringRef File) {
+  std::vector<std::string> Args = {usesRuntime(File) ? "-std=c++20" : "-std=c++17"};
   for (const char *Dir : {"/usr/include/torch/csrc/api/include", "/usr/local/include/torch/csrc/api/include"})
     if (llvm::sys::fs::is_directory(Dir)) {
       Args.push_back(std::string("-isystem") + Dir);
@@ -48,10 +56,16 @@ std::string findDatabaseNear(const std::vector<std::string> &Files) {
 
 /// Files a project's database does not list get the fallback flags rather
 /// than flags guessed from an unrelated neighbour.
+class FallbackDatabase : public CompilationDatabase {
+public:
+  std::vector<CompileCommand> getCompileCommands(llvm::StringRef File) const override {
+    return FixedCompilationDatabase(".", fallbackFlags(File)).getCompileCommands(File);
+  }
+};
+
 class WithFallback : public CompilationDatabase {
 public:
-  WithFallback(std::unique_ptr<CompilationDatabase> Inner, std::vector<std::string> Fallback)
-      : Inner(std::move(Inner)), Fallback(".", Fallback) {
+  explicit WithFallback(std::unique_ptr<CompilationDatabase> Inner) : Inner(std::move(Inner)) {
     for (const std::string &F : this->Inner->getAllFiles())
       Listed.insert(F);
   }
@@ -68,7 +82,7 @@ public:
 
 private:
   std::unique_ptr<CompilationDatabase> Inner;
-  FixedCompilationDatabase Fallback;
+  FallbackDatabase Fallback;
   std::set<std::string> Listed;
 };
 
@@ -89,7 +103,7 @@ llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
     if (!DB)
       return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: cannot load compilation database: %s",
                                      R.BuildPath.c_str(), Error.c_str());
-    DB = std::make_unique<WithFallback>(std::move(DB), fallbackFlags());
+    DB = std::make_unique<WithFallback>(std::move(DB));
   } else if (R.HaveFixedArgs) {
     DB = std::make_unique<FixedCompilationDatabase>(".", R.FixedArgs);
   } else if (std::string Dir = findDatabaseNear(R.Files); !Dir.empty()) {
@@ -98,11 +112,12 @@ llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "%s/compile_commands.json: invalid compilation database: %s", Dir.c_str(),
                                      Error.c_str());
-    DB = std::make_unique<WithFallback>(std::move(DB), fallbackFlags());
+    DB = std::make_unique<WithFallback>(std::move(DB));
   } else {
     std::vector<std::string> Args = fallbackFlags();
-    Out.Announcement = "no compilation database found; using fallback flags: " + joined(Args);
-    DB = std::make_unique<FixedCompilationDatabase>(".", Args);
+    Out.Announcement = "no compilation database found; using fallback flags: " + joined(Args) +
+                       " (-std=c++20 for files that use the bundled runtime)";
+    DB = std::make_unique<FallbackDatabase>();
   }
   auto Adjusting = std::make_unique<ArgumentsAdjustingCompilations>(std::move(DB));
   if (!R.ExtraArgsBefore.empty())

@@ -25,7 +25,8 @@ struct Flags {
 };
 
 llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R);
-/// The flags used when nothing else says how to compile a file.
-std::vector<std::string> fallbackFlags();
+/// The flags used when nothing else says how to compile \p File: C++17 (what
+/// libtorch 1.13's headers need), C++20 for files using the bundled runtime.
+std::vector<std::string> fallbackFlags(llvm::StringRef File = "");
 
 } // namespace mlperf::lint

@@ -47,7 +47,7 @@ Role roleOf(const json &J, const char *Key) {
 ProfileEntry parseEntry(const json &J) {
   static const char *Known[] = {"role", "kind", "callee", "method", "class_derived_from", "overrides",
                                 "constructs_derived_from", "types", "param_type", "device_arg", "cpu_role",
-                                "enum_arg", "pair", "handle_arg", "value_arg", "comment"};
+                                "enum_arg", "pair", "handle_arg", "value_arg", "shape_specialized", "comment"};
   for (auto It = J.begin(); It != J.end(); ++It)
     if (std::find_if(std::begin(Known), std::end(Known), [&](const char *K) { return It.key() == K; }) ==
         std::end(Known))
@@ -62,6 +62,7 @@ ProfileEntry parseEntry(const json &J) {
   E.ConstructsDerivedFrom = stringOrList(J, "constructs_derived_from");
   E.Types = stringOrList(J, "types");
   E.Pair = J.value("pair", "");
+  E.ShapeSpecialized = J.value("shape_specialized", false);
   if (J.contains("param_type"))
     E.ParamType = {J.at("param_type").at("index").get<unsigned>(), J.at("param_type").at("type").get<std::string>()};
   if (J.contains("device_arg"))

@@ -54,6 +54,7 @@ struct ProfileEntry {
   std::string Pair;  // for Acquire: the releasing function
   std::optional<unsigned> HandleArg;  // for Acquire/Release: the argument that is the handle
   std::optional<unsigned> ValueArg;   // for ToDevice: the argument holding the copied value
+  bool ShapeSpecialized = false;      // for Step: compiles/specializes per input shape
   const struct Profile *Owner = nullptr;
 };
 

@@ -4,6 +4,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace clang::tidy::mlperf {
 
@@ -27,7 +28,30 @@ std::string freshName(llvm::StringRef Base, const FunctionDecl *FD, const ASTCon
 
 FixItHint insertBefore(const Stmt *Loop, llvm::StringRef Statement, const ASTContext &Ctx) {
   std::string Indent = indentationOf(Loop->getBeginLoc(), Ctx);
-  return FixItHint::CreateInsertion(Loop->getBeginLoc(), (Statement + "\n" + Indent).str());
+  // Several findings may hoist in front of the same loop. Insertions at one
+  // offset conflict when fixes are applied together (tooling::Replacements),
+  // so the k-th hoist in front of a loop inserts k characters earlier, inside
+  // the indentation, with text that keeps the layout the same.
+  thread_local const ASTContext *SlotsCtx = nullptr;
+  thread_local llvm::DenseMap<const Stmt *, unsigned> Slots;
+  if (SlotsCtx != &Ctx) {
+    SlotsCtx = &Ctx;
+    Slots.clear();
+  }
+  unsigned K = Slots[Loop]++;
+  SourceLocation Begin = Loop->getBeginLoc();
+  bool FirstOnLine =
+      !Begin.isMacroID() && Ctx.getSourceManager().getSpellingColumnNumber(Begin) == Indent.size() + 1;
+  if (K == 0 || !FirstOnLine || K > Indent.size() + 1)
+    return FixItHint::CreateInsertion(Begin, (Statement + "\n" + Indent).str());
+  if (K == Indent.size() + 1)  // before the end of the previous line
+    return FixItHint::CreateInsertion(Begin.getLocWithOffset(-static_cast<int>(K)),
+                                      ("\n" + Indent + Statement).str());
+  size_t Keep = Indent.size() - K;
+  return FixItHint::CreateInsertion(Begin.getLocWithOffset(-static_cast<int>(K)),
+                                    (llvm::StringRef(Indent).substr(Keep) + Statement + "\n" +
+                                     llvm::StringRef(Indent).substr(0, Keep))
+                                        .str());
 }
 
 std::optional<FixItHint> removeStatement(const Stmt *S, const ASTContext &Ctx) {

@@ -50,6 +50,14 @@ private:
 };
 
 bool loopKind(const Stmt *S) {
+  // `do { ... } while (0)`, the statement-macro idiom, runs its body once.
+  if (const auto *D = dyn_cast<DoStmt>(S)) {
+    const Expr *Cond = D->getCond() ? D->getCond()->IgnoreParenImpCasts() : nullptr;
+    if (const auto *I = dyn_cast_or_null<IntegerLiteral>(Cond); I && I->getValue() == 0)
+      return false;
+    if (const auto *B = dyn_cast_or_null<CXXBoolLiteralExpr>(Cond); B && !B->getValue())
+      return false;
+  }
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
 
@@ -60,6 +68,30 @@ const FunctionDecl *definitionOf(const FunctionDecl *FD) {
     return Def;
   return nullptr;
 }
+
+/// The lambda's call operator or the function that an argument passes as a
+/// model function (through std::function conversions and temporaries).
+const FunctionDecl *modelFunctionOf(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *L = dyn_cast<LambdaExpr>(E))
+      return L->getCallOperator();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() == 1)
+      E = C->getArg(0);
+    else if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr();
+    else if (const auto *D = dyn_cast<DeclRefExpr>(E))
+      return definitionOf(dyn_cast<FunctionDecl>(D->getDecl()));
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
 } // namespace
 
 ModelAnalysis::ModelAnalysis(ASTContext &Ctx, const ApiProfiles &Profiles) : Ctx(Ctx), Profiles(Profiles) {
@@ -110,6 +142,11 @@ void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *
         if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && Profiles.isDeviceMarkerType(CE->getType()))
           DeviceAware = true;
       }
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+          CE && Site.Role && Site.Role->R == Role::Construct && Site.Role->kind() == "executable")
+        for (const Expr *Arg : CE->arguments())
+          if (const FunctionDecl *Fn = modelFunctionOf(Arg))
+            ModelFunctions.insert(Fn);
       CallIndex[E] = Calls.size();
       Functions[Owner].Calls.push_back(Calls.size());
       Calls.push_back(Site);
@@ -302,7 +339,19 @@ bool ModelAnalysis::isPeriodicGuard(const Stmt *Cond) const {
 }
 
 bool ModelAnalysis::isHotRoot(const FunctionDecl *FD) const {
-  (void)FD;
+  if (!FD)
+    return false;
+  if (ModelFunctions.count(FD) || ModelFunctions.count(FD->getCanonicalDecl()))
+    return true;
+  // A method that a profile calls a model step by itself (a module's forward).
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD || !MD->getIdentifier() || isa<CXXConstructorDecl>(MD) || MD->getParent()->isLambda())
+    return false;
+  for (const auto &P : Profiles.profiles())
+    for (const ProfileEntry &E : P->Entries)
+      if (E.R == Role::Step && !E.Method.empty() && E.Method == MD->getName() &&
+          isDerivedFromName(MD->getParent(), E.ClassDerivedFrom))
+        return true;
   return false;
 }
 

@@ -94,6 +94,8 @@ private:
   llvm::DenseMap<const Stmt *, int> StepLoopMemo, RunsModelMemo, TrainingLoopMemo;
   llvm::DenseMap<const FunctionDecl *, std::optional<HotContext>> HotMemo;
   llvm::DenseSet<const FunctionDecl *> HotInProgress;
+  /// Model functions and lambdas handed to an executable's constructor.
+  llvm::DenseSet<const FunctionDecl *> ModelFunctions;
 };
 
 } // namespace clang::tidy::mlperf

@@ -1,8 +1,11 @@
 #include "Purpose.h"
+#include "SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/Builtins.h"
+#include "llvm/ADT/StringSwitch.h"
 
 namespace clang::tidy::mlperf {
 
@@ -15,6 +18,15 @@ bool isLoggingCallee(const FunctionDecl *FD) {
     if (N.find(Word) != std::string::npos)
       return true;
   return false;
+}
+
+/// `std::isnan(x)` and friends: the value is only used to test a condition.
+bool isPredicateCallee(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  return llvm::StringSwitch<bool>(FD->getName())
+      .Cases("isnan", "isinf", "isfinite", "isnormal", "signbit", true)
+      .Default(false);
 }
 
 bool isStreamInsertion(const CXXOperatorCallExpr *OC) {
@@ -49,7 +61,7 @@ private:
 
 Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth);
 
-Purpose purposeOfVar(const VarDecl *VD, const ModelAnalysis &A, int Depth) {
+Purpose purposeOfVar(const VarDecl *VD, const ModelAnalysis &A, int Depth, const Expr *Skip = nullptr) {
   const Stmt *Top = VD->getInit();
   for (const Stmt *P = A.parent(Top); P; P = A.parent(P))
     Top = P;
@@ -61,11 +73,37 @@ Purpose purposeOfVar(const VarDecl *VD, const ModelAnalysis &A, int Depth) {
     return Purpose::Log;
   Purpose Best = Purpose::Log;
   for (const DeclRefExpr *Use : F.Uses) {
+    if (Use == Skip)
+      continue;
     Purpose P = purposeAt(Use, A, Depth + 1);
     if (neededRank(P) > neededRank(Best))
       Best = P;
   }
   return Best;
+}
+
+/// A call whose result is dropped (`cudaMemcpy(&host, dev, n, kind);`) copies
+/// into an output argument: the purpose is that of the local variable written.
+Purpose purposeOfDiscarded(const Expr *E, const ModelAnalysis &A, int Depth) {
+  const auto *CE = dyn_cast<CallExpr>(E);
+  if (!CE)
+    return Purpose::Other;
+  for (const Expr *Arg : CE->arguments()) {
+    const Expr *Target = Arg->IgnoreParenCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Target); UO && UO->getOpcode() == UO_AddrOf)
+      Target = UO->getSubExpr()->IgnoreParenImpCasts();
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Target);
+             MC && MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() &&
+             MC->getMethodDecl()->getName() == "data")
+      Target = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    else if (!Target->getType()->isArrayType())
+      continue;
+    const auto *DRE = dyn_cast<DeclRefExpr>(Target);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (VD && VD->isLocalVarDecl())
+      return purposeOfVar(VD, A, Depth, DRE);
+  }
+  return Purpose::Other;
 }
 
 Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
@@ -129,6 +167,11 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
     if (const auto *CE = dyn_cast<CallExpr>(P)) {
       if (Child == CE->getCallee())
         continue;
+      // `__builtin_expect(x, 0)` (TORCH_CHECK, C10_UNLIKELY) passes the value on.
+      if (CE->getBuiltinCallee() == Builtin::BI__builtin_expect)
+        continue;
+      if (isPredicateCallee(CE->getDirectCallee()))
+        return Purpose::Condition;
       return isLoggingCallee(CE->getDirectCallee()) ? Purpose::Log : Purpose::Other;
     }
     if (const auto *If = dyn_cast<IfStmt>(P))
@@ -149,6 +192,8 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
     }
     if (isa<InitListExpr, CXXStdInitializerListExpr>(P))
       return Purpose::Store;
+    if (isa<CompoundStmt>(P))
+      return purposeOfDiscarded(E, A, Depth);
     return Purpose::Other;
   }
   return Purpose::Other;
@@ -156,6 +201,36 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
 } // namespace
 
 Purpose purposeOf(const Expr *E, const ModelAnalysis &A) { return purposeAt(E, A, 0); }
+
+Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, llvm::ArrayRef<const Expr *> CallChain) {
+  Purpose P = purposeOf(E, A);
+  for (auto It = CallChain.rbegin(); P == Purpose::Return && It != CallChain.rend(); ++It) {
+    // Only when the returned value is what the call site receives.
+    if (A.owner(E) != A.owner(*It) && isa<CallExpr>(*It))
+      P = purposeOf(*It, A);
+    E = *It;
+  }
+  return P;
+}
+
+static bool isHostTensorAt(const Expr *E, const ModelAnalysis &A, int Depth) {
+  if (!E || Depth > 8)
+    return false;
+  E = stripWrappers(E);
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (auto R = A.role(CE))
+      return R->R == Role::Materialize;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+      return isHostTensorAt(MC->getImplicitObjectArgument(), A, Depth + 1);
+    return false;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->isLocalVarDecl() && VD->getInit())
+      return isHostTensorAt(VD->getInit(), A, Depth + 1);
+  return false;
+}
+
+bool isHostTensor(const Expr *E, const ModelAnalysis &A) { return isHostTensorAt(E, A, 0); }
 
 llvm::StringRef describe(Purpose P) {
   switch (P) {

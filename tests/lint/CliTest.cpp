@@ -270,6 +270,10 @@ TEST_F(CliTest, CompilationDatabaseIsFound) {
   ProcessResult R = lint({"proj/sync.cc"}, false);
   EXPECT_EQ(R.Exit, 1) << R.Err;
   EXPECT_EQ(R.Err.find("fallback flags"), std::string::npos) << R.Err;
+  // A file the database does not list gets the fallback flags, not a guess.
+  write("proj/tools/other.cc", syncLoop());
+  ProcessResult Unlisted = lint({"--format=json", "proj/tools/other.cc"}, false);
+  EXPECT_EQ(Unlisted.Exit, 1) << Unlisted.Err;
   write("bad/compile_commands.json", "[{oops");
   write("bad/x.cc", cleanLoop());
   ProcessResult Bad = lint({"-p", "bad", "bad/x.cc"}, false);

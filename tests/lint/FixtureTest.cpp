@@ -53,7 +53,7 @@ TEST_P(FixtureTest, ExpectationsHold) {
   ASSERT_TRUE(Error.empty()) << Error;
   if (F.NeedsTorch && !torchAvailable())
     GTEST_SKIP() << "libtorch headers not found (install libtorch-dev); skipping " << F.Path;
-  std::vector<std::string> Args = fixtureArgs(F.NeedsTorch);
+  std::vector<std::string> Args = fixtureArgs(F.NeedsTorch, F.NeedsRuntime);
   auto Errors = runChecks(F.Path, F.Source, F.Checks, F.Options, Args);
 
   std::vector<std::string> Warnings, Notes;

@@ -34,14 +34,14 @@ std::string readFile(const std::string &Path) {
 
 bool torchAvailable() { return std::string(MLPERF_TORCH_INCLUDE).size() > 0; }
 
-std::vector<std::string> fixtureArgs(bool NeedsTorch) {
-  std::vector<std::string> Args;
+std::vector<std::string> fixtureArgs(bool NeedsTorch, bool NeedsRuntime) {
+  std::vector<std::string> Args = {NeedsRuntime ? "-std=c++20" : "-std=c++17"};
   llvm::StringRef Joined(MLPERF_FIXTURE_ARGS);
   llvm::SmallVector<llvm::StringRef, 8> Parts;
   Joined.split(Parts, '|', -1, false);
   for (llvm::StringRef P : Parts)
     Args.push_back(P.str());
-  if (NeedsTorch && torchAvailable()) {
+  if (NeedsTorch && !NeedsRuntime && torchAvailable()) {
     Args.push_back(std::string("-isystem") + MLPERF_TORCH_INCLUDE);
     if (std::string(MLPERF_TORCH_PCH).size() && llvm::sys::fs::exists(MLPERF_TORCH_PCH)) {
       Args.push_back("-include-pch");
@@ -57,6 +57,7 @@ Fixture parseFixture(const std::string &Path, std::string &Error) {
   F.Path = Path;
   std::string Text = readFile(Path);
   F.NeedsTorch = Text.find("#include <torch/") != std::string::npos;
+  F.NeedsRuntime = Text.find("#include <mlperf/rt/") != std::string::npos;
   F.Checks = "-*,mlperf-" + llvm::sys::path::filename(llvm::sys::path::parent_path(Path)).str();
   llvm::Regex Expect("// ?(CHECK-MESSAGES|CHECK-NOTES): *:(\\[\\[@LINE([+-][0-9]+)?\\]\\]|[0-9]+):([0-9]+): "
                      "(warning|note): (.*)$");

@@ -27,12 +27,13 @@ struct Fixture {
   std::vector<Expectation> Messages, Notes;
   std::vector<std::string> Fixes;
   bool NeedsTorch = false;
+  bool NeedsRuntime = false;  // the runtime's headers need C++20, libtorch 1.13's C++17
 };
 
 Fixture parseFixture(const std::string &Path, std::string &Error);
 
 /// Compiler arguments for fixtures (with the libtorch PCH when it needs torch).
-std::vector<std::string> fixtureArgs(bool NeedsTorch);
+std::vector<std::string> fixtureArgs(bool NeedsTorch, bool NeedsRuntime = false);
 bool torchAvailable();
 
 /// Runs \p Checks on \p Source (named \p Path) and returns what clang-tidy reports.

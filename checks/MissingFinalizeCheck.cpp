@@ -1,0 +1,180 @@
+#include "MissingFinalizeCheck.h"
+#include "analysis/Autograd.h"
+#include "analysis/SourceUtils.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::mlperf {
+
+static constexpr llvm::StringLiteral DeviceTensor = "mlperf::rt::Tensor";
+
+void MissingFinalizeCheck::registerMatchers(MatchFinder *Finder) {
+  using namespace matchers;
+  // Handle-style resources acquired every step.
+  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()),
+                              anyOf(hasRole(this, Role::Acquire), hasRole(this, Role::Construct)),
+                              runsEveryStep(this))
+                         .bind("acquire"), this);
+  // Runtime tensors stored into a container that outlives the iteration.
+  Finder->addMatcher(cxxMemberCallExpr(unless(isExpansionInSystemHeader()),
+                                       callee(cxxMethodDecl(hasAnyName("push_back", "emplace_back", "insert",
+                                                                       "push_front", "emplace"))),
+                                       on(ignoringImpCasts(declRefExpr(to(varDecl().bind("container"))))),
+                                       runsEveryStep(this))
+                         .bind("store"),
+                     this);
+}
+
+/// Statements that leave \p Region's iteration or function early.
+static bool exitsBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM) {
+  bool Found = false;
+  std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool NestedLoop) {
+    if (!S || Found || isa<LambdaExpr>(S))
+      return;
+    bool InRange = SM.isBeforeInTranslationUnit(From, S->getBeginLoc()) &&
+                   SM.isBeforeInTranslationUnit(S->getBeginLoc(), To);
+    if (InRange && (isa<ReturnStmt>(S) || (!NestedLoop && isa<ContinueStmt, BreakStmt>(S))))
+      Found = true;
+    bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
+    for (const Stmt *C : S->children())
+      Walk(C, NestedLoop || Loop);
+  };
+  for (const Stmt *C : Region->children())
+    Walk(C, false);
+  return Found;
+}
+
+void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder::MatchResult &Result) {
+  ModelAnalysis &A = analysis(*Result.Context);
+  std::optional<RoleMatch> M = A.role(Call);
+  if (!M || M->Entry->Pair.empty() || !M->Entry->Owner || M->R == Role::Finalize)
+    return;
+  std::optional<HotContext> Hot = A.perStep(Call);
+  if (!Hot)
+    return;
+  // The handle: an out-argument (`cudaMalloc(&p, n)`) or the returned value.
+  const VarDecl *Handle = nullptr;
+  if (M->Entry->HandleArg) {
+    if (*M->Entry->HandleArg < Call->getNumArgs())
+      Handle = namedVar(Call->getArg(*M->Entry->HandleArg));
+  } else {
+    const Stmt *P = A.parent(Call);
+    while (P && isa<ExprWithCleanups, ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                    CXXConstructExpr>(P))
+      P = A.parent(P);
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(P); DS && DS->isSingleDecl())
+      Handle = dyn_cast<VarDecl>(DS->getSingleDecl());
+    else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P); BO && BO->isAssignmentOp())
+      Handle = namedVar(BO->getLHS());
+    else if (isa_and_nonnull<ReturnStmt>(P))
+      return;  // ownership escapes to the caller
+  }
+  if (!Handle || !Handle->isLocalVarDecl())
+    return;  // a member, a global or an untracked handle: owned elsewhere
+  const Stmt *Region = Hot->Loop ? Hot->Loop : A.owner(Call)->getBody();
+  if (const auto *L = dyn_cast_or_null<ForStmt>(Region))
+    Region = L->getBody();
+  else if (const auto *W = dyn_cast_or_null<WhileStmt>(Region))
+    Region = W->getBody();
+  else if (const auto *R = dyn_cast_or_null<CXXForRangeStmt>(Region))
+    Region = R->getBody();
+  else if (const auto *D = dyn_cast_or_null<DoStmt>(Region))
+    Region = D->getBody();
+  const SourceManager &SM = *Result.SourceManager;
+  // Released in the region, or escaping (returned, stored into a member or container).
+  const CallExpr *Release = nullptr;
+  bool Escapes = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *FD = CE->getDirectCallee()) {
+        if (plainQualifiedName(FD) == M->Entry->Pair && CE->getNumArgs() >= 1 && namedVar(CE->getArg(0)) == Handle)
+          Release = Release ? Release : CE;
+        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE); MC && FD->getName().contains("push") &&
+                                                              MC->getNumArgs() >= 1 && namedVar(MC->getArg(0)) == Handle)
+          Escapes = true;
+      }
+    if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && RS->getRetValue() && namedVar(RS->getRetValue()) == Handle)
+      Escapes = true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp() && isa<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()) &&
+        namedVar(BO->getRHS()) == Handle)
+      Escapes = true;
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Region);
+  if (Escapes)
+    return;
+  bool EarlyExit = Release && exitsBetween(Region, Call->getEndLoc(), Release->getBeginLoc(), SM);
+  if (Release && !EarlyExit)
+    return;
+  diag(reportLoc(Call->getExprLoc(), SM),
+       "%0 acquires %1 on every step and %select{never releases it|does not release it on every path}2 before "
+       "the %select{next iteration|function returns}3; call %4 on every path, or acquire it once outside the loop")
+      << Call->getDirectCallee() << Handle << EarlyExit << (Hot->Loop == nullptr) << M->Entry->Pair;
+  explainHot(*Hot, SM);
+}
+
+void MissingFinalizeCheck::checkStore(const CXXMemberCallExpr *Store, const VarDecl *Container,
+                                      const MatchFinder::MatchResult &Result) {
+  ModelAnalysis &A = analysis(*Result.Context);
+  if (Store->getNumArgs() == 0 || !typeMentions(Store->getArg(0)->getType(), DeviceTensor) ||
+      !typeMentions(Container->getType(), DeviceTensor))
+    return;
+  std::optional<HotContext> Hot = A.perStep(Store);
+  if (!Hot || !Hot->Loop)
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  SourceRange LoopRange = Hot->Loop->getSourceRange();
+  if (!SM.isBeforeInTranslationUnit(Container->getLocation(), LoopRange.getBegin()))
+    return;  // declared in the iteration
+  // Cleared or finalized somewhere in the function: the program manages it.
+  bool Managed = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Managed)
+      return;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (MD && MD->getIdentifier() && namedVar(MC->getImplicitObjectArgument()) == Container &&
+          llvm::is_contained({"clear", "pop_back", "pop_front", "erase", "resize"}, MD->getName()))
+        Managed = true;
+    }
+    if (const auto *RF = dyn_cast<CXXForRangeStmt>(S); RF && namedVar(RF->getRangeInit()) == Container) {
+      std::function<bool(const Stmt *)> HasFinalize = [&](const Stmt *B) {
+        if (const auto *E = dyn_cast_or_null<Expr>(B); E && isa<CallExpr>(E))
+          if (auto R = A.role(E); R && R->R == Role::Finalize)
+            return true;
+        for (const Stmt *C : B->children())
+          if (C && HasFinalize(C))
+            return true;
+        return false;
+      };
+      if (HasFinalize(RF->getBody()))
+        Managed = true;
+    }
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(A.owner(Store)->getBody());
+  if (Managed)
+    return;
+  diag(reportLoc(Store->getExprLoc(), SM),
+       "device tensors produced every step are kept in %0, which outlives the iteration; device memory grows "
+       "every step until it runs out: keep only what is needed and call finalize() on the rest")
+      << Container;
+  explainHot(*Hot, SM);
+}
+
+void MissingFinalizeCheck::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Store = Result.Nodes.getNodeAs<CXXMemberCallExpr>("store"))
+    return checkStore(Store, Result.Nodes.getNodeAs<VarDecl>("container"), Result);
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("acquire"))
+    checkAcquire(Call, Result);
+}
+
+} // namespace clang::tidy::mlperf

@@ -1,0 +1,83 @@
+#include "NoGradInferenceCheck.h"
+#include "analysis/Autograd.h"
+#include "analysis/SourceUtils.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::mlperf {
+
+void NoGradInferenceCheck::registerMatchers(MatchFinder *Finder) {
+  using namespace matchers;
+  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Step)).bind("call"), this);
+}
+
+/// A function whose name says that it evaluates or serves a model.
+static bool inferenceName(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  StringRef N = FD->getName();
+  for (StringRef W : {"eval", "test", "valid", "predict", "serve", "infer", "handle_request"})
+    if (N.contains_insensitive(W))
+      return true;
+  return false;
+}
+
+/// Whether the function calls `eval()` on a module (the eval-mode role).
+static bool putsInEval(const Stmt *S, const ModelAnalysis &A) {
+  if (!S)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S); E && isa<CallExpr>(E))
+    if (auto M = A.role(E); M && M->R == Role::EvalMode)
+      return true;
+  for (const Stmt *C : S->children())
+    if (putsInEval(C, A))
+      return true;
+  return false;
+}
+
+void NoGradInferenceCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  ModelAnalysis &A = analysis(*Result.Context);
+  std::optional<RoleMatch> M = A.role(Call);
+  // Only model calls of APIs with autograd (libtorch's modules), not runtimes
+  // whose executables never record a graph.
+  if (!M || M->kind() != "forward" || M->deviceAlways())
+    return;
+  const FunctionDecl *FD = A.owner(Call);
+  if (!FD || A.isHotRoot(FD) || underNoGradGuard(Call, A))
+    return;
+  // The innermost loop that runs the model, else a per-request function.
+  std::vector<const Stmt *> Loops = A.enclosingLoops(Call);
+  const Stmt *Loop = Loops.empty() ? nullptr : Loops.front();
+  const void *Key = Loop ? static_cast<const void *>(Loop) : static_cast<const void *>(FD);
+  if (Reported.count(Key))
+    return;
+  if (Loop) {
+    // No backward or optimizer step reached from the same loop.
+    if (A.isTraining(Loop))
+      return;
+  } else {
+    if (!inferenceName(FD) && !putsInEval(FD->getBody(), A))
+      return;
+  }
+  // Not when the function (or what called it) trains from the same loop.
+  if (std::optional<HotContext> H = A.perStep(Call); H && H->Training)
+    return;
+  Reported.insert(Key);
+  const SourceManager &SM = *Result.SourceManager;
+  auto D = diag(reportLoc(Call->getExprLoc(), SM),
+                "model is run for evaluation or inference with autograd on: every call records a graph and "
+                "keeps activations for a backward pass that never comes; add a torch::NoGradGuard (or "
+                "c10::InferenceMode) to the function");
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+  if (Body && !Body->body_empty() && isMacroFree(Body->body_front()->getSourceRange())) {
+    const Stmt *First = Body->body_front();
+    std::string Indent = indentationOf(First->getBeginLoc(), *Result.Context);
+    D << FixItHint::CreateInsertion(First->getBeginLoc(), "torch::NoGradGuard no_grad;\n" + Indent);
+  }
+}
+
+} // namespace clang::tidy::mlperf

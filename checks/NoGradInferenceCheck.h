@@ -1,0 +1,24 @@
+#pragma once
+
+#include "MlperfCheck.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::mlperf {
+
+/// A libtorch model run for evaluation or inference with autograd still on.
+class NoGradInferenceCheck : public MlperfCheck {
+public:
+  using MlperfCheck::MlperfCheck;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override {
+    MlperfCheck::onStartOfTranslationUnit();
+    Reported.clear();
+  }
+
+private:
+  llvm::DenseSet<const void *> Reported;
+};
+
+} // namespace clang::tidy::mlperf

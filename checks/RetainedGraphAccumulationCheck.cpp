@@ -1,0 +1,109 @@
+#include "RetainedGraphAccumulationCheck.h"
+#include "analysis/Autograd.h"
+#include "analysis/SourceUtils.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::mlperf {
+
+static bool isTensor(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && (plainQualifiedName(RD) == "at::Tensor" || plainQualifiedName(RD) == "torch::autograd::Variable");
+}
+
+void RetainedGraphAccumulationCheck::registerMatchers(MatchFinder *Finder) {
+  using namespace matchers;
+  auto Outer = declRefExpr(to(varDecl().bind("acc")));
+  // total += loss; total = total + loss
+  Finder->addMatcher(cxxOperatorCallExpr(unless(isExpansionInSystemHeader()),
+                                         hasAnyOverloadedOperatorName("+=", "-=", "="),
+                                         hasArgument(0, ignoringImpCasts(Outer)), hasArgument(1, expr().bind("value")),
+                                         isInModelLoop(this))
+                         .bind("store"),
+                     this);
+  // losses.push_back(loss)
+  Finder->addMatcher(cxxMemberCallExpr(unless(isExpansionInSystemHeader()),
+                                       callee(cxxMethodDecl(hasAnyName("push_back", "emplace_back", "insert"))),
+                                       on(ignoringImpCasts(Outer)), hasArgument(0, expr().bind("value")),
+                                       isInModelLoop(this))
+                         .bind("store"),
+                     this);
+}
+
+void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Store = Result.Nodes.getNodeAs<Expr>("store");
+  const auto *Acc = Result.Nodes.getNodeAs<VarDecl>("acc");
+  const Expr *Value = Result.Nodes.getNodeAs<Expr>("value");
+  ModelAnalysis &A = analysis(*Result.Context);
+  if (!isTensor(Value->getType()))
+    return;
+  // `total = total + loss`: the value is the sum; find the part with history.
+  const auto *Assign = dyn_cast<CXXOperatorCallExpr>(Store);
+  if (Assign && Assign->getOperator() == OO_Equal) {
+    if (!findInFlow(Value, [&](const Stmt *S) {
+          const auto *D = dyn_cast<DeclRefExpr>(S);
+          return D && D->getDecl() == Acc;
+        }, 0))
+      return;
+  }
+  // The accumulator outlives the iteration: declared outside the loop.
+  std::optional<HotContext> Hot = A.inModelLoop(Store);
+  const Stmt *Loop = A.enclosingLoops(Store).empty() ? nullptr : A.enclosingLoops(Store).front();
+  if (!Hot || !Loop)
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  SourceRange LoopRange = Loop->getSourceRange();
+  SourceLocation DeclLoc = Acc->getLocation();
+  if (!SM.isBeforeInTranslationUnit(DeclLoc, LoopRange.getBegin()) &&
+      SM.isBeforeInTranslationUnit(DeclLoc, LoopRange.getEnd()))
+    return;  // declared in the iteration: it goes with it
+  if (underNoGradGuard(Store, A))
+    return;
+  // The part of the value that carries history: a model step's or a loss
+  // function's result, not detached.
+  const Expr *Carrier = nullptr;
+  bool Detached = false;
+  findInFlow(Value, [&](const Stmt *S) {
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E || !isa<CallExpr, CXXConstructExpr>(E))
+      return false;
+    if (auto M = A.role(E)) {
+      if (M->R == Role::Detach || M->R == Role::Materialize) {
+        Detached = true;
+        return true;
+      }
+      if (M->R == Role::Step && (M->kind() == "forward")) {
+        Carrier = E;
+        return true;
+      }
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(E))
+      if (const FunctionDecl *FD = CE->getDirectCallee(); FD && FD->getIdentifier() &&
+                                                            FD->getName().contains_insensitive("loss") &&
+                                                            isTensor(CE->getType())) {
+        Carrier = E;
+        return true;
+      }
+    return false;
+  });
+  if (Detached || !Carrier)
+    return;
+  const Expr *Part = stripWrappers(Value);
+  if (Assign && Assign->getOperator() == OO_Equal)
+    if (const auto *Sum = dyn_cast<CXXOperatorCallExpr>(Part); Sum && Sum->getNumArgs() == 2)
+      Part = stripWrappers(namedVar(Sum->getArg(0)) == Acc ? Sum->getArg(1) : Sum->getArg(0));
+  auto D = diag(reportLoc(Store->getExprLoc(), SM),
+                "tensor with autograd history is accumulated into %0, which outlives the iteration; every step's "
+                "graph stays alive until %0 goes: accumulate a detached value")
+           << Acc;
+  if (isMacroFree(Part->getSourceRange()) && (isa<DeclRefExpr>(Part) || isa<CallExpr>(Part))) {
+    SourceLocation End =
+        Lexer::getLocForEndOfToken(Part->getEndLoc(), 0, SM, Result.Context->getLangOpts());
+    D << FixItHint::CreateInsertion(End, ".detach()");
+  }
+}
+
+} // namespace clang::tidy::mlperf

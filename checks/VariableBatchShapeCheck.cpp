@@ -1,0 +1,105 @@
+#include "VariableBatchShapeCheck.h"
+#include "analysis/Autograd.h"
+#include "analysis/Invariance.h"
+#include "analysis/SourceUtils.h"
+
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::mlperf {
+
+void VariableBatchShapeCheck::registerMatchers(MatchFinder *Finder) {
+  using namespace matchers;
+  Finder->addMatcher(
+      callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Step), runsEveryStep(this)).bind("call"),
+      this);
+}
+
+/// Whether \p E is a constant (a literal, a constexpr or a const variable
+/// initialized with one).
+static bool isConstant(const Expr *E, const ASTContext &Ctx) {
+  E = stripWrappers(E);
+  if (E->isValueDependent())
+    return false;
+  if (E->isIntegerConstantExpr(Ctx))
+    return true;
+  if (const VarDecl *VD = namedVar(E); VD && VD->getType().isConstQualified() && VD->getInit())
+    return isConstant(VD->getInit(), Ctx);
+  return false;
+}
+
+/// Whether \p E reads a variable that \p Loop changes or declares.
+static bool variesIn(const Expr *E, const Stmt *Loop) {
+  return findInFlow(E, [&](const Stmt *S) {
+           const auto *D = dyn_cast<DeclRefExpr>(S);
+           const auto *VD = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+           return VD && isChangedIn(VD, Loop);
+         }, 2) != nullptr;
+}
+
+/// The expression that makes a shape vary between iterations of \p Loop, with
+/// what it is: `std::min(batch, n - i)`, a narrow/slice of varying length, or
+/// a container's size() that changes per iteration.
+static const Expr *varyingShape(const Expr *Input, const Stmt *Loop, const ASTContext &Ctx, std::string &What) {
+  const Stmt *Found = findInFlow(Input, [&](const Stmt *S) {
+    const auto *CE = dyn_cast<CallExpr>(S);
+    const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+    if (!FD || !FD->getIdentifier())
+      return false;
+    StringRef Name = FD->getName();
+    std::string Qual = plainQualifiedName(FD);
+    if ((Qual == "std::min" || Qual == "std::max") && CE->getNumArgs() >= 2) {
+      for (const Expr *Arg : CE->arguments())
+        if (!isConstant(Arg, Ctx) && variesIn(Arg, Loop)) {
+          What = "a batch length that changes between iterations";
+          return true;
+        }
+      return false;
+    }
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+    if (MC && (Name == "narrow" || Name == "narrow_copy") && MC->getNumArgs() >= 3 &&
+        !isConstant(MC->getArg(2), Ctx) && variesIn(MC->getArg(2), Loop)) {
+      What = "a narrow() whose length changes between iterations";
+      return true;
+    }
+    if (MC && Name == "size" && MC->getNumArgs() == 0) {
+      const VarDecl *Container = namedVar(MC->getImplicitObjectArgument());
+      if (Container && isChangedIn(Container, Loop)) {
+        What = "a data-dependent size";
+        return true;
+      }
+    }
+    return false;
+  });
+  return dyn_cast_or_null<Expr>(Found);
+}
+
+void VariableBatchShapeCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  ModelAnalysis &A = analysis(*Result.Context);
+  std::optional<RoleMatch> M = A.role(Call);
+  if (!M || !M->Entry->ShapeSpecialized)
+    return;
+  std::optional<HotContext> Hot = A.perStep(Call);
+  std::vector<const Stmt *> Loops = A.enclosingLoops(Call);
+  if (!Hot || Loops.empty())
+    return;
+  const Stmt *Loop = Loops.front();
+  std::string What;
+  const Expr *Varying = nullptr;
+  for (const Expr *Arg : Call->arguments())
+    if ((Varying = varyingShape(Arg, Loop, *Result.Context, What)))
+      break;
+  if (!Varying)
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  diag(reportLoc(Call->getExprLoc(), SM),
+       "%0 runs a shape-specialized executable with inputs whose shape changes between iterations; each new "
+       "shape compiles again: use fixed-size batches (pad the last one and mask it) or a few bucket sizes, with "
+       "a cache that covers them (set_max_cache)")
+      << Call->getDirectCallee()->getDeclName();
+  diag(reportLoc(Varying->getExprLoc(), SM), "the input shape follows %0", DiagnosticIDs::Note) << What;
+}
+
+} // namespace clang::tidy::mlperf

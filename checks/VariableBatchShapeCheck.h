@@ -1,0 +1,24 @@
+#pragma once
+
+#include "MlperfCheck.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::mlperf {
+
+/// A shape-specialized executable fed inputs whose shape changes per iteration.
+class VariableBatchShapeCheck : public MlperfCheck {
+public:
+  using MlperfCheck::MlperfCheck;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override {
+    MlperfCheck::onStartOfTranslationUnit();
+    Reported.clear();
+  }
+
+private:
+  llvm::DenseSet<const void *> Reported;
+};
+
+} // namespace clang::tidy::mlperf

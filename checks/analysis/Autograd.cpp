@@ -1,0 +1,103 @@
+#include "Autograd.h"
+#include "SourceUtils.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::mlperf {
+
+bool underNoGradGuard(const Stmt *S, const ModelAnalysis &A) {
+  for (const Stmt *Child = S, *P = A.parent(S); P; Child = P, P = A.parent(P)) {
+    const auto *CS = dyn_cast<CompoundStmt>(P);
+    if (!CS)
+      continue;
+    for (const Stmt *Item : CS->body()) {
+      if (Item == Child)
+        break;
+      if (const auto *DS = dyn_cast<DeclStmt>(Item))
+        for (const Decl *D : DS->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(D))
+            if (auto M = A.profiles().matchVarType(VD); M && M->R == Role::NoGradGuard) {
+              // AutoGradMode(true) turns gradients on; anything else is a guard.
+              const auto *CE = dyn_cast_or_null<CXXConstructExpr>(VD->getInit() ? stripWrappers(VD->getInit())
+                                                                                  : nullptr);
+              if (CE && CE->getNumArgs() == 1 && VD->getType().getAsString().find("AutoGradMode") != std::string::npos)
+                if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(CE->getArg(0)->IgnoreParenImpCasts());
+                    B && B->getValue())
+                  continue;
+              return true;
+            }
+    }
+  }
+  return false;
+}
+
+const VarDecl *namedVar(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = stripWrappers(E);
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = stripWrappers(U->getSubExpr());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+static const Stmt *findIn(const Stmt *S, llvm::function_ref<bool(const Stmt *)> Visit,
+                          llvm::SmallVectorImpl<const VarDecl *> &Vars) {
+  if (!S)
+    return nullptr;
+  if (Visit(S))
+    return S;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->isLocalVarDecl())
+      Vars.push_back(VD);
+  if (isa<LambdaExpr>(S))
+    return nullptr;
+  for (const Stmt *C : S->children())
+    if (const Stmt *R = findIn(C, Visit, Vars))
+      return R;
+  return nullptr;
+}
+
+const Stmt *findInFlow(const Expr *E, llvm::function_ref<bool(const Stmt *)> Visit, unsigned Depth) {
+  llvm::DenseSet<const VarDecl *> Seen;
+  llvm::SmallVector<const Stmt *, 8> Work{E};
+  for (unsigned Level = 0; Level <= Depth && !Work.empty(); ++Level) {
+    llvm::SmallVector<const VarDecl *, 8> Vars;
+    for (const Stmt *S : Work)
+      if (const Stmt *R = findIn(S, Visit, Vars))
+        return R;
+    Work.clear();
+    for (const VarDecl *VD : Vars)
+      if (Seen.insert(VD).second && VD->getInit())
+        Work.push_back(VD->getInit());
+  }
+  return nullptr;
+}
+
+bool isInside(const Stmt *S, const Stmt *Ancestor, const ModelAnalysis &A) {
+  for (; S; S = A.parent(S))
+    if (S == Ancestor)
+      return true;
+  return false;
+}
+
+bool typeMentions(QualType T, llvm::StringRef Name) {
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  if (plainQualifiedName(RD) == Name)
+    return true;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+      if (Arg.getKind() == TemplateArgument::Type && typeMentions(Arg.getAsType(), Name))
+        return true;
+  return false;
+}
+
+} // namespace clang::tidy::mlperf

@@ -1,0 +1,25 @@
+// Helpers for the memory and autograd checks: no-grad guards in scope, local
+// data flow into an expression, and the variable an expression names.
+#pragma once
+
+#include "ModelAnalysis.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace clang::tidy::mlperf {
+
+/// Whether a no-grad guard (a variable whose type has the no-grad-guard role)
+/// is declared before \p S in one of its enclosing blocks, in its function.
+bool underNoGradGuard(const Stmt *S, const ModelAnalysis &A);
+/// The variable \p E names (through casts, temporaries and `&`), or null.
+const VarDecl *namedVar(const Expr *E);
+/// Visits \p E and, through local variables it reads, their initializers
+/// (up to a small depth); stops when \p Visit returns true. Returns that node.
+const Stmt *findInFlow(const Expr *E, llvm::function_ref<bool(const Stmt *)> Visit, unsigned Depth = 4);
+/// Whether \p S is \p Ancestor or inside it (through the analysis' parents).
+bool isInside(const Stmt *S, const Stmt *Ancestor, const ModelAnalysis &A);
+/// Whether the record type of \p T (after references, pointers) is named \p Name
+/// or is a template specialization with a template argument named \p Name.
+bool typeMentions(QualType T, llvm::StringRef Name);
+
+} // namespace clang::tidy::mlperf
