@@ -8,6 +8,8 @@
 #include "MlperfModule.h"
 #include "Report.h"
 #include "Runner.h"
+#include "validate/ResultStore.h"
+#include "validate/Validate.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -16,6 +18,9 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <nlohmann/json.hpp>
+
+#include <map>
 #include <optional>
 
 namespace mlperf::lint {
@@ -89,9 +94,31 @@ bool hasErrors(llvm::ArrayRef<ClangTidyError> Errors) {
       return true;
   return false;
 }
+
+/// Adds what validation measured for a check as a note to each of its findings.
+void addMeasuredNotes(std::vector<ClangTidyError> &Errors) {
+  nlohmann::json Results = ::mlperf::validate::loadResults(::mlperf::validate::defaultResultsPath());
+  std::map<std::string, std::optional<std::string>> Notes;
+  for (ClangTidyError &E : Errors) {
+    if (E.DiagLevel == ClangTidyError::Error)
+      continue;
+    auto [It, New] = Notes.try_emplace(E.DiagnosticName);
+    if (New)
+      It->second = ::mlperf::validate::measuredNote(Results, E.DiagnosticName);
+    if (It->second) {
+      clang::tooling::DiagnosticMessage Note;
+      Note.Message = *It->second;
+      Note.FilePath = E.Message.FilePath;
+      Note.FileOffset = E.Message.FileOffset;
+      E.Notes.push_back(Note);
+    }
+  }
+}
 } // namespace
 
 int runMain(int Argc, const char **Argv) {
+  if (Argc > 1 && llvm::StringRef(Argv[1]) == "validate")
+    return ::mlperf::validate::runValidate(Argc - 2, Argv + 2);
   clang::tidy::mlperf::registerMlperfModule();
   // Compiler arguments follow `--`, as for clang-tidy.
   std::vector<const char *> Own;
@@ -177,6 +204,7 @@ int runMain(int Argc, const char **Argv) {
 
   unsigned Jobs = CL.Jobs ? CL.Jobs : llvm::hardware_concurrency().compute_thread_count();
   RunResult Result = runChecks(Inputs.Files, *Flags->Database, *Providers, Jobs);
+  addMeasuredNotes(Result.Errors);
 
   std::error_code EC;
   std::optional<llvm::raw_fd_ostream> File;

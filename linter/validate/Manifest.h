@@ -1,0 +1,35 @@
+// A fixture's manifest: which metric its check is about, the program pairs
+// (anti-pattern and fix) on each engine, their sizes and the tolerance.
+#pragma once
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlperf::validate {
+
+struct FixturePair {
+  std::string Engine;               // "runtime" or "libtorch"
+  std::string Bad, Good;            // source files, relative to the fixture directory
+  std::vector<std::string> Args, QuickArgs;
+  double Tolerance = 1e-4;          // relative, on the checksum
+};
+
+struct Manifest {
+  std::string Check;                // "mlperf-materialize-in-loop"
+  std::string Dir;                  // absolute fixture directory
+  std::string Metric;               // step_time, syncs, h2d_bytes, d2h_bytes, compilations, peak_memory
+  std::string Workload;             // one line: what the programs do
+  double MinEffect = 0.05;          // smallest ratio - 1 that counts as confirmed
+  std::vector<FixturePair> Pairs;
+};
+
+llvm::Expected<Manifest> loadManifest(const std::string &Path);
+/// Every fixtures/*/manifest.json below \p FixturesDir, sorted by check.
+llvm::Expected<std::vector<Manifest>> discoverManifests(const std::string &FixturesDir);
+/// Name of the built program for one side, as fixtures/CMakeLists.txt names it.
+std::string programName(const Manifest &M, const FixturePair &P, bool BadSide);
+bool isKnownMetric(const std::string &Metric);
+
+} // namespace mlperf::validate

@@ -1,0 +1,151 @@
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mlperf/rt/dtype.h"
+
+namespace mlperf::rt {
+
+class Context;
+
+// The IR is a flat list of nodes in topological order (a node only refers to
+// earlier ids). Binary and ternary elementwise ops always have operands of the
+// same shape: the builder inserts explicit BroadcastTo nodes, so a fusion pass
+// sees broadcasting as an index mapping and kernels never broadcast implicitly.
+enum class OpKind : uint8_t {
+  // leaves
+  Parameter,   // attrs.index: position in Graph::parameters()
+  Constant,    // attrs.literal holds the values as f64, converted to dtype
+  Iota,        // attrs.axis
+  RngUniform,  // [0,1) from attrs.seed (and an optional I64 scalar seed input), counter-based
+  // unary elementwise
+  Neg, Abs, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Relu, Gelu, Square, Sign, LogicalNot,
+  Cast,          // to the node's dtype
+  StopGradient,  // identity whose gradient is zero
+  // binary elementwise (same shapes, same dtypes)
+  Add, Sub, Mul, Div, Pow, Max, Min,
+  Eq, Ne, Lt, Le, Gt, Ge,  // output Bool
+  LogicalAnd, LogicalOr,
+  // ternary
+  Where,  // (cond Bool, a, b)
+  // layout
+  Reshape,
+  Transpose,    // attrs.perm
+  BroadcastTo,  // numpy rules: input dims aligned to the trailing output dims, each 1 or equal
+  Slice,        // attrs.starts, attrs.limits, attrs.strides
+  Concat,       // attrs.axis
+  Pad,          // attrs.pad_lo, attrs.pad_hi, attrs.interior (may be empty: none), attrs.value
+  // reductions (output drops the reduced axes; keepdims is a Reshape after it)
+  ReduceSum,  // attrs.axes
+  ReduceMax,  // attrs.axes
+  ArgMax,     // attrs.axis, output I64 without that axis
+  // contractions
+  MatMul,  // [..., m, k] x [..., k, n] with equal batch dims; attrs.transpose_a/b swap the last two dims
+};
+
+const char* op_name(OpKind k);
+bool is_unary_elementwise(OpKind k);
+bool is_binary_elementwise(OpKind k);
+bool is_comparison(OpKind k);
+bool is_elementwise(OpKind k);  // unary, binary, Where
+bool is_reduction(OpKind k);
+
+struct Attrs {
+  int64_t index = 0;
+  int axis = 0;
+  std::vector<int64_t> axes;
+  std::vector<int64_t> perm;
+  std::vector<int64_t> starts, limits, strides;
+  std::vector<int64_t> pad_lo, pad_hi, interior;
+  double value = 0.0;
+  uint64_t seed = 0;
+  bool transpose_a = false, transpose_b = false;
+  std::shared_ptr<const std::vector<double>> literal;
+  std::string name;
+};
+
+struct NodeData {
+  OpKind kind;
+  std::vector<int> inputs;
+  Shape shape;
+  DType dtype;
+  Attrs attrs;
+};
+
+class Graph;
+
+// Lightweight handle to a node of a Graph.
+class Node {
+ public:
+  Node() = default;
+  Node(Graph* g, int id) : g_(g), id_(id) {}
+  bool valid() const { return g_ != nullptr && id_ >= 0; }
+  Graph& graph() const;
+  int id() const { return id_; }
+  const NodeData& data() const;
+  Shape shape() const { return data().shape; }  // a copy: building nodes may move the node list
+  DType dtype() const { return data().dtype; }
+  int rank() const { return shape().rank(); }
+  bool operator==(const Node& o) const { return g_ == o.g_ && id_ == o.id_; }
+
+ private:
+  Graph* g_ = nullptr;
+  int id_ = -1;
+};
+
+struct VariableRef {
+  std::string name;
+  int node;
+};
+
+class Graph {
+ public:
+  Graph() = default;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  Node parameter(Shape shape, DType dtype, std::string name = "");
+  Node constant(std::vector<double> values, Shape shape, DType dtype = DType::F32);
+  Node scalar(double value, DType dtype = DType::F32);
+  Node iota(Shape shape, int axis, DType dtype = DType::I64);
+  Node zeros(Shape shape, DType dtype = DType::F32);
+  Node ones(Shape shape, DType dtype = DType::F32);
+
+  // Low-level: appends a node after validating input ids. Ops in ops.h check shapes.
+  Node add_node(OpKind kind, std::vector<int> inputs, Shape shape, DType dtype, Attrs attrs = {});
+
+  const std::vector<NodeData>& nodes() const { return nodes_; }
+  const NodeData& node(int id) const { return nodes_.at(static_cast<size_t>(id)); }
+  Node handle(int id) { return Node(this, id); }
+  size_t size() const { return nodes_.size(); }
+
+  // Parameter node ids in argument order: the model's inputs, then variables.
+  const std::vector<int>& parameters() const { return parameters_; }
+  size_t num_inputs() const { return parameters_.size() - variables_.size(); }
+
+  void set_outputs(std::vector<Node> outputs);
+  const std::vector<int>& outputs() const { return outputs_; }
+
+  // Variables of a Context read by this graph; their parameters follow the inputs.
+  Node variable_parameter(Context* ctx, const std::string& name, Shape shape, DType dtype);
+  const std::vector<VariableRef>& variables() const { return variables_; }
+  // New values for variables, returned by the executable after the user outputs.
+  void assign(const std::string& name, Node value);
+  const std::vector<VariableRef>& assignments() const { return assignments_; }
+  Context* context() const { return context_; }
+
+  std::string to_string() const;
+
+ private:
+  std::vector<NodeData> nodes_;
+  std::vector<int> parameters_;
+  std::vector<int> outputs_;
+  std::vector<VariableRef> variables_;
+  std::vector<VariableRef> assignments_;
+  Context* context_ = nullptr;
+  bool inputs_closed_ = false;
+};
+
+}  // namespace mlperf::rt

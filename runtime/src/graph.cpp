@@ -1,0 +1,203 @@
+#include "mlperf/rt/graph.h"
+
+#include <sstream>
+
+#include "mlperf/rt/error.h"
+
+namespace mlperf::rt {
+
+const char* op_name(OpKind k) {
+  switch (k) {
+    case OpKind::Parameter: return "parameter";
+    case OpKind::Constant: return "constant";
+    case OpKind::Iota: return "iota";
+    case OpKind::RngUniform: return "rng_uniform";
+    case OpKind::Neg: return "neg";
+    case OpKind::Abs: return "abs";
+    case OpKind::Exp: return "exp";
+    case OpKind::Log: return "log";
+    case OpKind::Sqrt: return "sqrt";
+    case OpKind::Rsqrt: return "rsqrt";
+    case OpKind::Tanh: return "tanh";
+    case OpKind::Sigmoid: return "sigmoid";
+    case OpKind::Relu: return "relu";
+    case OpKind::Gelu: return "gelu";
+    case OpKind::Square: return "square";
+    case OpKind::Sign: return "sign";
+    case OpKind::LogicalNot: return "logical_not";
+    case OpKind::Cast: return "cast";
+    case OpKind::StopGradient: return "stop_gradient";
+    case OpKind::Add: return "add";
+    case OpKind::Sub: return "sub";
+    case OpKind::Mul: return "mul";
+    case OpKind::Div: return "div";
+    case OpKind::Pow: return "pow";
+    case OpKind::Max: return "max";
+    case OpKind::Min: return "min";
+    case OpKind::Eq: return "eq";
+    case OpKind::Ne: return "ne";
+    case OpKind::Lt: return "lt";
+    case OpKind::Le: return "le";
+    case OpKind::Gt: return "gt";
+    case OpKind::Ge: return "ge";
+    case OpKind::LogicalAnd: return "logical_and";
+    case OpKind::LogicalOr: return "logical_or";
+    case OpKind::Where: return "where";
+    case OpKind::Reshape: return "reshape";
+    case OpKind::Transpose: return "transpose";
+    case OpKind::BroadcastTo: return "broadcast_to";
+    case OpKind::Slice: return "slice";
+    case OpKind::Concat: return "concat";
+    case OpKind::Pad: return "pad";
+    case OpKind::ReduceSum: return "reduce_sum";
+    case OpKind::ReduceMax: return "reduce_max";
+    case OpKind::ArgMax: return "argmax";
+    case OpKind::MatMul: return "matmul";
+  }
+  return "?";
+}
+
+bool is_unary_elementwise(OpKind k) { return k >= OpKind::Neg && k <= OpKind::StopGradient; }
+bool is_binary_elementwise(OpKind k) { return k >= OpKind::Add && k <= OpKind::LogicalOr; }
+bool is_comparison(OpKind k) { return k >= OpKind::Eq && k <= OpKind::Ge; }
+bool is_elementwise(OpKind k) { return is_unary_elementwise(k) || is_binary_elementwise(k) || k == OpKind::Where; }
+bool is_reduction(OpKind k) { return k == OpKind::ReduceSum || k == OpKind::ReduceMax || k == OpKind::ArgMax; }
+
+Graph& Node::graph() const {
+  if (!g_) throw ArgumentError("use of an empty Node");
+  return *g_;
+}
+
+const NodeData& Node::data() const { return graph().node(id_); }
+
+Node Graph::add_node(OpKind kind, std::vector<int> inputs, Shape shape, DType dtype, Attrs attrs) {
+  for (int in : inputs) {
+    if (in < 0 || static_cast<size_t>(in) >= nodes_.size())
+      throw ArgumentError(std::string(op_name(kind)) + ": input node id " + std::to_string(in) +
+                          " does not belong to this graph");
+  }
+  for (int64_t d : shape.dims)
+    if (d < 0) throw ShapeError(std::string(op_name(kind)) + ": negative dimension in " + shape.to_string());
+  nodes_.push_back(NodeData{kind, std::move(inputs), std::move(shape), dtype, std::move(attrs)});
+  return Node(this, static_cast<int>(nodes_.size() - 1));
+}
+
+Node Graph::parameter(Shape shape, DType dtype, std::string name) {
+  if (inputs_closed_)
+    throw ArgumentError("parameter: model inputs must be declared before any variable is read");
+  Attrs a;
+  a.index = static_cast<int64_t>(parameters_.size());
+  a.name = std::move(name);
+  Node n = add_node(OpKind::Parameter, {}, std::move(shape), dtype, std::move(a));
+  parameters_.push_back(n.id());
+  return n;
+}
+
+Node Graph::variable_parameter(Context* ctx, const std::string& name, Shape shape, DType dtype) {
+  if (context_ && ctx != context_) throw ArgumentError("variable '" + name + "': a graph can read one Context only");
+  context_ = ctx;
+  for (const auto& v : variables_)
+    if (v.name == name) return Node(this, v.node);
+  inputs_closed_ = true;
+  Attrs a;
+  a.index = static_cast<int64_t>(parameters_.size());
+  a.name = name;
+  Node n = add_node(OpKind::Parameter, {}, std::move(shape), dtype, std::move(a));
+  parameters_.push_back(n.id());
+  variables_.push_back({name, n.id()});
+  return n;
+}
+
+void Graph::assign(const std::string& name, Node value) {
+  if (&value.graph() != this) throw ArgumentError("assign '" + name + "': node from another graph");
+  for (auto& a : assignments_) {
+    if (a.name == name) {
+      a.node = value.id();
+      return;
+    }
+  }
+  assignments_.push_back({name, value.id()});
+}
+
+void Graph::set_outputs(std::vector<Node> outputs) {
+  outputs_.clear();
+  for (const Node& n : outputs) {
+    if (!n.valid() || &n.graph() != this) throw ArgumentError("graph output is not a node of this graph");
+    outputs_.push_back(n.id());
+  }
+}
+
+Node Graph::constant(std::vector<double> values, Shape shape, DType dtype) {
+  if (static_cast<int64_t>(values.size()) != shape.numel())
+    throw ShapeError("constant: " + std::to_string(values.size()) + " values for shape " + shape.to_string());
+  Attrs a;
+  a.literal = std::make_shared<const std::vector<double>>(std::move(values));
+  return add_node(OpKind::Constant, {}, std::move(shape), dtype, std::move(a));
+}
+
+Node Graph::scalar(double value, DType dtype) { return constant({value}, Shape{}, dtype); }
+
+Node Graph::iota(Shape shape, int axis, DType dtype) {
+  int r = shape.rank();
+  int a = axis < 0 ? axis + r : axis;
+  if (a < 0 || a >= r) throw ShapeError("iota: axis " + std::to_string(axis) + " out of range for shape " + shape.to_string());
+  Attrs at;
+  at.axis = a;
+  return add_node(OpKind::Iota, {}, std::move(shape), dtype, std::move(at));
+}
+
+Node Graph::zeros(Shape shape, DType dtype) {
+  Node s = scalar(0.0, dtype);
+  if (shape.rank() == 0) return s;
+  Attrs a;
+  return add_node(OpKind::BroadcastTo, {s.id()}, std::move(shape), dtype, std::move(a));
+}
+
+Node Graph::ones(Shape shape, DType dtype) {
+  Node s = scalar(1.0, dtype);
+  if (shape.rank() == 0) return s;
+  return add_node(OpKind::BroadcastTo, {s.id()}, std::move(shape), dtype, {});
+}
+
+namespace {
+void print_ints(std::ostream& os, const char* name, const std::vector<int64_t>& v) {
+  if (v.empty()) return;
+  os << ' ' << name << "=[";
+  for (size_t i = 0; i < v.size(); ++i) os << (i ? "," : "") << v[i];
+  os << ']';
+}
+}  // namespace
+
+std::string Graph::to_string() const {
+  std::ostringstream os;
+  os << "graph: " << nodes_.size() << " nodes, " << num_inputs() << " inputs, " << variables_.size()
+     << " variables, " << outputs_.size() << " outputs, " << assignments_.size() << " assignments\n";
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const NodeData& n = nodes_[i];
+    os << "  %" << i << " = " << op_name(n.kind) << '(';
+    for (size_t j = 0; j < n.inputs.size(); ++j) os << (j ? ", %" : "%") << n.inputs[j];
+    os << ") : " << dtype_name(n.dtype) << n.shape.to_string();
+    const Attrs& a = n.attrs;
+    if (n.kind == OpKind::Parameter) os << " index=" << a.index;
+    if (!a.name.empty()) os << " name=" << a.name;
+    if (n.kind == OpKind::Constant && a.literal && a.literal->size() == 1) os << " value=" << (*a.literal)[0];
+    if (n.kind == OpKind::Iota || n.kind == OpKind::Concat || n.kind == OpKind::ArgMax) os << " axis=" << a.axis;
+    if (n.kind == OpKind::RngUniform) os << " seed=" << a.seed;
+    if (n.kind == OpKind::Pad) os << " value=" << a.value;
+    if (n.kind == OpKind::MatMul) os << " ta=" << a.transpose_a << " tb=" << a.transpose_b;
+    print_ints(os, "axes", a.axes);
+    print_ints(os, "perm", a.perm);
+    print_ints(os, "starts", a.starts);
+    print_ints(os, "limits", a.limits);
+    print_ints(os, "strides", a.strides);
+    print_ints(os, "lo", a.pad_lo);
+    print_ints(os, "hi", a.pad_hi);
+    print_ints(os, "interior", a.interior);
+    os << '\n';
+  }
+  for (size_t i = 0; i < outputs_.size(); ++i) os << "  output " << i << " = %" << outputs_[i] << '\n';
+  for (const auto& a : assignments_) os << "  assign " << a.name << " = %" << a.node << '\n';
+  return os.str();
+}
+
+}  // namespace mlperf::rt
