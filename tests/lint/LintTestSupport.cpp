@@ -160,7 +160,7 @@ std::vector<std::string> allFixtureFiles() {
 }
 
 ProcessResult runProcess(const std::string &Program, const std::vector<std::string> &Args,
-                         const std::string &WorkDir) {
+                         const std::string &WorkDir, const std::vector<std::pair<std::string, std::string>> &Env) {
   char OutName[] = "/tmp/mlperf-test-out-XXXXXX", ErrName[] = "/tmp/mlperf-test-err-XXXXXX";
   int OutFd = mkstemp(OutName), ErrFd = mkstemp(ErrName);
   pid_t Pid = fork();
@@ -169,6 +169,8 @@ ProcessResult runProcess(const std::string &Program, const std::vector<std::stri
     dup2(Null, 0);
     dup2(OutFd, 1);
     dup2(ErrFd, 2);
+    for (const auto &[K, V] : Env)
+      setenv(K.c_str(), V.c_str(), 1);
     if (!WorkDir.empty() && chdir(WorkDir.c_str()) != 0)
       _exit(127);
     std::vector<char *> Argv = {const_cast<char *>(Program.c_str())};

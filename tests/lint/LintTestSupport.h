@@ -57,6 +57,7 @@ struct ProcessResult {
 };
 /// Runs a program with arguments; stdin from /dev/null.
 ProcessResult runProcess(const std::string &Program, const std::vector<std::string> &Args,
-                         const std::string &WorkDir = "");
+                         const std::string &WorkDir = "",
+                         const std::vector<std::pair<std::string, std::string>> &Env = {});
 
 } // namespace mlperf::test

@@ -1,1 +1,2 @@
 #include <torch/torch.h>
+#include <torch/script.h>

@@ -1,0 +1,135 @@
+// `mlperf-lint validate` end to end in quick mode, and the measured figure
+// appearing with each finding. Counters, not times: timings are reported by
+// validate, never asserted.
+#include "LintTestSupport.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace mlperf::test {
+namespace {
+
+std::string tempDir(const char *Prefix) {
+  llvm::SmallString<128> Dir;
+  llvm::sys::fs::createUniqueDirectory(Prefix, Dir);
+  return std::string(Dir);
+}
+
+std::vector<std::string> backends() {
+  std::vector<std::string> B = {"reference"};
+#ifdef MLPERF_HAVE_CPU_BACKEND
+  B.push_back("cpu");
+#endif
+  return B;
+}
+
+class ValidateBackendTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ValidateBackendTest, QuickRunConfirmsCountersAndWritesReports) {
+  std::string Dir = tempDir("mlperf-validate");
+  std::string Json = Dir + "/v.json", Html = Dir + "/v.html";
+  ProcessResult R = runProcess(MLPERF_LINT_BINARY, {"validate", "--quick", "--no-store", "--backend", GetParam(),
+                                                    "--engine", "runtime", "--json", Json, "--html", Html});
+  ASSERT_EQ(R.Exit, 0) << R.Out << R.Err;
+  nlohmann::json J = nlohmann::json::parse(readFile(Json));
+  ASSERT_FALSE(J["results"].empty());
+  for (const auto &Res : J["results"]) {
+    std::string Name = Res["check"].get<std::string>();
+    EXPECT_NE(Res["verdict"], "failed") << Name << ": " << Res.value("problem", "");
+    EXPECT_EQ(Res["backend"], GetParam()) << Name;
+    EXPECT_EQ(Res["bad"]["checksum"], Res["good"]["checksum"]) << Name << ": both sides compute the same thing";
+    // Counter metrics are deterministic: the anti-pattern must be worse.
+    if (Res["metric"] != "step_time")
+      EXPECT_GT(Res["bad"]["metric"].get<double>(), Res["good"]["metric"].get<double>())
+          << Name << " (" << Res["metric"] << ")";
+    if (Res.contains("fix_check"))
+      EXPECT_TRUE(Res["fix_check"]["ok"].get<bool>()) << Name << ": " << Res["fix_check"]["summary"];
+  }
+  std::string Page = readFile(Html);
+  EXPECT_EQ(Page.rfind("<!doctype html>", 0), 0u);
+  EXPECT_NE(Page.find("<svg"), std::string::npos);
+  EXPECT_EQ(Page.find("src=\"http"), std::string::npos) << "the page must be self-contained";
+  EXPECT_EQ(Page.find("href=\"http"), std::string::npos);
+  for (const auto &Res : J["results"])
+    EXPECT_NE(Page.find(Res["check"].get<std::string>()), std::string::npos);
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ValidateBackendTest, ::testing::ValuesIn(backends()));
+
+TEST(ValidateTest, DifferentResultsFailLoudly) {
+  // A fake fixture whose "fix" computes something else.
+  std::string Dir = tempDir("mlperf-validate-fail");
+  llvm::sys::fs::create_directories(Dir + "/fixtures/broken");
+  llvm::sys::fs::create_directories(Dir + "/build/fixtures/bin");
+  std::ofstream(Dir + "/fixtures/broken/manifest.json")
+      << R"({"check": "mlperf-sync-in-loop", "metric": "syncs", "pairs": [
+             {"engine": "runtime", "bad": "bad.cc", "good": "good.cc", "tolerance": 1e-6}]})";
+  std::ofstream(Dir + "/fixtures/broken/bad.cc") << "\n";
+  std::ofstream(Dir + "/fixtures/broken/good.cc") << "\n";
+  auto Script = [&](const std::string &Name, const char *Checksum) {
+    std::string Path = Dir + "/build/fixtures/bin/" + Name;
+    std::ofstream(Path) << "#!/bin/sh\necho '{\"checksum\": " << Checksum
+                        << ", \"steps\": 10, \"stats\": {\"waits\": 10}}'\n";
+    llvm::sys::fs::setPermissions(Path, llvm::sys::fs::all_exe | llvm::sys::fs::owner_all);
+  };
+  Script("fx_broken_bad", "1.0");
+  Script("fx_broken_good", "2.0");
+  std::string Json = Dir + "/v.json";
+  ProcessResult R = runProcess(MLPERF_LINT_BINARY, {"validate", "--quick", "--no-store", "--fixtures",
+                                                    Dir + "/fixtures", "--build-dir", Dir + "/build", "--json", Json});
+  EXPECT_EQ(R.Exit, 1) << R.Out << R.Err;
+  EXPECT_NE(R.Err.find("the two sides compute different results"), std::string::npos) << R.Err;
+  nlohmann::json J = nlohmann::json::parse(readFile(Json));
+  EXPECT_EQ(J["results"][0]["verdict"], "failed");
+
+  Script("fx_broken_good", "oops-not-json");
+  ProcessResult Crash = runProcess(MLPERF_LINT_BINARY, {"validate", "--quick", "--no-store", "--fixtures",
+                                                        Dir + "/fixtures", "--build-dir", Dir + "/build"});
+  EXPECT_EQ(Crash.Exit, 1);
+  EXPECT_NE(Crash.Err.find("printed no JSON report"), std::string::npos) << Crash.Err;
+
+  ProcessResult Usage = runProcess(MLPERF_LINT_BINARY, {"validate", "--backend", "tpu"});
+  EXPECT_EQ(Usage.Exit, 2);
+  EXPECT_NE(Usage.Err.find("--backend must be reference, cpu or cuda"), std::string::npos);
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(ValidateTest, FindingsCarryTheStoredMeasurement) {
+  std::string Dir = tempDir("mlperf-validate-note");
+  std::string Results = Dir + "/results.json";
+  std::ofstream(Results) << R"({"machine": "test", "results": [
+      {"check": "mlperf-sync-in-loop", "engine": "runtime", "backend": "cpu", "metric": "syncs",
+       "metric_description": "device syncs per step", "verdict": "confirmed",
+       "ratio": {"median": 21.0, "min": 20.0, "max": 22.0}, "explain": "1.05 vs 0.05 device syncs per step"}]})";
+  std::string Src = Dir + "/s.cc";
+  std::ofstream(Src) << "extern \"C\" int cudaDeviceSynchronize();\nextern \"C\" int cuLaunchKernel(void *);\n"
+                        "void f(void *k) { for (int i = 0; i < 3; ++i) { cuLaunchKernel(k); cudaDeviceSynchronize(); } }\n";
+  ProcessResult R = runProcess(MLPERF_LINT_BINARY, {"--format=json", Src, "--", "-std=c++17"}, "",
+                               {{"MLPERF_LINT_RESULTS", Results}});
+  ASSERT_EQ(R.Exit, 1) << R.Err;
+  nlohmann::json J = nlohmann::json::parse(R.Out);
+  ASSERT_EQ(J["diagnostics"].size(), 1u);
+  bool Found = false;
+  for (const auto &N : J["diagnostics"][0]["notes"])
+    Found |= N["message"] == "measured on the fixture: 21x device syncs per step, 1.05 vs 0.05 device syncs per "
+                             "step (cpu backend)";
+  EXPECT_TRUE(Found) << R.Out;
+
+  ProcessResult Sarif = runProcess(MLPERF_LINT_BINARY, {"--format=sarif", Src, "--", "-std=c++17"}, "",
+                                   {{"MLPERF_LINT_RESULTS", Results}});
+  EXPECT_NE(Sarif.Out.find("measured on the fixture: 21x"), std::string::npos);
+
+  ProcessResult None = runProcess(MLPERF_LINT_BINARY, {"--format=json", Src, "--", "-std=c++17"}, "",
+                                  {{"MLPERF_LINT_RESULTS", Dir + "/absent.json"}});
+  EXPECT_EQ(None.Out.find("measured on the fixture"), std::string::npos) << "no stored results, nothing claimed";
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+} // namespace
+} // namespace mlperf::test
