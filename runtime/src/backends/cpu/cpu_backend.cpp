@@ -1,0 +1,243 @@
+// The "cpu" backend: fused kernels generated as C, compiled in-process with clang 19
+// and ORC LLJIT, run over a thread pool; matmuls through cblas_sgemm.
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "backends/cpu/thread_pool.h"
+#include "codegen/codegen.h"
+#include "fusion/fusion.h"
+#include "jit/jit.h"
+#include "mlperf/rt/backend_interface.h"
+#include "mlperf/rt/error.h"
+
+#ifdef MLPERF_RT_HAVE_BLAS
+#include <cblas.h>
+#endif
+
+namespace mlperf::rt {
+
+namespace {
+
+using KernelFn = void (*)(void* const*, int64_t, int64_t);
+
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    std::memset(c, 0, static_cast<size_t>(m * n) * sizeof(float));
+    return;
+  }
+#ifdef MLPERF_RT_HAVE_BLAS
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, static_cast<int>(m),
+              static_cast<int>(n), static_cast<int>(k), 1.0f, a, static_cast<int>(ta ? m : k), b,
+              static_cast<int>(tb ? k : n), 0.0f, c, static_cast<int>(n));
+#else
+  std::memset(c, 0, static_cast<size_t>(m * n) * sizeof(float));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p) {
+      float av = ta ? a[p * m + i] : a[i * k + p];
+      float* crow = c + i * n;
+      for (int64_t j = 0; j < n; ++j) crow[j] += av * (tb ? b[j * k + p] : b[p * n + j]);
+    }
+#endif
+}
+
+struct CpuKernel {
+  KernelFn fn = nullptr;
+  std::vector<int> params;
+  int64_t iterations = 0;
+  int64_t grain = 1;
+};
+
+class CpuExecutable : public Executable {
+ public:
+  fusion::Program prog;
+  std::vector<CpuKernel> kernels;
+  std::vector<std::vector<uint8_t>> constants;  // per buffer (Constant kind)
+  std::vector<std::vector<int>> alloc_at, free_at;  // scratch buffers per step
+  int64_t kernel_count() const override { return static_cast<int64_t>(kernels.size() + prog.matmuls.size()); }
+};
+
+class CpuBackend : public BackendImpl {
+ public:
+  CpuBackend() : pool_(threads_from_env()) {}
+
+  static int threads_from_env() {
+    if (const char* e = std::getenv("MLPERF_CPU_THREADS"); e && *e) return std::max(1, std::atoi(e));
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }
+
+  std::string name() const override { return "cpu"; }
+  // Freed blocks are kept for reuse by size (up to kCacheBytes), so the big buffers of a
+  // training step are not page-faulted in again on every run.
+  void* allocate(size_t bytes) override {
+    size_t sz = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
+    {
+      std::lock_guard<std::mutex> lk(pool_mu_);
+      auto it = free_blocks_.find(sz);
+      if (it != free_blocks_.end()) {
+        void* p = it->second;
+        free_blocks_.erase(it);
+        cached_bytes_ -= sz;
+        return p;
+      }
+    }
+    void* p = std::aligned_alloc(64, sz);
+    if (!p) throw Error("cpu backend: host allocation of " + std::to_string(bytes) + " bytes failed");
+    return p;
+  }
+  void free(void* ptr, size_t bytes) override {
+    size_t sz = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
+    std::lock_guard<std::mutex> lk(pool_mu_);
+    if (cached_bytes_ + sz <= kCacheBytes) {
+      free_blocks_.emplace(sz, ptr);
+      cached_bytes_ += sz;
+    } else {
+      std::free(ptr);
+    }
+  }
+  ~CpuBackend() override {
+    for (auto& [sz, p] : free_blocks_) std::free(p);
+  }
+  void copy_host_to_device(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
+  void copy_device_to_host(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
+
+  std::unique_ptr<Executable> compile(const Graph& graph) override {
+    auto exe = std::make_unique<CpuExecutable>();
+    exe->prog = fusion::plan(graph);
+    const fusion::Program& P = exe->prog;
+    if (fusion::dump_enabled("fusion")) std::cerr << "[mlperf cpu] " << P.to_string();
+    std::vector<jit::Source> sources;
+    std::vector<codegen::Kernel> gen;
+    for (size_t k = 0; k < P.kernels.size(); ++k) {
+      gen.push_back(codegen::generate(P, static_cast<int>(k), codegen::Target::CPU));
+      sources.push_back({gen.back().name, gen.back().source});
+      if (fusion::dump_enabled("source")) std::cerr << "[mlperf cpu] kernel " << k << ":\n" << gen.back().source;
+    }
+    jit::Result r = jit::compile(codegen::prelude(codegen::Target::CPU), sources);
+    if (fusion::dump_enabled("compile"))
+      std::cerr << "[mlperf cpu] compile: " << r.compiled << " kernels compiled, " << r.cached << " cached, "
+                << r.seconds * 1e3 << " ms (clang -O3 -march=" << jit::target_cpu() << " + ORC LLJIT)\n";
+    compiled_kernels_ += r.compiled;
+    cached_kernels_ += r.cached;
+    jit_ns_ += static_cast<int64_t>(r.seconds * 1e9);
+    for (size_t k = 0; k < P.kernels.size(); ++k) {
+      CpuKernel ck;
+      ck.fn = reinterpret_cast<KernelFn>(r.fns[k]);
+      ck.params = gen[k].params;
+      ck.iterations = P.kernels[k].iterations();
+      int64_t cost = std::max<int64_t>(1, P.kernels[k].reduce_count);
+      ck.grain = std::max<int64_t>(1, (int64_t{1} << 16) / cost);
+      exe->kernels.push_back(std::move(ck));
+    }
+    exe->constants.resize(P.buffers.size());
+    exe->alloc_at.resize(P.steps.size());
+    exe->free_at.resize(P.steps.size());
+    for (size_t b = 0; b < P.buffers.size(); ++b) {
+      const fusion::Buffer& B = P.buffers[b];
+      if (B.kind == fusion::Buffer::Kind::Constant) {
+        const NodeData& nd = P.nodes[static_cast<size_t>(B.node)];
+        exe->constants[b].resize(std::max<size_t>(B.bytes(), 1));
+        convert_to_storage(nd.dtype, exe->constants[b].data(), nd.attrs.literal->data(), nd.attrs.literal->size());
+      } else if (B.kind == fusion::Buffer::Kind::Scratch && B.first_step >= 0 && B.bytes() > 0) {
+        exe->alloc_at[static_cast<size_t>(B.first_step)].push_back(static_cast<int>(b));
+        exe->free_at[static_cast<size_t>(std::max(B.first_step, B.last_step))].push_back(static_cast<int>(b));
+      }
+    }
+    return exe;
+  }
+
+  void launch(Executable& e, const LaunchArgs& args) override {
+    auto& exe = static_cast<CpuExecutable&>(e);
+    const fusion::Program& P = exe.prog;
+    std::vector<void*> ptr(P.buffers.size(), nullptr);
+    std::vector<bool> owned(P.buffers.size(), false);
+    for (size_t b = 0; b < P.buffers.size(); ++b) {
+      const fusion::Buffer& B = P.buffers[b];
+      switch (B.kind) {
+        case fusion::Buffer::Kind::Input: ptr[b] = const_cast<void*>(args.inputs.at(static_cast<size_t>(B.index))); break;
+        case fusion::Buffer::Kind::Output: ptr[b] = args.outputs.at(static_cast<size_t>(B.index)); break;
+        case fusion::Buffer::Kind::Constant: ptr[b] = exe.constants[b].data(); break;
+        case fusion::Buffer::Kind::Scratch: break;
+      }
+    }
+    struct Guard {
+      DeviceAllocator* a;
+      const fusion::Program& P;
+      std::vector<void*>& ptr;
+      std::vector<bool>& owned;
+      ~Guard() {
+        for (size_t b = 0; b < ptr.size(); ++b)
+          if (owned[b]) a->free(ptr[b], P.buffers[b].bytes());
+      }
+    } guard{args.scratch, P, ptr, owned};
+    std::vector<void*> kargs;
+    for (size_t s = 0; s < P.steps.size(); ++s) {
+      for (int b : exe.alloc_at[s]) {
+        ptr[static_cast<size_t>(b)] = args.scratch->allocate(P.buffers[static_cast<size_t>(b)].bytes());
+        owned[static_cast<size_t>(b)] = true;
+      }
+      const fusion::Step& st = P.steps[s];
+      if (st.kind == fusion::Step::Kind::Kernel) {
+        const CpuKernel& k = exe.kernels[static_cast<size_t>(st.index)];
+        if (k.iterations > 0) {
+          kargs.clear();
+          for (int b : k.params) kargs.push_back(ptr[static_cast<size_t>(b)]);
+          KernelFn fn = k.fn;
+          void* const* a = kargs.data();
+          pool_.parallel_for(k.iterations, k.grain, [fn, a](int64_t lo, int64_t hi) { fn(a, lo, hi); });
+        }
+      } else if (st.kind == fusion::Step::Kind::MatMul) {
+        const fusion::MatMulDesc& m = P.matmuls[static_cast<size_t>(st.index)];
+        const auto* A = static_cast<const float*>(ptr[static_cast<size_t>(m.a)]);
+        const auto* B = static_cast<const float*>(ptr[static_cast<size_t>(m.b)]);
+        auto* C = static_cast<float*>(ptr[static_cast<size_t>(m.out)]);
+        for (int64_t i = 0; i < m.batch; ++i) gemm(m.ta, m.tb, m.m, m.n, m.k, A + i * m.m * m.k, B + i * m.k * m.n, C + i * m.m * m.n);
+      } else {
+        const fusion::CopyDesc& c = P.copies[static_cast<size_t>(st.index)];
+        if (c.bytes) std::memcpy(ptr[static_cast<size_t>(c.dst)], ptr[static_cast<size_t>(c.src)], c.bytes);
+      }
+      for (int b : exe.free_at[s]) {
+        args.scratch->free(ptr[static_cast<size_t>(b)], P.buffers[static_cast<size_t>(b)].bytes());
+        owned[static_cast<size_t>(b)] = false;
+      }
+    }
+  }
+
+  nlohmann::json extra_stats() const override {
+    return {{"threads", pool_.threads()},
+            {"jit_target_cpu", jit::target_cpu()},
+            {"jit_kernels_compiled", compiled_kernels_.load()},
+            {"jit_kernels_cached", cached_kernels_.load()},
+            {"jit_seconds", static_cast<double>(jit_ns_.load()) * 1e-9},
+            {"jit_cache_size", jit::cache_size()},
+#ifdef MLPERF_RT_HAVE_BLAS
+            {"matmul", "cblas_sgemm"}
+#else
+            {"matmul", "loop"}
+#endif
+    };
+  }
+
+ private:
+  static constexpr size_t kCacheBytes = size_t{512} << 20;
+  std::mutex pool_mu_;
+  std::multimap<size_t, void*> free_blocks_;
+  size_t cached_bytes_ = 0;
+  cpu::ThreadPool pool_;
+  std::atomic<int64_t> compiled_kernels_{0}, cached_kernels_{0}, jit_ns_{0};
+};
+
+}  // namespace
+
+void register_cpu_backend() {
+  register_backend("cpu", 10, [] { return std::make_unique<CpuBackend>(); });
+}
+
+}  // namespace mlperf::rt

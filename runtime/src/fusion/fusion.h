@@ -1,0 +1,77 @@
+#pragma once
+// Fusion: turns a Graph into a Program of fused kernels, library matmuls and copies.
+//
+// Every node whose value must live in memory ("materialized": parameters, non-scalar
+// constants, outputs, matmul operands and results, reductions, nodes with several
+// consumers that are not cheap index remappings, inputs that a broadcast expands)
+// gets a buffer. Everything else is inlined, element by element, into the kernel
+// that computes the next materialized node, so chains of elementwise, broadcast,
+// layout and reduction ops become one loop and intermediates never touch memory.
+// Elementwise kernels with the same iteration space are merged (multi-output), so
+// e.g. the Adam update of one variable (m, v and the weight) is one kernel.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mlperf/rt/graph.h"
+
+namespace mlperf::rt::fusion {
+
+struct Buffer {
+  enum class Kind { Input, Output, Scratch, Constant };
+  Kind kind = Kind::Scratch;
+  int node = -1;   // the node whose value it holds
+  int index = -1;  // Input: parameter position; Output: output position
+  DType dtype = DType::F32;
+  int64_t numel = 0;
+  size_t bytes() const { return static_cast<size_t>(numel) * dtype_size(dtype); }
+  int first_step = -1, last_step = -1;  // lifetime in steps (scratch)
+};
+
+struct KernelDesc {
+  enum class Kind { Elementwise, Reduce, ArgMax };
+  Kind kind = Kind::Elementwise;
+  std::vector<int> roots;   // nodes computed and stored, in topological order
+  Shape space;              // iteration space: the roots' shape (elementwise) or the output shape
+  int64_t reduce_count = 1; // elements reduced per output element (Reduce, ArgMax)
+  std::vector<int> loads;   // buffer ids read (kernel parameters, in order)
+  std::vector<int> stores;  // buffer ids written, one per root
+  int64_t iterations() const { return space.numel(); }
+};
+
+struct MatMulDesc {
+  int node = -1;
+  int a = -1, b = -1, out = -1;  // buffer ids
+  bool ta = false, tb = false;
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+};
+
+struct CopyDesc {
+  int src = -1, dst = -1;  // buffer ids
+  size_t bytes = 0;
+};
+
+struct Step {
+  enum class Kind { Kernel, MatMul, Copy };
+  Kind kind;
+  int index;
+};
+
+struct Program {
+  std::vector<NodeData> nodes;  // the lowered graph (16-bit matmuls rewritten to f32)
+  std::vector<int> node_buffer; // buffer holding each node's value, or -1 (inlined)
+  std::vector<Buffer> buffers;
+  std::vector<KernelDesc> kernels;
+  std::vector<MatMulDesc> matmuls;
+  std::vector<CopyDesc> copies;
+  std::vector<Step> steps;
+  size_t num_inputs = 0, num_outputs = 0;
+  std::string to_string() const;
+};
+
+Program plan(const Graph& graph);
+
+// MLPERF_DUMP: comma-separated stages (graph, fusion, source, compile) or "all".
+bool dump_enabled(const char* stage);
+
+}  // namespace mlperf::rt::fusion

@@ -1,0 +1,30 @@
+#pragma once
+// In-process JIT: C source -> clang 19 (libclang-cpp) -> LLVM IR at -O3 for an explicit
+// target CPU -> ORC LLJIT -> function pointers. Kernels are cached by their source for
+// the life of the process; one compile() call compiles all uncached kernels as a
+// single translation unit.
+#include <string>
+#include <vector>
+
+namespace mlperf::rt::jit {
+
+struct Source {
+  std::string name;  // the C function name defined by code
+  std::string code;
+};
+
+struct Result {
+  std::vector<void*> fns;  // one per requested source, in order
+  double seconds = 0;      // wall time spent compiling (0 when everything was cached)
+  int compiled = 0, cached = 0;
+};
+
+// Throws mlperf::rt::Error with clang's diagnostics and the source on failure.
+Result compile(const std::string& prelude, const std::vector<Source>& kernels);
+
+// The target CPU passed to clang (-march=...), e.g. "skylake-avx512".
+std::string target_cpu();
+// Kernels held by the process-wide cache.
+size_t cache_size();
+
+}  // namespace mlperf::rt::jit

@@ -1,0 +1,112 @@
+// The in-process JIT (clang 19 -> LLVM IR -> ORC LLJIT) and the cpu backend's plumbing.
+#ifdef MLPERF_RT_HAVE_CPU
+#include <cstdlib>
+
+#include "codegen/codegen.h"
+#include "fusion/fusion.h"
+#include "jit/jit.h"
+#include "test_util.h"
+
+using rt::Node;
+using rt::Shape;
+
+namespace {
+
+TEST(Jit, CompilesCAndCachesBySource) {
+  std::string src = "void jit_test_axpy(float* y, const float* x, float a, long long n) { for (long long i = 0; i < n; ++i) y[i] += a * x[i]; }\n";
+  auto r1 = mlperf::rt::jit::compile("", {{"jit_test_axpy", src}});
+  ASSERT_EQ(r1.fns.size(), 1u);
+  ASSERT_NE(r1.fns[0], nullptr);
+  auto fn = reinterpret_cast<void (*)(float*, const float*, float, long long)>(r1.fns[0]);
+  std::vector<float> x(37, 2.0f), y(37, 1.0f);
+  fn(y.data(), x.data(), 0.5f, 37);
+  EXPECT_EQ(y[36], 2.0f);
+  auto r2 = mlperf::rt::jit::compile("", {{"jit_test_axpy", src}});
+  EXPECT_EQ(r2.cached, 1);
+  EXPECT_EQ(r2.compiled, 0);
+  EXPECT_EQ(r2.fns[0], r1.fns[0]);
+  std::string cpu = mlperf::rt::jit::target_cpu();
+  EXPECT_FALSE(cpu.empty());
+  EXPECT_NE(cpu, "native");
+}
+
+TEST(Jit, ErrorsCarryDiagnosticsAndSource) {
+  try {
+    mlperf::rt::jit::compile("", {{"jit_broken", "void jit_broken(void) { this is not C; }\n"}});
+    FAIL() << "expected an error";
+  } catch (const rt::Error& e) {
+    std::string w = e.what();
+    EXPECT_NE(w.find("error"), std::string::npos) << w;
+    EXPECT_NE(w.find("jit_broken"), std::string::npos) << w;
+  }
+}
+
+TEST(Jit, SameGraphTwiceHitsTheKernelCache) {
+  auto b = rt::Backend::create("cpu");
+  auto fn = [](rt::Graph&, Node x) { return rt::sigmoid(x * 3.25 - 0.125); };
+  auto x = upload(b, random_floats(100, 1), Shape{100});
+  rt::Exec e1(b, fn), e2(b, fn);
+  e1.run(x)[0].materialize<float>();
+  auto before = b->stats_json()["backend_stats"];
+  e2.run(x)[0].materialize<float>();
+  auto after = b->stats_json()["backend_stats"];
+  EXPECT_EQ(after["jit_kernels_compiled"], before["jit_kernels_compiled"]);
+  EXPECT_GT(after["jit_kernels_cached"].get<int64_t>(), before["jit_kernels_cached"].get<int64_t>());
+}
+
+TEST(Jit, DumpPrintsFusedGraphSourceAndCompileTime) {
+  setenv("MLPERF_DUMP", "fusion,source,compile", 1);
+  auto b = rt::Backend::create("cpu");
+  testing::internal::CaptureStderr();
+  rt::Exec e(b, [](rt::Graph&, Node x) { return rt::reduce_sum(rt::exp(x * 0.75 + 0.0625), {1}); });
+  e.run(upload(b, random_floats(12, 2), Shape{3, 4}))[0].materialize<float>();
+  std::string err = testing::internal::GetCapturedStderr();
+  unsetenv("MLPERF_DUMP");
+  EXPECT_NE(err.find("fused program"), std::string::npos) << err;
+  EXPECT_NE(err.find("reduce over [3]"), std::string::npos) << err;
+  EXPECT_NE(err.find("for (i64 r = 0; r < 4; ++r)"), std::string::npos) << err;
+  EXPECT_NE(err.find("compile:"), std::string::npos) << err;
+}
+
+TEST(Jit, ThreadCountsThatDoNotDivideTheWork) {
+  for (const char* threads : {"1", "3", "4"}) {
+    setenv("MLPERF_CPU_THREADS", threads, 1);
+    auto cpu = rt::Backend::create("cpu");
+    unsetenv("MLPERF_CPU_THREADS");
+    EXPECT_EQ(cpu->stats_json()["backend_stats"]["threads"], std::atoi(threads));
+    auto ref = rt::Backend::create("reference");
+    auto host = random_floats(200003, 9);
+    auto run = [&](const std::shared_ptr<rt::Backend>& b) {
+      rt::Exec e(b, [](rt::Graph&, Node x) -> std::vector<Node> {
+        Node m = rt::reshape(x, Shape{200003, 1}) * 2.0;
+        return {rt::tanh(x) + 1.0, rt::reduce_sum(m, {1})};
+      });
+      auto o = e.run(upload(b, host, Shape{200003}));
+      return std::make_pair(o[0].materialize<float>(), o[1].materialize<float>());
+    };
+    auto a = run(cpu), r = run(ref);
+    for (size_t i = 0; i < a.first.size(); ++i) {
+      ASSERT_NEAR(a.first[i], r.first[i], 1e-6) << i;
+      ASSERT_EQ(a.second[i], r.second[i]) << i;
+    }
+  }
+}
+
+TEST(Fusion, AdamUpdateOfOneVariableIsOneKernel) {
+  rt::Graph g;
+  rt::Context* none = nullptr;
+  (void)none;
+  Node w = g.parameter(Shape{64, 32}, rt::DType::F32), m = g.parameter(Shape{64, 32}, rt::DType::F32),
+       v = g.parameter(Shape{64, 32}, rt::DType::F32), grad = g.parameter(Shape{64, 32}, rt::DType::F32);
+  Node m2 = m * 0.9 + grad * 0.1;
+  Node v2 = v * 0.999 + rt::square(grad) * 0.001;
+  Node w2 = w - m2 * 1e-3 / (rt::sqrt(v2) + 1e-8);
+  g.set_outputs({m2, v2, w2});
+  auto p = mlperf::rt::fusion::plan(g);
+  ASSERT_EQ(p.kernels.size(), 1u) << p.to_string();
+  EXPECT_EQ(p.kernels[0].roots.size(), 3u);
+  EXPECT_EQ(p.kernels[0].loads.size(), 4u);
+}
+
+}  // namespace
+#endif  // MLPERF_RT_HAVE_CPU
