@@ -207,80 +207,29 @@ bool ModelAnalysis::callIsStep(const CallSite &C) {
   return C.Callee && stepsDirectly(C.Callee);
 }
 
-bool ModelAnalysis::stepsDirectly(const FunctionDecl *FD) {
-  auto [It, New] = StepsDirectlyMemo.try_emplace(FD, 0);
+template <class Key>
+static bool memoized(llvm::DenseMap<Key, int> &Memo, Key K, llvm::function_ref<bool()> Compute) {
+  // Set before computing: a recursive query for the same key (a call cycle) answers false.
+  auto [It, New] = Memo.try_emplace(K, 0);
   if (!New)
     return It->second > 0;
-  auto FI = Functions.find(FD);
-  if (FI == Functions.end())
-    return false;
-  bool Result = false;
-  for (size_t I : FI->second.Calls) {
-    const CallSite &C = Calls[I];
-    if (!innermostLoop(C.E) && callIsStep(C)) {
-      Result = true;
-      break;
-    }
-  }
-  StepsDirectlyMemo[FD] = Result ? 1 : 0;
+  bool Result = Compute();
+  Memo[K] = Result ? 1 : 0;
   return Result;
 }
 
-bool ModelAnalysis::reachesStep(const FunctionDecl *FD) {
-  auto [It, New] = ReachesMemo.try_emplace(FD, 0);
-  if (!New)
-    return It->second > 0;
-  auto FI = Functions.find(FD);
+bool ModelAnalysis::anyCall(const FunctionDecl *FD, llvm::function_ref<bool(const CallSite &)> Pred) const {
+  auto FI = FD ? Functions.find(FD) : Functions.end();
   if (FI == Functions.end())
     return false;
-  bool Result = false;
-  for (size_t I : FI->second.Calls) {
-    const CallSite &C = Calls[I];
-    if ((C.Role && C.Role->R == Role::Step) || (C.Callee && reachesStep(C.Callee))) {
-      Result = true;
-      break;
-    }
-  }
-  ReachesMemo[FD] = Result ? 1 : 0;
-  return Result;
+  for (size_t I : FI->second.Calls)
+    if (Pred(Calls[I]))
+      return true;
+  return false;
 }
 
 static bool isTrainingStep(const RoleMatch &M) {
   return M.R == Role::Step && (M.kind() == "backward" || M.kind() == "optimizer" || M.kind() == "train");
-}
-
-bool ModelAnalysis::reachesTraining(const FunctionDecl *FD) {
-  auto [It, New] = TrainingMemo.try_emplace(FD, 0);
-  if (!New)
-    return It->second > 0;
-  auto FI = Functions.find(FD);
-  if (FI == Functions.end())
-    return false;
-  bool Result = false;
-  for (size_t I : FI->second.Calls) {
-    const CallSite &C = Calls[I];
-    if ((C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee))) {
-      Result = true;
-      break;
-    }
-  }
-  TrainingMemo[FD] = Result ? 1 : 0;
-  return Result;
-}
-
-bool ModelAnalysis::isStepLoop(const Stmt *Loop) {
-  auto [It, New] = StepLoopMemo.try_emplace(Loop, 0);
-  if (!New)
-    return It->second > 0;
-  bool Result = false;
-  if (const FunctionDecl *FD = owner(Loop))
-    for (size_t I : Functions[FD].Calls)
-      if (innermostLoop(Calls[I].E) == Loop && callIsStep(Calls[I])) {
-        Result = true;
-        break;
-      }
-  StepLoopMemo[Loop] = Result ? 1 : 0;
-  return Result;
 }
 
 static bool within(const ModelAnalysis &A, const Stmt *S, const Stmt *Loop) {
@@ -290,39 +239,51 @@ static bool within(const ModelAnalysis &A, const Stmt *S, const Stmt *Loop) {
   return false;
 }
 
+bool ModelAnalysis::stepsDirectly(const FunctionDecl *FD) {
+  return memoized(StepsDirectlyMemo, FD, [&] {
+    return anyCall(FD, [&](const CallSite &C) { return !innermostLoop(C.E) && callIsStep(C); });
+  });
+}
+
+bool ModelAnalysis::reachesStep(const FunctionDecl *FD) {
+  return memoized(ReachesMemo, FD, [&] {
+    return anyCall(FD, [&](const CallSite &C) {
+      return (C.Role && C.Role->R == Role::Step) || (C.Callee && reachesStep(C.Callee));
+    });
+  });
+}
+
+bool ModelAnalysis::reachesTraining(const FunctionDecl *FD) {
+  return memoized(TrainingMemo, FD, [&] {
+    return anyCall(FD, [&](const CallSite &C) {
+      return (C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee));
+    });
+  });
+}
+
+bool ModelAnalysis::isStepLoop(const Stmt *Loop) {
+  return memoized(StepLoopMemo, Loop, [&] {
+    return anyCall(owner(Loop),
+                   [&](const CallSite &C) { return innermostLoop(C.E) == Loop && callIsStep(C); });
+  });
+}
+
 bool ModelAnalysis::runsModel(const Stmt *Loop) {
-  auto [It, New] = RunsModelMemo.try_emplace(Loop, 0);
-  if (!New)
-    return It->second > 0;
-  bool Result = false;
-  if (const FunctionDecl *FD = owner(Loop))
-    for (size_t I : Functions[FD].Calls) {
-      const CallSite &C = Calls[I];
-      if (((C.Role && C.Role->R == Role::Step) || (C.Callee && reachesStep(C.Callee))) && within(*this, C.E, Loop)) {
-        Result = true;
-        break;
-      }
-    }
-  RunsModelMemo[Loop] = Result ? 1 : 0;
-  return Result;
+  return memoized(RunsModelMemo, Loop, [&] {
+    return anyCall(owner(Loop), [&](const CallSite &C) {
+      return ((C.Role && C.Role->R == Role::Step) || (C.Callee && reachesStep(C.Callee))) &&
+             within(*this, C.E, Loop);
+    });
+  });
 }
 
 bool ModelAnalysis::isTraining(const Stmt *Loop) {
-  auto [It, New] = TrainingLoopMemo.try_emplace(Loop, 0);
-  if (!New)
-    return It->second > 0;
-  bool Result = false;
-  if (const FunctionDecl *FD = owner(Loop))
-    for (size_t I : Functions[FD].Calls) {
-      const CallSite &C = Calls[I];
-      if (((C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee))) &&
-          within(*this, C.E, Loop)) {
-        Result = true;
-        break;
-      }
-    }
-  TrainingLoopMemo[Loop] = Result ? 1 : 0;
-  return Result;
+  return memoized(TrainingLoopMemo, Loop, [&] {
+    return anyCall(owner(Loop), [&](const CallSite &C) {
+      return ((C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee))) &&
+             within(*this, C.E, Loop);
+    });
+  });
 }
 
 bool ModelAnalysis::isPeriodicGuard(const Stmt *Cond) const {

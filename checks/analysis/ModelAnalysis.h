@@ -77,6 +77,7 @@ private:
   bool isStepLoop(const Stmt *Loop);
   bool runsModel(const Stmt *Loop);
   bool callIsStep(const CallSite &C);
+  bool anyCall(const FunctionDecl *FD, llvm::function_ref<bool(const CallSite &)> Pred) const;
   bool isPeriodicGuard(const Stmt *Cond) const;
   std::optional<HotContext> hotFunction(const FunctionDecl *FD);
   const Stmt *innermostLoop(const Stmt *S) const;
