@@ -1,4 +1,6 @@
 #include "MlperfModule.h"
+#include "BackendChoiceCheck.h"
+#include "BatchSizePow2Check.h"
 #include "CompileInLoopCheck.h"
 #include "CreateOnDeviceCheck.h"
 #include "LoopInvariantTransferCheck.h"
@@ -16,6 +18,9 @@ namespace clang::tidy::mlperf {
 
 namespace {
 constexpr CheckInfo Checks[] = {
+    {"mlperf-backend-choice", "large model trained on the reference backend or a hard-coded CPU device", false},
+    {"mlperf-batch-size-pow2", "constant batch size that is not a power of two, feeding an executable or accelerator",
+     false},
     {"mlperf-compile-in-loop", "module, optimizer, data loader or executable built inside a loop that runs the model",
      true},
     {"mlperf-create-on-device", "tensor created on the host and moved to the device on every step", true},
@@ -32,6 +37,8 @@ constexpr CheckInfo Checks[] = {
 class MlperfModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &F) override {
+    F.registerCheck<BackendChoiceCheck>("mlperf-backend-choice");
+    F.registerCheck<BatchSizePow2Check>("mlperf-batch-size-pow2");
     F.registerCheck<CompileInLoopCheck>("mlperf-compile-in-loop");
     F.registerCheck<CreateOnDeviceCheck>("mlperf-create-on-device");
     F.registerCheck<LoopInvariantTransferCheck>("mlperf-loop-invariant-transfer");

@@ -75,6 +75,33 @@ static const Expr *varyingShape(const Expr *Input, const Stmt *Loop, const ASTCo
   return dyn_cast_or_null<Expr>(Found);
 }
 
+/// Whether \p E sets `drop_last(true)` on a data loader's options.
+static bool dropsLast(const Expr *E, const ASTContext &Ctx) {
+  return findInFlow(E, [&](const Stmt *S) {
+           const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
+           const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+           bool Value = false;
+           return MD && MD->getIdentifier() && MD->getName() == "drop_last" && MC->getNumArgs() == 1 &&
+                  stripWrappers(MC->getArg(0))->EvaluateAsBooleanCondition(Value, Ctx) && Value;
+         }) != nullptr;
+}
+
+/// The data loader the input comes from when it does not drop its last,
+/// smaller batch (libtorch's make_data_loader without `drop_last(true)`).
+static const Expr *unevenLoader(const Expr *Input, const ModelAnalysis &A, const ASTContext &Ctx) {
+  const Stmt *Found = findInFlow(Input, [&](const Stmt *S) {
+    const auto *CE = dyn_cast<CallExpr>(S);
+    std::optional<RoleMatch> M = CE ? A.role(CE) : std::nullopt;
+    if (!M || M->R != Role::Construct || M->kind() != "data-loader")
+      return false;
+    for (const Expr *Arg : CE->arguments())
+      if (dropsLast(Arg, Ctx))
+        return false;
+    return true;
+  }, /*Depth=*/6);  // batch -> range-for's __begin -> __range -> the loader
+  return dyn_cast_or_null<Expr>(Found);
+}
+
 void VariableBatchShapeCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
@@ -91,6 +118,9 @@ void VariableBatchShapeCheck::check(const MatchFinder::MatchResult &Result) {
   for (const Expr *Arg : Call->arguments())
     if ((Varying = varyingShape(Arg, Loop, *Result.Context, What)))
       break;
+  for (const Expr *Arg : Call->arguments())
+    if (!Varying && (Varying = unevenLoader(Arg, A, *Result.Context)))
+      What = "a data loader without drop_last(true), whose last batch is smaller";
   if (!Varying)
     return;
   const SourceManager &SM = *Result.SourceManager;
