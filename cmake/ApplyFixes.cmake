@@ -1,9 +1,17 @@
 # cmake -DLINT=<mlperf-lint> -DSRC=<file> -DOUT=<copy> -DCHECK=<check> -DFLAGS=<a|b|c> -P ApplyFixes.cmake
 # Copies SRC to OUT and applies the check's fixes to the copy.
-configure_file(${SRC} ${OUT} COPYONLY)
+# The fixes go to a private copy renamed into place, so two builds running
+# this step at once never fix the same file twice.
+string(RANDOM LENGTH 8 tag)
+get_filename_component(dir ${OUT} DIRECTORY)
+get_filename_component(name ${OUT} NAME)
+set(tmp ${dir}/.${tag}.${name})
+configure_file(${SRC} ${tmp} COPYONLY)
 string(REPLACE "|" ";" FLAGS "${FLAGS}")
-execute_process(COMMAND ${LINT} --quiet --fix --checks=-*,${CHECK} ${OUT} -- ${FLAGS}
+execute_process(COMMAND ${LINT} --quiet --fix --checks=-*,${CHECK} ${tmp} -- ${FLAGS}
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 if(rc GREATER 1)
+  file(REMOVE ${tmp})
   message(FATAL_ERROR "mlperf-lint could not lint ${SRC}:\n${err}")
 endif()
+file(RENAME ${tmp} ${OUT})

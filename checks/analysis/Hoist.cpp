@@ -63,6 +63,12 @@ std::optional<FixItHint> removeStatement(const Stmt *S, const ASTContext &Ctx) {
   auto [FID, BeginOff] = SM.getDecomposedLoc(R.getBegin());
   unsigned EndOff = SM.getFileOffset(End);
   StringRef Buf = SM.getBufferData(FID);
+  // A declaration's range may end at its semicolon or just past it.
+  if (unsigned Last = SM.getFileOffset(R.getEnd()); Last < Buf.size() && Buf[Last] == ';')
+    EndOff = Last + 1;
+  else if (Last > 0 && Buf[Last - 1] == ';')
+    EndOff = Last;
+  End = SM.getLocForStartOfFile(FID).getLocWithOffset(EndOff);
   size_t LineStart = BeginOff;
   while (LineStart > 0 && (Buf[LineStart - 1] == ' ' || Buf[LineStart - 1] == '\t'))
     --LineStart;
@@ -70,10 +76,12 @@ std::optional<FixItHint> removeStatement(const Stmt *S, const ASTContext &Ctx) {
   while (LineEnd < Buf.size() && (Buf[LineEnd] == ' ' || Buf[LineEnd] == '\t'))
     ++LineEnd;
   bool WholeLine = (LineStart == 0 || Buf[LineStart - 1] == '\n') && (LineEnd == Buf.size() || Buf[LineEnd] == '\n');
-  if (WholeLine) {
+  if (WholeLine && LineStart > 0) {
+    // Remove the line with the newline before it: clang's edit merging widens
+    // a removal that is followed by a space (the next line's indentation).
     SourceLocation FileStart = SM.getLocForStartOfFile(FID);
-    return FixItHint::CreateRemoval(CharSourceRange::getCharRange(
-        FileStart.getLocWithOffset(LineStart), FileStart.getLocWithOffset(std::min(LineEnd + 1, Buf.size()))));
+    return FixItHint::CreateRemoval(CharSourceRange::getCharRange(FileStart.getLocWithOffset(LineStart - 1),
+                                                                  FileStart.getLocWithOffset(LineEnd)));
   }
   return FixItHint::CreateRemoval(CharSourceRange::getCharRange(R.getBegin(), End));
 }

@@ -83,10 +83,6 @@ public:
     Unsupported = true;
     return true;
   }
-  bool VisitLambdaExpr(LambdaExpr *) {
-    Unsupported = true;
-    return true;
-  }
 };
 
 bool contains(const Stmt *Region, SourceLocation Loc, const SourceManager &SM) {
@@ -109,6 +105,8 @@ const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> L
   if (Refs.Vars.empty())
     return Loops.back();
   const SourceManager &SM = Refs.Vars[0]->getASTContext().getSourceManager();
+  // Variables the expression declares itself (a lambda's parameters and locals).
+  llvm::erase_if(Refs.Vars, [&](const VarDecl *VD) { return contains(E, VD->getLocation(), SM); });
   const Stmt *Best = nullptr;
   for (const Stmt *Loop : Loops) {
     bool Invariant = true;

@@ -268,6 +268,21 @@ bool ModelAnalysis::isStepLoop(const Stmt *Loop) {
   });
 }
 
+bool ModelAnalysis::isEpochLoop(const Stmt *Loop) {
+  return memoized(EpochLoopMemo, Loop, [&] {
+    const FunctionDecl *FD = owner(Loop);
+    bool NestsStepLoop = anyCall(FD, [&](const CallSite &C) {
+      const Stmt *Inner = innermostLoop(C.E);
+      return Inner && Inner != Loop && within(*this, Inner, Loop) && isStepLoop(Inner);
+    });
+    bool TrainsHere = anyCall(FD, [&](const CallSite &C) {
+      return innermostLoop(C.E) == Loop && ((C.Role && isTrainingStep(*C.Role)) ||
+                                            (C.Callee && stepsDirectly(C.Callee) && reachesTraining(C.Callee)));
+    });
+    return NestsStepLoop && !TrainsHere;
+  });
+}
+
 bool ModelAnalysis::runsModel(const Stmt *Loop) {
   return memoized(RunsModelMemo, Loop, [&] {
     return anyCall(owner(Loop), [&](const CallSite &C) {
@@ -346,7 +361,7 @@ std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
     if (const auto *If = dyn_cast<IfStmt>(P); If && Child == If->getThen() && isPeriodicGuard(If->getCond()))
       Guarded = true;
     if (loopKind(P) && isRepeatedBy(Child, P) && isStepLoop(P)) {
-      if (Guarded)
+      if (Guarded || isEpochLoop(P))
         return std::nullopt;
       HotContext H;
       H.Loop = P;

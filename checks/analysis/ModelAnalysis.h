@@ -76,6 +76,9 @@ private:
   bool reachesTraining(const FunctionDecl *FD);
   bool isStepLoop(const Stmt *Loop);
   bool runsModel(const Stmt *Loop);
+  /// A loop around a step loop whose own model calls only evaluate (an epoch
+  /// loop that validates once per epoch): what it repeats runs once per epoch.
+  bool isEpochLoop(const Stmt *Loop);
   bool callIsStep(const CallSite &C);
   bool anyCall(const FunctionDecl *FD, llvm::function_ref<bool(const CallSite &)> Pred) const;
   bool isPeriodicGuard(const Stmt *Cond) const;
@@ -92,7 +95,7 @@ private:
   llvm::DenseMap<const Expr *, size_t> CallIndex;
   llvm::DenseMap<const FunctionDecl *, std::vector<size_t>> Callers;
   llvm::DenseMap<const FunctionDecl *, int> StepsDirectlyMemo, ReachesMemo, TrainingMemo;
-  llvm::DenseMap<const Stmt *, int> StepLoopMemo, RunsModelMemo, TrainingLoopMemo;
+  llvm::DenseMap<const Stmt *, int> StepLoopMemo, RunsModelMemo, TrainingLoopMemo, EpochLoopMemo;
   llvm::DenseMap<const FunctionDecl *, std::optional<HotContext>> HotMemo;
   llvm::DenseSet<const FunctionDecl *> HotInProgress;
   /// Model functions and lambdas handed to an executable's constructor.

@@ -195,7 +195,8 @@ nlohmann::json measurePair(const Options &O, const Manifest &M, const FixturePai
   R["engine"] = P.Engine;
   R["backend"] = P.Engine == "libtorch" ? "libtorch-cpu" : (O.Backend.empty() ? "default" : O.Backend);
   R["metric"] = M.Metric;
-  R["metric_description"] = describeMetric(M.Metric);
+  R["metric_description"] = P.Engine == "libtorch" && M.Metric == "peak_memory" ? std::string("peak host memory (RSS)")
+                                                                                 : describeMetric(M.Metric);
   R["workload"] = M.Workload;
   R["bad_file"] = P.Bad;
   R["good_file"] = P.Good;
@@ -261,8 +262,13 @@ nlohmann::json measurePair(const Options &O, const Manifest &M, const FixturePai
   R["bad"] = {{"metric", BadMetric}, {"counters", BC}, {"checksum", BadRuns.front()["checksum"]}};
   R["good"] = {{"metric", GoodMetric}, {"counters", GC}, {"checksum", GoodRuns.front()["checksum"]}};
   R["explain"] = explain(M.Metric, BC, GC, BadMetric, GoodMetric);
-  bool Confirmed = S.Median >= 1 + M.MinEffect && S.Min > 1;
+  // Counters are exact; a time needs several runs before a gain is more
+  // than noise on a shared machine.
+  bool Timed = M.Metric == "step_time";
+  bool Confirmed = S.Median >= 1 + M.MinEffect && S.Min > 1 && (!Timed || O.Repeat >= 3);
   R["verdict"] = Confirmed ? "confirmed" : "not measurable here";
+  if (Timed && O.Repeat < 3)
+    R["note"] = "a time from fewer than 3 runs is not taken as evidence; run without --quick";
   if (O.FixCheck) {
     nlohmann::json F = verifyFix(O, M, P, Args, GoodRuns.front()["checksum"].get<double>(), BadMetric);
     if (!F.is_null()) {
