@@ -16,6 +16,9 @@ struct Source {
 struct Result {
   std::vector<void*> fns;  // one per requested source, in order
   double seconds = 0;      // wall time spent compiling (0 when everything was cached)
+  // Its parts: driver/invocation setup, clang parse + IR generation + -O3 pipeline,
+  // and ORC LLJIT machine-code generation + symbol lookup.
+  double setup_seconds = 0, frontend_seconds = 0, codegen_seconds = 0;
   int compiled = 0, cached = 0;
 };
 

@@ -62,6 +62,32 @@ class CpuExecutable : public Executable {
   std::vector<std::vector<uint8_t>> constants;  // per buffer (Constant kind)
   std::vector<std::vector<int>> alloc_at, free_at;  // scratch buffers per step
   int64_t kernel_count() const override { return static_cast<int64_t>(kernels.size() + prog.matmuls.size()); }
+  // MLPERF_DUMP=profile: wall time per step, summed over runs, printed when the executable dies.
+  bool profile = false;
+  int64_t runs = 0;
+  std::vector<double> step_seconds;
+  ~CpuExecutable() override {
+    if (!profile || runs == 0) return;
+    std::cerr << "[mlperf cpu] profile over " << runs << " runs (ms per run):\n";
+    double total = 0;
+    for (size_t s = 0; s < prog.steps.size(); ++s) {
+      const fusion::Step& st = prog.steps[s];
+      double ms = step_seconds[s] * 1e3 / static_cast<double>(runs);
+      total += ms;
+      std::cerr << "  step " << s << " ";
+      if (st.kind == fusion::Step::Kind::Kernel) {
+        const fusion::KernelDesc& k = prog.kernels[static_cast<size_t>(st.index)];
+        std::cerr << "kernel " << st.index << " (" << k.iterations() << " x " << k.reduce_count << ")";
+      } else if (st.kind == fusion::Step::Kind::MatMul) {
+        const fusion::MatMulDesc& m = prog.matmuls[static_cast<size_t>(st.index)];
+        std::cerr << "matmul " << m.m << "x" << m.n << "x" << m.k << (m.ta ? " ta" : "") << (m.tb ? " tb" : "");
+      } else {
+        std::cerr << "copy " << prog.copies[static_cast<size_t>(st.index)].bytes << " B";
+      }
+      std::cerr << ": " << ms << "\n";
+    }
+    std::cerr << "  total " << total << "\n";
+  }
 };
 
 class CpuBackend : public BackendImpl {
@@ -123,7 +149,8 @@ class CpuBackend : public BackendImpl {
     jit::Result r = jit::compile(codegen::prelude(codegen::Target::CPU), sources);
     if (fusion::dump_enabled("compile"))
       std::cerr << "[mlperf cpu] compile: " << r.compiled << " kernels compiled, " << r.cached << " cached, "
-                << r.seconds * 1e3 << " ms (clang -O3 -march=" << jit::target_cpu() << " + ORC LLJIT)\n";
+                << r.seconds * 1e3 << " ms (setup " << r.setup_seconds * 1e3 << ", clang -O3 -march=" << jit::target_cpu()
+                << " " << r.frontend_seconds * 1e3 << ", ORC LLJIT codegen " << r.codegen_seconds * 1e3 << ")\n";
     compiled_kernels_ += r.compiled;
     cached_kernels_ += r.cached;
     jit_ns_ += static_cast<int64_t>(r.seconds * 1e9);
@@ -136,6 +163,8 @@ class CpuBackend : public BackendImpl {
       ck.grain = std::max<int64_t>(1, (int64_t{1} << 16) / cost);
       exe->kernels.push_back(std::move(ck));
     }
+    exe->profile = fusion::dump_enabled("profile");
+    exe->step_seconds.assign(P.steps.size(), 0.0);
     exe->constants.resize(P.buffers.size());
     exe->alloc_at.resize(P.steps.size());
     exe->free_at.resize(P.steps.size());
@@ -178,7 +207,9 @@ class CpuBackend : public BackendImpl {
       }
     } guard{args.scratch, P, ptr, owned};
     std::vector<void*> kargs;
+    if (exe.profile) ++exe.runs;
     for (size_t s = 0; s < P.steps.size(); ++s) {
+      auto ts = exe.profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
       for (int b : exe.alloc_at[s]) {
         ptr[static_cast<size_t>(b)] = args.scratch->allocate(P.buffers[static_cast<size_t>(b)].bytes());
         owned[static_cast<size_t>(b)] = true;
@@ -203,6 +234,7 @@ class CpuBackend : public BackendImpl {
         const fusion::CopyDesc& c = P.copies[static_cast<size_t>(st.index)];
         if (c.bytes) std::memcpy(ptr[static_cast<size_t>(c.dst)], ptr[static_cast<size_t>(c.src)], c.bytes);
       }
+      if (exe.profile) exe.step_seconds[s] += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
       for (int b : exe.free_at[s]) {
         args.scratch->free(ptr[static_cast<size_t>(b)], P.buffers[static_cast<size_t>(b)].bytes());
         owned[static_cast<size_t>(b)] = false;
