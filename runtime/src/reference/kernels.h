@@ -37,5 +37,7 @@ void pad(const Arr& x, const Attrs& a, const Arr& out);
 void reduce(OpKind k, const Arr& x, const std::vector<int64_t>& axes, const Arr& out);
 void argmax(const Arr& x, int axis, const Arr& out);
 void matmul(const Arr& a, const Arr& b, bool ta, bool tb, const Arr& out);
+// Row-major f32 C[m,n] = op(A) op(B): cblas_sgemm when built with BLAS, a plain loop otherwise.
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c);
 
 }  // namespace mlperf::rt::ref

@@ -78,6 +78,9 @@ void argmax_t(const Arr& x, int axis, const Arr& out) {
   }
 }
 
+
+}  // namespace
+
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
   if (m == 0 || n == 0) return;
   if (k == 0) {
@@ -104,8 +107,6 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, con
   }
 #endif
 }
-
-}  // namespace
 
 void reduce(OpKind k, const Arr& x, const std::vector<int64_t>& axes, const Arr& out) {
   switch (x.dtype) {

@@ -16,37 +16,13 @@
 #include "jit/jit.h"
 #include "mlperf/rt/backend_interface.h"
 #include "mlperf/rt/error.h"
-
-#ifdef MLPERF_RT_HAVE_BLAS
-#include <cblas.h>
-#endif
+#include "reference/kernels.h"
 
 namespace mlperf::rt {
 
 namespace {
 
 using KernelFn = void (*)(void* const*, int64_t, int64_t);
-
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
-  if (m == 0 || n == 0) return;
-  if (k == 0) {
-    std::memset(c, 0, static_cast<size_t>(m * n) * sizeof(float));
-    return;
-  }
-#ifdef MLPERF_RT_HAVE_BLAS
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, static_cast<int>(m),
-              static_cast<int>(n), static_cast<int>(k), 1.0f, a, static_cast<int>(ta ? m : k), b,
-              static_cast<int>(tb ? k : n), 0.0f, c, static_cast<int>(n));
-#else
-  std::memset(c, 0, static_cast<size_t>(m * n) * sizeof(float));
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t p = 0; p < k; ++p) {
-      float av = ta ? a[p * m + i] : a[i * k + p];
-      float* crow = c + i * n;
-      for (int64_t j = 0; j < n; ++j) crow[j] += av * (tb ? b[j * k + p] : b[p * n + j]);
-    }
-#endif
-}
 
 struct CpuKernel {
   KernelFn fn = nullptr;
@@ -229,7 +205,7 @@ class CpuBackend : public BackendImpl {
         const auto* A = static_cast<const float*>(ptr[static_cast<size_t>(m.a)]);
         const auto* B = static_cast<const float*>(ptr[static_cast<size_t>(m.b)]);
         auto* C = static_cast<float*>(ptr[static_cast<size_t>(m.out)]);
-        for (int64_t i = 0; i < m.batch; ++i) gemm(m.ta, m.tb, m.m, m.n, m.k, A + i * m.m * m.k, B + i * m.k * m.n, C + i * m.m * m.n);
+        for (int64_t i = 0; i < m.batch; ++i) ref::gemm(m.ta, m.tb, m.m, m.n, m.k, A + i * m.m * m.k, B + i * m.k * m.n, C + i * m.m * m.n);
       } else {
         const fusion::CopyDesc& c = P.copies[static_cast<size_t>(st.index)];
         if (c.bytes) std::memcpy(ptr[static_cast<size_t>(c.dst)], ptr[static_cast<size_t>(c.src)], c.bytes);
