@@ -323,6 +323,12 @@ class Gen {
     return v;
   }
 
+  // One step of a sum or a NaN-propagating max into the accumulator `acc`.
+  std::string accumulate(const std::string& acc, const std::string& acc_t, const std::string& v, bool sum) {
+    if (sum) return indent_ + acc + " += (" + acc_t + ")" + v + ";\n";
+    return indent_ + "if (" + v + " > " + acc + " || " + v + " != " + v + ") " + acc + " = " + v + ";\n";
+  }
+
   std::string round16(DType d, const std::string& e) {
     if (d == DType::F16) return "rt_rh(" + e + ")";
     if (d == DType::BF16) return "rt_rb(" + e + ")";
@@ -570,11 +576,7 @@ class Gen {
     indent_ += "  ";
     Idx ii = reduce_input_index(x.shape, red, oax, "r", d.shape);
     std::string v = val(d.inputs[0], ii);
-    if (sum) {
-      body_ += indent_ + "acc += (" + acc_t + ")" + v + ";\n";
-    } else {
-      body_ += indent_ + "if (" + v + " > acc || " + v + " != " + v + ") acc = " + v + ";\n";
-    }
+    body_ += accumulate("acc", acc_t, v, sum);
     indent_ = saved_indent;
     memo_ = saved_memo;
     lets_ = saved_lets;
@@ -625,11 +627,7 @@ class Gen {
     std::vector<std::string> oax = axes_of(Idx::Flat("o"), d.shape);  // emitted after o exists
     Idx ii = reduce_input_index(x.shape, red, oax, "r", d.shape);
     std::string v = val(d.inputs[0], ii);
-    if (sum) {
-      body_ += indent_ + "accs[q] += (" + acc_t + ")" + v + ";\n";
-    } else {
-      body_ += indent_ + "if (" + v + " > accs[q] || " + v + " != " + v + ") accs[q] = " + v + ";\n";
-    }
+    body_ += accumulate("accs[q]", acc_t, v, sum);
     indent_ = saved_indent;
     memo_ = saved_memo;
     lets_ = saved_lets;
