@@ -61,7 +61,8 @@ void MlperfCheck::explainHot(const HotContext &H, const SourceManager &SM) {
     const FunctionDecl *Callee = nullptr;
     if (const auto *CE = dyn_cast<CallExpr>(Call))
       Callee = CE->getDirectCallee();
-    if (Callee && !isa<CXXMethodDecl>(Callee) ? true : Callee && !cast<CXXMethodDecl>(Callee)->getParent()->isLambda())
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+    if (Callee && !(Method && Method->getParent()->isLambda()))
       diag(reportLoc(Call->getExprLoc(), SM), "%0 is called here, on every step", DiagnosticIDs::Note) << Callee;
     else
       diag(reportLoc(Call->getExprLoc(), SM), "called here, on every step", DiagnosticIDs::Note);

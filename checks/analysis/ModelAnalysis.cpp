@@ -99,8 +99,6 @@ ModelAnalysis::ModelAnalysis(ASTContext &Ctx, const ApiProfiles &Profiles) : Ctx
 }
 
 void ModelAnalysis::collect() {
-  for (const auto &P : Profiles.profiles())
-    (void)P;
   auto OnBody = [&](const FunctionDecl *FD, const Stmt *Body) {
     if (Functions.count(FD))
       return;

@@ -160,10 +160,8 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
         return Purpose::Store;
       return isLoggingCallee(MC->getMethodDecl()) ? Purpose::Log : Purpose::Other;
     }
-    if (const auto *MemE = dyn_cast<MemberExpr>(P)) {
-      (void)MemE;
+    if (isa<MemberExpr>(P))
       continue;
-    }
     if (const auto *CE = dyn_cast<CallExpr>(P)) {
       if (Child == CE->getCallee())
         continue;

@@ -6,7 +6,6 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -64,10 +63,7 @@ std::string storeResults(const std::string &Path, const nlohmann::json &Run) {
 
 static std::string compact(double V) {
   char Buf[32];
-  if (V != 0 && (std::fabs(V) >= 1e6 || std::fabs(V) < 0.01))
-    std::snprintf(Buf, sizeof Buf, "%.3g", V);
-  else
-    std::snprintf(Buf, sizeof Buf, "%.3g", V);
+  std::snprintf(Buf, sizeof Buf, "%.3g", V);
   return Buf;
 }
 
