@@ -27,7 +27,7 @@ enum class Role {
   NoGradGuard,  // RAII guard that disables autograd
   EvalMode,     // puts a module in evaluation mode
   TrainMode,
-  Detach,       // drops autograd history
+  Detach,       // drops autograd history: detach(), or a result that is never differentiable (indices, comparisons)
   Finalize,     // releases a device buffer now
   Acquire,      // acquires a handle-style resource (paired with Release)
   Release,

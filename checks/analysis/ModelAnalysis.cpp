@@ -312,6 +312,53 @@ bool ModelAnalysis::isPeriodicGuard(const Stmt *Cond) const {
   return false;
 }
 
+/// The variables a `for` loop steps (`++i`, `i++`, `i += k`, `++b, ++step`).
+static void stepped(const Expr *Inc, llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  Inc = Inc ? Inc->IgnoreParenImpCasts() : nullptr;
+  const Expr *Target = nullptr;
+  if (const auto *B = dyn_cast_or_null<BinaryOperator>(Inc); B && B->getOpcode() == BO_Comma) {
+    stepped(B->getLHS(), Out);
+    stepped(B->getRHS(), Out);
+  } else if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc); U && U->isIncrementDecrementOp()) {
+    Target = U->getSubExpr();
+  } else if (const auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+    Target = C->getLHS();
+  }
+  if (const auto *DRE = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr)
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      Out.push_back(VD);
+}
+
+static bool mentions(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V)
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return mentions(C, V); });
+}
+
+/// `step == 0`, `b == batches - 1`, alone or in a conjunction, on a counter
+/// of \p Loop: the guarded code runs once per execution of the loop.
+static bool isOnceGuard(const Expr *Cond, const Stmt *Loop) {
+  const auto *For = dyn_cast<ForStmt>(Loop);
+  const auto *BO = For ? dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts()) : nullptr;
+  if (!BO)
+    return false;
+  if (BO->getOpcode() == BO_LAnd)
+    return isOnceGuard(BO->getLHS(), Loop) || isOnceGuard(BO->getRHS(), Loop);
+  if (BO->getOpcode() != BO_EQ)
+    return false;
+  llvm::SmallVector<const VarDecl *, 2> Counters;
+  stepped(For->getInc(), Counters);
+  auto Is = [](const Expr *E, const VarDecl *V) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == V;
+  };
+  return llvm::any_of(Counters, [&](const VarDecl *V) {
+    return (Is(BO->getLHS(), V) && !mentions(BO->getRHS(), V)) || (Is(BO->getRHS(), V) && !mentions(BO->getLHS(), V));
+  });
+}
+
 bool ModelAnalysis::isHotRoot(const FunctionDecl *FD) const {
   if (!FD)
     return false;
@@ -355,11 +402,14 @@ std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
   bool Guarded = false;
   const FunctionDecl *FD = nullptr;
   const Stmt *Child = S;
+  llvm::SmallVector<const Expr *, 4> Guards;
   for (const Stmt *P = parent(S); P; Child = P, P = parent(P)) {
-    if (const auto *If = dyn_cast<IfStmt>(P); If && Child == If->getThen() && isPeriodicGuard(If->getCond()))
-      Guarded = true;
+    if (const auto *If = dyn_cast<IfStmt>(P); If && Child == If->getThen()) {
+      Guarded |= isPeriodicGuard(If->getCond());
+      Guards.push_back(If->getCond());
+    }
     if (loopKind(P) && isRepeatedBy(Child, P) && isStepLoop(P)) {
-      if (Guarded || isEpochLoop(P))
+      if (Guarded || isEpochLoop(P) || llvm::any_of(Guards, [&](const Expr *G) { return isOnceGuard(G, P); }))
         return std::nullopt;
       HotContext H;
       H.Loop = P;
