@@ -48,6 +48,10 @@ llvm::Expected<Manifest> loadManifest(const std::string &Path) {
       FP.Args = P.value("args", std::vector<std::string>{});
       FP.QuickArgs = P.value("quick_args", FP.Args);
       FP.Tolerance = P.value("tolerance", 1e-4);
+      FP.Metric = P.value("metric", M.Metric);
+      FP.Workload = P.value("workload", M.Workload);
+      if (!isKnownMetric(FP.Metric))
+        return fail(Path, "unknown metric '" + FP.Metric + "'");
       if (FP.Engine != "runtime" && FP.Engine != "libtorch")
         return fail(Path, "engine must be \"runtime\" or \"libtorch\", not \"" + FP.Engine + "\"");
       for (const std::string *F : {&FP.Bad, &FP.Good})

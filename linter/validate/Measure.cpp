@@ -96,33 +96,40 @@ std::optional<double> metricOf(const nlohmann::json &R, const std::string &Metri
   return std::nullopt;
 }
 
-std::map<std::string, double> countersOf(const nlohmann::json &R) {
+std::map<std::string, double> countersOf(const nlohmann::json &R, const std::string &Engine) {
   double Steps = std::max(1.0, number(R, {"steps"}, 1));
   std::map<std::string, double> C;
-  if (!R.contains("stats"))
+  if (!R.contains("stats") || !R["stats"].is_object())
     return C;
-  C["syncs per step"] = number(R, {"stats", "waits"}) / Steps;
-  C["host-to-device bytes per step"] = number(R, {"stats", "h2d_bytes"}) / Steps;
-  C["device-to-host bytes per step"] = number(R, {"stats", "d2h_bytes"}) / Steps;
-  C["compilations"] = number(R, {"stats", "compilations"});
-  C["compile seconds"] = number(R, {"stats", "compile_seconds"});
-  C["peak device bytes"] = number(R, {"stats", "peak_bytes"});
+  const nlohmann::json &S = R["stats"];
+  auto Put = [&](const char *Key, const std::string &Name, double Divisor) {
+    if (S.contains(Key) && S[Key].is_number())
+      C[Name] = S[Key].get<double>() / Divisor;
+  };
+  Put("waits", describeMetric("syncs", Engine), Steps);
+  Put("h2d_bytes", describeMetric("h2d_bytes", Engine), Steps);
+  Put("d2h_bytes", describeMetric("d2h_bytes", Engine), Steps);
+  Put("compilations", describeMetric("compilations", Engine), 1);
+  Put("compile_seconds", "compile seconds", 1);
+  Put("peak_bytes", describeMetric("peak_memory", Engine), 1);
   return C;
 }
 
-std::string describeMetric(const std::string &Metric) {
+std::string describeMetric(const std::string &Metric, const std::string &Engine) {
+  // libtorch's counters come from its operator observers (fixtures/common/torch_counters.h).
+  bool Torch = Engine == "libtorch";
   if (Metric == "step_time")
     return "step time";
   if (Metric == "syncs")
-    return "device syncs per step";
+    return Torch ? "host reads of tensor values per step" : "device syncs per step";
   if (Metric == "h2d_bytes")
-    return "host-to-device bytes per step";
+    return Torch ? "bytes copied by Tensor::to per step" : "host-to-device bytes per step";
   if (Metric == "d2h_bytes")
     return "device-to-host bytes per step";
   if (Metric == "compilations")
     return "compilations";
   if (Metric == "peak_memory")
-    return "peak device memory";
+    return Torch ? "peak host memory (RSS)" : "peak device memory";
   return Metric;
 }
 

@@ -26,9 +26,11 @@ RunOutput runFixture(const std::string &Program, const std::vector<std::string> 
 
 /// The manifest's metric of one run (per step where the metric is a rate).
 std::optional<double> metricOf(const nlohmann::json &Report, const std::string &Metric);
-/// The counters that explain a metric, per step: syncs, copies, compilations, memory.
-std::map<std::string, double> countersOf(const nlohmann::json &Report);
-std::string describeMetric(const std::string &Metric);
+/// The counters that explain a metric, per step: syncs, copies, compilations,
+/// memory; those the program reports, named as describeMetric names them.
+std::map<std::string, double> countersOf(const nlohmann::json &Report, const std::string &Engine);
+/// What a metric or counter measures on \p Engine ("runtime" or "libtorch").
+std::string describeMetric(const std::string &Metric, const std::string &Engine = "runtime");
 
 struct Summary {
   double Median = 0, Min = 0, Max = 0;

@@ -84,7 +84,7 @@ std::optional<std::string> measuredNote(const nlohmann::json &Results, const std
   const nlohmann::json &R = Best ? *Best : *Any;
   std::string Where = R.value("backend", "") + " backend";
   if (R.value("engine", "") == "libtorch")
-    Where = "libtorch, CPU";
+    Where = R.value("backend", "") == "libtorch-cuda" ? "libtorch, CUDA" : "libtorch, CPU";
   if (!Best)
     return "measured on the fixture: no measurable effect on " + R.value("metric_description", "") + " (" +
            Where + ")";

@@ -155,7 +155,7 @@ nlohmann::json verifyFix(const Options &O, const Manifest &M, const FixturePair 
   }
   double Checksum = Run.Report["checksum"].get<double>();
   bool Same = sameResult(Checksum, GoodChecksum, P.Tolerance);
-  double Metric = metricOf(Run.Report, M.Metric).value_or(0);
+  double Metric = metricOf(Run.Report, P.Metric).value_or(0);
   double Ratio = Metric > 0 ? BadMetric / Metric : 0;
   R["same_result"] = Same;
   R["ratio"] = Ratio;
@@ -163,16 +163,16 @@ nlohmann::json verifyFix(const Options &O, const Manifest &M, const FixturePair 
   char Buf[200];
   std::snprintf(Buf, sizeof Buf, "mlperf-lint --fix output compiled and ran; %s; anti-pattern / fixed = %.3gx %s",
                 Same ? "same result as the hand-written fix" : "DIFFERENT result from the hand-written fix", Ratio,
-                describeMetric(M.Metric).c_str());
+                describeMetric(P.Metric, P.Engine).c_str());
   R["summary"] = Buf;
   return R;
 }
 
-std::string explain(const std::string &Metric, const std::map<std::string, double> &Bad,
+std::string explain(const FixturePair &P, const std::map<std::string, double> &Bad,
                     const std::map<std::string, double> &Good, double BadMetric, double GoodMetric) {
   char Buf[200];
-  if (Metric != "step_time") {
-    std::snprintf(Buf, sizeof Buf, "%.3g vs %.3g %s", BadMetric, GoodMetric, describeMetric(Metric).c_str());
+  if (P.Metric != "step_time") {
+    std::snprintf(Buf, sizeof Buf, "%.3g vs %.3g %s", BadMetric, GoodMetric, describeMetric(P.Metric, P.Engine).c_str());
     return Buf;
   }
   std::string Best;
@@ -194,10 +194,9 @@ nlohmann::json measurePair(const Options &O, const Manifest &M, const FixturePai
   R["check"] = M.Check;
   R["engine"] = P.Engine;
   R["backend"] = P.Engine == "libtorch" ? "libtorch-cpu" : (O.Backend.empty() ? "default" : O.Backend);
-  R["metric"] = M.Metric;
-  R["metric_description"] = P.Engine == "libtorch" && M.Metric == "peak_memory" ? std::string("peak host memory (RSS)")
-                                                                                 : describeMetric(M.Metric);
-  R["workload"] = M.Workload;
+  R["metric"] = P.Metric;
+  R["metric_description"] = describeMetric(P.Metric, P.Engine);
+  R["workload"] = P.Workload;
   R["bad_file"] = P.Bad;
   R["good_file"] = P.Good;
   R["bad_path"] = M.Dir + "/" + P.Bad;
@@ -234,13 +233,13 @@ nlohmann::json measurePair(const Options &O, const Manifest &M, const FixturePai
                     CB, CG, P.Tolerance);
       return Fail(Buf);
     }
-    auto MB = metricOf(B.Report, M.Metric), MG = metricOf(G.Report, M.Metric);
+    auto MB = metricOf(B.Report, P.Metric), MG = metricOf(G.Report, P.Metric);
     if (!MB || !MG)
-      return Fail("the programs report no " + describeMetric(M.Metric));
+      return Fail("the programs report no " + describeMetric(P.Metric, P.Engine));
     BadM.push_back(*MB);
     GoodM.push_back(*MG);
     Ratios.push_back(*MG > 0 ? std::min(*MB / *MG, 1e6) : (*MB > 0 ? 1e6 : 1.0));
-    if (P.Engine == "runtime" && R["backend"] == "default" && B.Report.contains("backend"))
+    if ((P.Engine == "libtorch" || R["backend"] == "default") && B.Report.contains("backend"))
       R["backend"] = B.Report["backend"];
     BadRuns.push_back(B.Report);
     GoodRuns.push_back(G.Report);
@@ -250,7 +249,7 @@ nlohmann::json measurePair(const Options &O, const Manifest &M, const FixturePai
   auto Counters = [&](const std::vector<nlohmann::json> &Runs) {
     std::map<std::string, std::vector<double>> All;
     for (const auto &Run : Runs)
-      for (const auto &[K, V] : countersOf(Run))
+      for (const auto &[K, V] : countersOf(Run, P.Engine))
         All[K].push_back(V);
     std::map<std::string, double> Med;
     for (const auto &[K, V] : All)
@@ -261,10 +260,10 @@ nlohmann::json measurePair(const Options &O, const Manifest &M, const FixturePai
   double BadMetric = summarize(BadM).Median, GoodMetric = summarize(GoodM).Median;
   R["bad"] = {{"metric", BadMetric}, {"counters", BC}, {"checksum", BadRuns.front()["checksum"]}};
   R["good"] = {{"metric", GoodMetric}, {"counters", GC}, {"checksum", GoodRuns.front()["checksum"]}};
-  R["explain"] = explain(M.Metric, BC, GC, BadMetric, GoodMetric);
+  R["explain"] = explain(P, BC, GC, BadMetric, GoodMetric);
   // Counters are exact; a time needs several runs before a gain is more
   // than noise on a shared machine.
-  bool Timed = M.Metric == "step_time";
+  bool Timed = P.Metric == "step_time";
   bool Confirmed = S.Median >= 1 + M.MinEffect && S.Min > 1 && (!Timed || O.Repeat >= 3);
   R["verdict"] = Confirmed ? "confirmed" : "not measurable here";
   if (Timed && O.Repeat < 3)

@@ -169,6 +169,8 @@ ProcessResult runProcess(const std::string &Program, const std::vector<std::stri
     dup2(Null, 0);
     dup2(OutFd, 1);
     dup2(ErrFd, 2);
+    // Tests never see the results a developer's own `validate` stored.
+    setenv("MLPERF_LINT_RESULTS", "/nonexistent/mlperf-lint-test-results.json", 1);
     for (const auto &[K, V] : Env)
       setenv(K.c_str(), V.c_str(), 1);
     if (!WorkDir.empty() && chdir(WorkDir.c_str()) != 0)
