@@ -56,8 +56,9 @@ void NoGradInferenceCheck::check(const MatchFinder::MatchResult &Result) {
   if (Reported.count(Key))
     return;
   if (Loop) {
-    // No backward or optimizer step reached from the same loop.
-    if (A.isTraining(Loop))
+    // No backward or optimizer step reached from the same loop, nor from the
+    // body of a loop around it (a loss summed over parts within a step).
+    if (A.isTraining(Loop) || (Loops.size() > 1 && A.trainsDirectly(Loops[1])))
       return;
   } else {
     if (!inferenceName(FD) && !putsInEval(FD->getBody(), A))
@@ -67,12 +68,26 @@ void NoGradInferenceCheck::check(const MatchFinder::MatchResult &Result) {
   if (std::optional<HotContext> H = A.perStep(Call); H && H->Training)
     return;
   Reported.insert(Key);
+  // The guard goes first in the function, unless the function also trains:
+  // then first in the inference loop's body.
+  bool Trains = A.reachesTraining(FD);
+  const Stmt *Scope = FD->getBody();
+  if (Trains) {
+    Scope = nullptr;
+    if (const auto *For = dyn_cast_or_null<ForStmt>(Loop))
+      Scope = For->getBody();
+    else if (const auto *Range = dyn_cast_or_null<CXXForRangeStmt>(Loop))
+      Scope = Range->getBody();
+    else if (const auto *While = dyn_cast_or_null<WhileStmt>(Loop))
+      Scope = While->getBody();
+  }
   const SourceManager &SM = *Result.SourceManager;
   auto D = diag(reportLoc(Call->getExprLoc(), SM),
                 "model is run for evaluation or inference with autograd on: every call records a graph and "
                 "keeps activations for a backward pass that never comes; add a torch::NoGradGuard (or "
-                "c10::InferenceMode) to the function");
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+                "c10::InferenceMode) to the %select{function|loop}0")
+           << Trains;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Scope);
   if (Body && !Body->body_empty() && isMacroFree(Body->body_front()->getSourceRange())) {
     const Stmt *First = Body->body_front();
     std::string Indent = indentationOf(First->getBeginLoc(), *Result.Context);

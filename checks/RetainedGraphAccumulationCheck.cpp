@@ -49,9 +49,13 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
         }, 0))
       return;
   }
-  // The accumulator outlives the iteration: declared outside the loop.
+  // The accumulator outlives the step: declared outside the loop whose
+  // iteration is a step (a sum over an inner loop within a step is that
+  // step's loss).
   std::optional<HotContext> Hot = A.inModelLoop(Store);
-  const Stmt *Loop = A.enclosingLoops(Store).empty() ? nullptr : A.enclosingLoops(Store).front();
+  const Stmt *Loop = Hot && Hot->Loop && Hot->CallChain.empty() ? Hot->Loop
+                     : A.enclosingLoops(Store).empty()               ? nullptr
+                                                                     : A.enclosingLoops(Store).front();
   if (!Hot || !Loop)
     return;
   const SourceManager &SM = *Result.SourceManager;

@@ -18,6 +18,7 @@ constexpr std::pair<const char *, Role> RoleNames[] = {
     {"eval-mode", Role::EvalMode},      {"train-mode", Role::TrainMode},
     {"detach", Role::Detach},           {"finalize", Role::Finalize},
     {"acquire", Role::Acquire},         {"release", Role::Release},
+    {"host-data", Role::HostData},
 };
 
 using json = nlohmann::json;
@@ -46,7 +47,7 @@ Role roleOf(const json &J, const char *Key) {
 
 ProfileEntry parseEntry(const json &J) {
   static const char *Known[] = {"role", "kind", "callee", "method", "class_derived_from", "overrides",
-                                "constructs_derived_from", "types", "param_type", "device_arg", "cpu_role",
+                                "constructs_derived_from", "unless_derived_from", "types", "param_type", "device_arg", "cpu_role",
                                 "enum_arg", "pair", "handle_arg", "value_arg", "shape_specialized", "comment"};
   for (auto It = J.begin(); It != J.end(); ++It)
     if (std::find_if(std::begin(Known), std::end(Known), [&](const char *K) { return It.key() == K; }) ==
@@ -60,6 +61,7 @@ ProfileEntry parseEntry(const json &J) {
   E.ClassDerivedFrom = J.value("class_derived_from", "");
   E.Overrides = J.value("overrides", false);
   E.ConstructsDerivedFrom = stringOrList(J, "constructs_derived_from");
+  E.UnlessDerivedFrom = stringOrList(J, "unless_derived_from");
   E.Types = stringOrList(J, "types");
   E.Pair = J.value("pair", "");
   E.ShapeSpecialized = J.value("shape_specialized", false);
@@ -430,7 +432,8 @@ std::optional<RoleMatch> ApiProfiles::matchConstruct(const CXXConstructExpr *CE)
     return std::nullopt;
   for (const ProfileEntry *E : Constructs)
     for (const std::string &Base : E->ConstructsDerivedFrom)
-      if (isDerivedFromName(RD, Base))
+      if (isDerivedFromName(RD, Base) &&
+          llvm::none_of(E->UnlessDerivedFrom, [&](const std::string &U) { return isDerivedFromName(RD, U); }))
         return RoleMatch{E->R, E};
   return std::nullopt;
 }
@@ -443,8 +446,10 @@ std::optional<RoleMatch> ApiProfiles::match(const Expr *E) const {
   return std::nullopt;
 }
 
-std::optional<RoleMatch> ApiProfiles::matchVarType(const VarDecl *VD) const {
-  const auto *RD = VD->getType()->getAsCXXRecordDecl();
+std::optional<RoleMatch> ApiProfiles::matchVarType(const VarDecl *VD) const { return matchType(VD->getType()); }
+
+std::optional<RoleMatch> ApiProfiles::matchType(QualType T) const {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   if (!RD)
     return std::nullopt;
   std::string Name = plainQualifiedName(RD);

@@ -31,6 +31,7 @@ enum class Role {
   Finalize,     // releases a device buffer now
   Acquire,      // acquires a handle-style resource (paired with Release)
   Release,
+  HostData,     // a value whose tensors are host memory (a data loader's examples)
 };
 
 std::optional<Role> parseRole(llvm::StringRef Name);
@@ -45,6 +46,7 @@ struct ProfileEntry {
   std::string Method, ClassDerivedFrom;
   bool Overrides = false;
   std::vector<std::string> ConstructsDerivedFrom;
+  std::vector<std::string> UnlessDerivedFrom;  // exceptions to ConstructsDerivedFrom
   std::vector<std::string> Types;
   std::optional<std::pair<unsigned, std::string>> ParamType;
   std::optional<unsigned> DeviceArg;
@@ -89,6 +91,8 @@ public:
   std::optional<RoleMatch> match(const clang::Expr *E) const;
   /// Role of a variable's declared type (e.g. a no-grad guard).
   std::optional<RoleMatch> matchVarType(const clang::VarDecl *VD) const;
+  /// A role given to a type by its `types` list (references see through).
+  std::optional<RoleMatch> matchType(clang::QualType T) const;
 
   bool isDeviceMarkerDecl(const clang::NamedDecl *D) const;
   bool isDeviceMarkerType(clang::QualType T) const;

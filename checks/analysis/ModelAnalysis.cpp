@@ -299,6 +299,13 @@ bool ModelAnalysis::isTraining(const Stmt *Loop) {
   });
 }
 
+bool ModelAnalysis::trainsDirectly(const Stmt *Loop) {
+  return anyCall(owner(Loop), [&](const CallSite &C) {
+    return ((C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee))) &&
+           innermostLoop(C.E) == Loop;
+  });
+}
+
 bool ModelAnalysis::isPeriodicGuard(const Stmt *Cond) const {
   if (!Cond)
     return false;

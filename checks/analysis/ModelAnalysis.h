@@ -49,6 +49,12 @@ public:
 
   bool deviceAware() const { return DeviceAware; }
   bool isTraining(const Stmt *Loop);
+  /// A backward pass or optimizer step in \p Loop's own body, not in a loop
+  /// nested in it: each iteration is a training step, and an inner loop's
+  /// model calls are parts of that step.
+  bool trainsDirectly(const Stmt *Loop);
+  /// A backward pass or optimizer step in \p FD or a function it calls.
+  bool reachesTraining(const FunctionDecl *FD);
   std::optional<RoleMatch> role(const Expr *E) const;
   const ApiProfiles &profiles() const { return Profiles; }
   ASTContext &context() const { return Ctx; }
@@ -73,7 +79,6 @@ private:
   void walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *Owner);
   bool stepsDirectly(const FunctionDecl *FD);
   bool reachesStep(const FunctionDecl *FD);
-  bool reachesTraining(const FunctionDecl *FD);
   bool isStepLoop(const Stmt *Loop);
   bool runsModel(const Stmt *Loop);
   /// A loop around a step loop whose own model calls only evaluate (an epoch

@@ -222,6 +222,10 @@ static bool isHostTensorAt(const Expr *E, const ModelAnalysis &A, int Depth) {
       return isHostTensorAt(MC->getImplicitObjectArgument(), A, Depth + 1);
     return false;
   }
+  // `batch.data` of a data loader's example: datasets produce host tensors.
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (auto R = A.profiles().matchType(ME->getBase()->getType()); R && R->R == Role::HostData)
+      return true;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->isLocalVarDecl() && VD->getInit())
       return isHostTensorAt(VD->getInit(), A, Depth + 1);
