@@ -15,6 +15,7 @@
 #include "clang-tidy/ClangTidyModule.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -95,16 +96,41 @@ bool hasErrors(llvm::ArrayRef<ClangTidyError> Errors) {
   return false;
 }
 
-/// Adds what validation measured for a check as a note to each of its findings.
+/// The engine whose fixtures measure code like this file's: what it includes.
+std::string engineOf(const std::string &Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "";
+  llvm::StringRef Rest = (*Buf)->getBuffer();
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    Rest = Tail;
+    Line = Line.trim();
+    if (!Line.consume_front("#") || !Line.ltrim().starts_with("include"))
+      continue;
+    if (Line.contains("torch/"))
+      return "libtorch";
+    if (Line.contains("mlperf/rt/"))
+      return "runtime";
+  }
+  return "";
+}
+
+/// Adds what validation measured for a check as a note to each of its
+/// findings, preferring the measurement on the engine the file uses.
 void addMeasuredNotes(std::vector<ClangTidyError> &Errors) {
   nlohmann::json Results = ::mlperf::validate::loadResults(::mlperf::validate::defaultResultsPath());
-  std::map<std::string, std::optional<std::string>> Notes;
+  std::map<std::string, std::string> Engines;
+  std::map<std::pair<std::string, std::string>, std::optional<std::string>> Notes;
   for (ClangTidyError &E : Errors) {
     if (E.DiagLevel == ClangTidyError::Error)
       continue;
-    auto [It, New] = Notes.try_emplace(E.DiagnosticName);
+    auto [EngineIt, NewFile] = Engines.try_emplace(E.Message.FilePath);
+    if (NewFile)
+      EngineIt->second = engineOf(E.Message.FilePath);
+    auto [It, New] = Notes.try_emplace({E.DiagnosticName, EngineIt->second});
     if (New)
-      It->second = ::mlperf::validate::measuredNote(Results, E.DiagnosticName);
+      It->second = ::mlperf::validate::measuredNote(Results, E.DiagnosticName, EngineIt->second);
     if (It->second) {
       clang::tooling::DiagnosticMessage Note;
       Note.Message = *It->second;

@@ -1,5 +1,6 @@
 #include "ResultStore.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -67,12 +68,19 @@ static std::string compact(double V) {
   return Buf;
 }
 
-std::optional<std::string> measuredNote(const nlohmann::json &Results, const std::string &Check) {
+std::optional<std::string> measuredNote(const nlohmann::json &Results, const std::string &Check,
+                                        const std::string &Engine) {
   if (!Results.contains("results"))
     return std::nullopt;
+  auto Usable = [&](const nlohmann::json &R) {
+    return R.value("check", "") == Check && R.value("verdict", "") != "failed";
+  };
+  bool HaveEngine = llvm::any_of(Results["results"], [&](const nlohmann::json &R) {
+    return Usable(R) && R.value("engine", "") == Engine;
+  });
   const nlohmann::json *Best = nullptr, *Any = nullptr;
   for (const auto &R : Results["results"]) {
-    if (R.value("check", "") != Check || R.value("verdict", "") == "failed")
+    if (!Usable(R) || (HaveEngine && R.value("engine", "") != Engine))
       continue;
     Any = &R;
     if (R.value("verdict", "") == "confirmed" &&

@@ -21,8 +21,11 @@ std::string storeResults(const std::string &Path, const nlohmann::json &Run);
 
 /// "measured on the fixture: 3.1x step time, 1 device sync per step vs 0
 /// (cpu backend)" for the check's strongest confirmed result; nothing when
-/// the check was never validated.
-std::optional<std::string> measuredNote(const nlohmann::json &Results, const std::string &Check);
+/// the check was never validated. \p Engine ("libtorch", "runtime" or empty)
+/// is the API of the code the finding is in; that engine's measurement is
+/// preferred when there is one.
+std::optional<std::string> measuredNote(const nlohmann::json &Results, const std::string &Check,
+                                        const std::string &Engine = "");
 
 /// A one-line description of this machine for the report.
 std::string machineDescription();

@@ -169,6 +169,31 @@ TEST(ValidateTest, FindingsCarryTheStoredMeasurement) {
   ProcessResult None = runProcess(MLPERF_LINT_BINARY, {"--format=json", Src, "--", "-std=c++17"}, "",
                                   {{"MLPERF_LINT_RESULTS", Dir + "/absent.json"}});
   EXPECT_EQ(None.Out.find("measured on the fixture"), std::string::npos) << "no stored results, nothing claimed";
+
+  // A file that uses libtorch gets libtorch's measurement, even when another
+  // engine's is stronger.
+  std::ofstream(Results) << R"({"machine": "test", "results": [
+      {"check": "mlperf-sync-in-loop", "engine": "runtime", "backend": "cpu", "metric": "syncs",
+       "metric_description": "device syncs per step", "verdict": "confirmed",
+       "ratio": {"median": 21.0, "min": 20.0, "max": 22.0}, "explain": "1.05 vs 0.05 device syncs per step"},
+      {"check": "mlperf-sync-in-loop", "engine": "libtorch", "backend": "libtorch-cpu", "metric": "step_time",
+       "metric_description": "step time", "verdict": "not measurable here",
+       "ratio": {"median": 0.99, "min": 0.9, "max": 1.05}}]})";
+  llvm::sys::fs::create_directories(Dir + "/torch");
+  std::ofstream(Dir + "/torch/torch.h") << "extern \"C\" int cudaDeviceSynchronize();\n"
+                                           "extern \"C\" int cuLaunchKernel(void *);\n";
+  std::string TorchSrc = Dir + "/t.cc";
+  std::ofstream(TorchSrc) << "#include <torch/torch.h>\n"
+                             "void f(void *k) { for (int i = 0; i < 3; ++i) { cuLaunchKernel(k); "
+                             "cudaDeviceSynchronize(); } }\n";
+  ProcessResult Torch = runProcess(MLPERF_LINT_BINARY, {"--format=json", TorchSrc, "--", "-std=c++17", "-I" + Dir},
+                                   "", {{"MLPERF_LINT_RESULTS", Results}});
+  EXPECT_NE(Torch.Out.find("measured on the fixture: no measurable effect on step time (libtorch, CPU)"),
+            std::string::npos)
+      << Torch.Out;
+  ProcessResult Plain = runProcess(MLPERF_LINT_BINARY, {"--format=json", Src, "--", "-std=c++17"}, "",
+                                   {{"MLPERF_LINT_RESULTS", Results}});
+  EXPECT_NE(Plain.Out.find("measured on the fixture: 21x"), std::string::npos) << Plain.Out;
   llvm::sys::fs::remove_directories(Dir);
 }
 
