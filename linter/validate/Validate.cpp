@@ -175,10 +175,13 @@ std::string explain(const FixturePair &P, const std::map<std::string, double> &B
     std::snprintf(Buf, sizeof Buf, "%.3g vs %.3g %s", BadMetric, GoodMetric, describeMetric(P.Metric, P.Engine).c_str());
     return Buf;
   }
+  // A counter explains a slower anti-pattern only if it is higher there.
   std::string Best;
   double BestChange = 0;
   for (const auto &[K, V] : Bad) {
     double G = Good.count(K) ? Good.at(K) : 0;
+    if (V <= G)
+      continue;
     double Change = std::fabs(V - G) / std::max({std::fabs(V), std::fabs(G), 1e-12});
     if (K != "compile seconds" && Change > BestChange + 1e-9 && Change > 0.2) {
       BestChange = Change;
