@@ -62,11 +62,12 @@ std::string chart(const std::vector<const nlohmann::json *> &Rows, double Left,
                                                                                                           : "bar flat";
     S += "<a href=\"#" + escape(R.value("check", "")) + "\"><text x=\"0\" y=\"" + fmt(Y + 16, "%.1f") +
          "\" class=\"label\">" + escape(Label(R)) + "</text></a>";
-    S += "<rect x=\"" + fmt(X(1), "%.1f") + "\" y=\"" + fmt(Y + 4, "%.1f") + "\" width=\"" +
-         fmt(std::max(1.0, X(Med) - X(1)), "%.1f") + "\" height=\"18\" class=\"" + Cls + "\"/>";
+    // A ratio below 1x (the fix was slower) draws to the left of the 1x line.
+    S += "<rect x=\"" + fmt(std::min(X(1), X(Med)), "%.1f") + "\" y=\"" + fmt(Y + 4, "%.1f") + "\" width=\"" +
+         fmt(std::max(1.0, std::fabs(X(Med) - X(1))), "%.1f") + "\" height=\"18\" class=\"" + Cls + "\"/>";
     S += "<line x1=\"" + fmt(X(Lo), "%.1f") + "\" y1=\"" + fmt(Y + 13, "%.1f") + "\" x2=\"" + fmt(X(Hi), "%.1f") +
          "\" y2=\"" + fmt(Y + 13, "%.1f") + "\" class=\"whisker\"/>";
-    S += "<text x=\"" + fmt(X(std::max(Med, Hi)) + 6, "%.1f") + "\" y=\"" + fmt(Y + 17, "%.1f") +
+    S += "<text x=\"" + fmt(X(std::max({Med, Hi, 1.0})) + 6, "%.1f") + "\" y=\"" + fmt(Y + 17, "%.1f") +
          "\" class=\"value\">" + fmt(Med) + "x</text>";
   }
   return S + "</svg>";
