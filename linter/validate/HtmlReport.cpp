@@ -1,4 +1,5 @@
 #include "HtmlReport.h"
+#include "Measure.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -125,12 +126,12 @@ max-height:420px;font-size:12px}.bar.ok{fill:#2da44e}.bar.flat{fill:#d4a72c}.bar
         std::string Metric = R->value("metric_description", "");
         H += "<table><tr><th>median per run</th><th>anti-pattern</th><th>fix</th></tr><tr><td><b>" + escape(Metric) +
              (R->value("metric", "") == "step_time" ? " (ms)" : "") + "</b></td><td><b>" +
-             fmt((*R)["bad"].value("metric", 0.0)) + "</b></td><td><b>" + fmt((*R)["good"].value("metric", 0.0)) +
-             "</b></td></tr>";
+             formatCounter(Metric, (*R)["bad"].value("metric", 0.0)) + "</b></td><td><b>" +
+             formatCounter(Metric, (*R)["good"].value("metric", 0.0)) + "</b></td></tr>";
         for (auto It = (*R)["bad"]["counters"].begin(); It != (*R)["bad"]["counters"].end(); ++It)
           if (It.key() != Metric)
-            H += "<tr><td>" + escape(It.key()) + "</td><td>" + fmt(It.value().get<double>()) + "</td><td>" +
-                 fmt((*R)["good"]["counters"].value(It.key(), 0.0)) + "</td></tr>";
+            H += "<tr><td>" + escape(It.key()) + "</td><td>" + formatCounter(It.key(), It.value().get<double>()) +
+                 "</td><td>" + formatCounter(It.key(), (*R)["good"]["counters"].value(It.key(), 0.0)) + "</td></tr>";
         H += "</table>";
       }
       H += "<div class=\"code\"><div><b>anti-pattern: " + escape(R->value("bad_file", "")) + "</b><pre>" +

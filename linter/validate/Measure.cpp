@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace mlperf::validate {
 
@@ -113,6 +114,23 @@ std::map<std::string, double> countersOf(const nlohmann::json &R, const std::str
   Put("compile_seconds", "compile seconds", 1);
   Put("peak_bytes", describeMetric("peak_memory", Engine), 1);
   return C;
+}
+
+std::string formatCounter(const std::string &Name, double Value) {
+  char Buf[48];
+  bool Bytes = Name.find("bytes") != std::string::npos || Name.find("memory") != std::string::npos;
+  if (!Bytes) {
+    std::snprintf(Buf, sizeof Buf, "%.3g", Value);
+    return Buf;
+  }
+  static const char *Units[] = {"B", "KB", "MB", "GB", "TB"};
+  unsigned U = 0;
+  while (std::fabs(Value) >= 1000 && U + 1 < std::size(Units)) {
+    Value /= 1000;
+    ++U;
+  }
+  std::snprintf(Buf, sizeof Buf, "%.3g %s", Value, Units[U]);
+  return Buf;
 }
 
 std::string describeMetric(const std::string &Metric, const std::string &Engine) {

@@ -29,6 +29,9 @@ std::optional<double> metricOf(const nlohmann::json &Report, const std::string &
 /// The counters that explain a metric, per step: syncs, copies, compilations,
 /// memory; those the program reports, named as describeMetric names them.
 std::map<std::string, double> countersOf(const nlohmann::json &Report, const std::string &Engine);
+/// A counter's value as a person reads it: byte counts (a \p Name that
+/// mentions bytes or memory) in B, KB, MB, GB; everything else to 3 digits.
+std::string formatCounter(const std::string &Name, double Value);
 /// What a metric or counter measures on \p Engine ("runtime" or "libtorch").
 std::string describeMetric(const std::string &Metric, const std::string &Engine = "runtime");
 

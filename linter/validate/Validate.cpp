@@ -170,10 +170,10 @@ nlohmann::json verifyFix(const Options &O, const Manifest &M, const FixturePair 
 
 std::string explain(const FixturePair &P, const std::map<std::string, double> &Bad,
                     const std::map<std::string, double> &Good, double BadMetric, double GoodMetric) {
-  char Buf[200];
+  // The metric itself is named next to the ratio; its values say enough.
   if (P.Metric != "step_time") {
-    std::snprintf(Buf, sizeof Buf, "%.3g vs %.3g %s", BadMetric, GoodMetric, describeMetric(P.Metric, P.Engine).c_str());
-    return Buf;
+    std::string Name = describeMetric(P.Metric, P.Engine);
+    return formatCounter(Name, BadMetric) + " vs " + formatCounter(Name, GoodMetric);
   }
   // A counter explains a slower anti-pattern only if it is higher there.
   std::string Best;
@@ -185,8 +185,7 @@ std::string explain(const FixturePair &P, const std::map<std::string, double> &B
     double Change = std::fabs(V - G) / std::max({std::fabs(V), std::fabs(G), 1e-12});
     if (K != "compile seconds" && Change > BestChange + 1e-9 && Change > 0.2) {
       BestChange = Change;
-      std::snprintf(Buf, sizeof Buf, "%.3g vs %.3g %s", V, G, K.c_str());
-      Best = Buf;
+      Best = formatCounter(K, V) + " vs " + formatCounter(K, G) + " " + K;
     }
   }
   return Best;
