@@ -555,19 +555,33 @@ class Gen {
     return Idx::Axes(ia);
   }
 
-  void reduce_body(const NodeData& d) {
-    // the loop variable is i; name it o for readability
-    body_ += indent_ + "i64 o = i;\n";
+  // The input axes a reduction folds away.
+  std::vector<bool> reduced_axes(const NodeData& d) const {
     const NodeData& x = node(d.inputs[0]);
     std::vector<bool> red(static_cast<size_t>(x.shape.rank()), false);
     for (int64_t a : d.attrs.axes) red[static_cast<size_t>(a)] = true;
-    std::vector<std::string> oax = axes_of(Idx::Flat("o"), d.shape);
-    bool sum = d.kind == OpKind::ReduceSum;
+    return red;
+  }
+
+  // A reduction's accumulator: its C type and starting value (a sum in double
+  // or i64, a max in the input's type from its lowest value).
+  static std::pair<std::string, std::string> accumulator(const NodeData& x, bool sum) {
     std::string acc_t = sum ? (is_float(x.dtype) ? "double" : "i64") : ctype(x.dtype);
     std::string init = sum ? "0"
                        : is_float(x.dtype)   ? "(-RT_INF)"
                        : x.dtype == DType::I32 ? "(i32)(-2147483647 - 1)"
                                                : "(-9223372036854775807LL - 1)";
+    return {acc_t, init};
+  }
+
+  void reduce_body(const NodeData& d) {
+    // the loop variable is i; name it o for readability
+    body_ += indent_ + "i64 o = i;\n";
+    const NodeData& x = node(d.inputs[0]);
+    std::vector<bool> red = reduced_axes(d);
+    std::vector<std::string> oax = axes_of(Idx::Flat("o"), d.shape);
+    bool sum = d.kind == OpKind::ReduceSum;
+    auto [acc_t, init] = accumulator(x, sum);
     body_ += indent_ + acc_t + " acc = " + init + ";\n";
     body_ += indent_ + "for (i64 r = 0; r < " + std::to_string(K.reduce_count) + "; ++r) {\n";
     auto saved_memo = memo_;
@@ -591,10 +605,8 @@ class Gen {
   // with a unit-stride, vectorizable inner loop. Each output still sums r = 0, 1, ... in order.
   static constexpr int kBlock = 64;
   bool leading_reduce(const NodeData& d) const {
-    const NodeData& x = node(d.inputs[0]);
-    int rank = x.shape.rank();
-    std::vector<bool> red(static_cast<size_t>(rank), false);
-    for (int64_t a : d.attrs.axes) red[static_cast<size_t>(a)] = true;
+    int rank = node(d.inputs[0]).shape.rank();
+    std::vector<bool> red = reduced_axes(d);
     int k = 0;
     while (k < rank && red[static_cast<size_t>(k)]) ++k;
     if (k == 0 || k == rank) return false;
@@ -605,14 +617,9 @@ class Gen {
 
   void reduce_body_leading(const NodeData& d) {
     const NodeData& x = node(d.inputs[0]);
-    std::vector<bool> red(static_cast<size_t>(x.shape.rank()), false);
-    for (int64_t a : d.attrs.axes) red[static_cast<size_t>(a)] = true;
+    std::vector<bool> red = reduced_axes(d);
     bool sum = d.kind == OpKind::ReduceSum;
-    std::string acc_t = sum ? (is_float(x.dtype) ? "double" : "i64") : ctype(x.dtype);
-    std::string init = sum ? "0"
-                       : is_float(x.dtype)   ? "(-RT_INF)"
-                       : x.dtype == DType::I32 ? "(i32)(-2147483647 - 1)"
-                                               : "(-9223372036854775807LL - 1)";
+    auto [acc_t, init] = accumulator(x, sum);
     std::string B = std::to_string(kBlock);
     body_ += indent_ + "i64 on = end - ob < " + B + " ? end - ob : " + B + ";\n";
     body_ += indent_ + acc_t + " accs[" + B + "];\n";
