@@ -74,15 +74,7 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   }
   if (!Handle || !Handle->isLocalVarDecl())
     return;  // a member, a global or an untracked handle: owned elsewhere
-  const Stmt *Region = Hot->Loop ? Hot->Loop : A.owner(Call)->getBody();
-  if (const auto *L = dyn_cast_or_null<ForStmt>(Region))
-    Region = L->getBody();
-  else if (const auto *W = dyn_cast_or_null<WhileStmt>(Region))
-    Region = W->getBody();
-  else if (const auto *R = dyn_cast_or_null<CXXForRangeStmt>(Region))
-    Region = R->getBody();
-  else if (const auto *D = dyn_cast_or_null<DoStmt>(Region))
-    Region = D->getBody();
+  const Stmt *Region = Hot->Loop ? loopBody(Hot->Loop) : A.owner(Call)->getBody();
   const SourceManager &SM = *Result.SourceManager;
   // Released in the region, or escaping (returned, stored into a member or container).
   const CallExpr *Release = nullptr;

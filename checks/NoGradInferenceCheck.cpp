@@ -71,16 +71,7 @@ void NoGradInferenceCheck::check(const MatchFinder::MatchResult &Result) {
   // The guard goes first in the function, unless the function also trains:
   // then first in the inference loop's body.
   bool Trains = A.reachesTraining(FD);
-  const Stmt *Scope = FD->getBody();
-  if (Trains) {
-    Scope = nullptr;
-    if (const auto *For = dyn_cast_or_null<ForStmt>(Loop))
-      Scope = For->getBody();
-    else if (const auto *Range = dyn_cast_or_null<CXXForRangeStmt>(Loop))
-      Scope = Range->getBody();
-    else if (const auto *While = dyn_cast_or_null<WhileStmt>(Loop))
-      Scope = While->getBody();
-  }
+  const Stmt *Scope = Trains ? loopBody(Loop) : FD->getBody();
   const SourceManager &SM = *Result.SourceManager;
   auto D = diag(reportLoc(Call->getExprLoc(), SM),
                 "model is run for evaluation or inference with autograd on: every call records a graph and "

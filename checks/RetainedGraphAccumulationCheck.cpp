@@ -53,10 +53,10 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
   // iteration is a step (a sum over an inner loop within a step is that
   // step's loss).
   std::optional<HotContext> Hot = A.inModelLoop(Store);
-  const Stmt *Loop = Hot && Hot->Loop && Hot->CallChain.empty() ? Hot->Loop
-                     : A.enclosingLoops(Store).empty()               ? nullptr
-                                                                     : A.enclosingLoops(Store).front();
-  if (!Hot || !Loop)
+  if (!Hot)
+    return;
+  const Stmt *Loop = Hot->Loop && Hot->CallChain.empty() ? Hot->Loop : A.innermostLoop(Store);
+  if (!Loop)
     return;
   const SourceManager &SM = *Result.SourceManager;
   SourceRange LoopRange = Loop->getSourceRange();

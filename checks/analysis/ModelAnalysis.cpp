@@ -168,6 +168,18 @@ const FunctionDecl *ModelAnalysis::owner(const Stmt *S) const {
 
 bool ModelAnalysis::isLoop(const Stmt *S) const { return S && loopKind(S); }
 
+const Stmt *loopBody(const Stmt *Loop) {
+  if (const auto *F = dyn_cast_or_null<ForStmt>(Loop))
+    return F->getBody();
+  if (const auto *R = dyn_cast_or_null<CXXForRangeStmt>(Loop))
+    return R->getBody();
+  if (const auto *W = dyn_cast_or_null<WhileStmt>(Loop))
+    return W->getBody();
+  if (const auto *D = dyn_cast_or_null<DoStmt>(Loop))
+    return D->getBody();
+  return nullptr;
+}
+
 bool ModelAnalysis::isRepeatedBy(const Stmt *Child, const Stmt *Loop) const {
   if (const auto *F = dyn_cast<ForStmt>(Loop))
     return Child != F->getInit();
@@ -251,12 +263,12 @@ bool ModelAnalysis::reachesStep(const FunctionDecl *FD) {
   });
 }
 
+bool ModelAnalysis::callTrains(const CallSite &C) {
+  return (C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee));
+}
+
 bool ModelAnalysis::reachesTraining(const FunctionDecl *FD) {
-  return memoized(TrainingMemo, FD, [&] {
-    return anyCall(FD, [&](const CallSite &C) {
-      return (C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee));
-    });
-  });
+  return memoized(TrainingMemo, FD, [&] { return anyCall(FD, [&](const CallSite &C) { return callTrains(C); }); });
 }
 
 bool ModelAnalysis::isStepLoop(const Stmt *Loop) {
@@ -292,18 +304,12 @@ bool ModelAnalysis::runsModel(const Stmt *Loop) {
 
 bool ModelAnalysis::isTraining(const Stmt *Loop) {
   return memoized(TrainingLoopMemo, Loop, [&] {
-    return anyCall(owner(Loop), [&](const CallSite &C) {
-      return ((C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee))) &&
-             within(*this, C.E, Loop);
-    });
+    return anyCall(owner(Loop), [&](const CallSite &C) { return within(*this, C.E, Loop) && callTrains(C); });
   });
 }
 
 bool ModelAnalysis::trainsDirectly(const Stmt *Loop) {
-  return anyCall(owner(Loop), [&](const CallSite &C) {
-    return ((C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee))) &&
-           innermostLoop(C.E) == Loop;
-  });
+  return anyCall(owner(Loop), [&](const CallSite &C) { return innermostLoop(C.E) == Loop && callTrains(C); });
 }
 
 bool ModelAnalysis::isPeriodicGuard(const Stmt *Cond) const {

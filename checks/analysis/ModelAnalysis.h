@@ -15,6 +15,9 @@
 
 namespace clang::tidy::mlperf {
 
+/// The body of a `for`, range-`for`, `while` or `do` loop; null for anything else.
+const Stmt *loopBody(const Stmt *Loop);
+
 /// Why a statement runs on every step.
 struct HotContext {
   /// The loop whose every iteration runs the model and the statement, or null
@@ -43,6 +46,8 @@ public:
   const FunctionDecl *owner(const Stmt *S) const;
   /// Enclosing loops of S within its function, innermost first.
   std::vector<const Stmt *> enclosingLoops(const Stmt *S) const;
+  /// The first of enclosingLoops(S), without collecting the rest; null if none.
+  const Stmt *innermostLoop(const Stmt *S) const;
   bool isLoop(const Stmt *S) const;
   /// Whether S is part of what a loop repeats (body, condition, increment).
   bool isRepeatedBy(const Stmt *S, const Stmt *Loop) const;
@@ -85,10 +90,11 @@ private:
   /// loop that validates once per epoch): what it repeats runs once per epoch.
   bool isEpochLoop(const Stmt *Loop);
   bool callIsStep(const CallSite &C);
+  /// A backward pass or optimizer step, or a call of a function that reaches one.
+  bool callTrains(const CallSite &C);
   bool anyCall(const FunctionDecl *FD, llvm::function_ref<bool(const CallSite &)> Pred) const;
   bool isPeriodicGuard(const Stmt *Cond) const;
   std::optional<HotContext> hotFunction(const FunctionDecl *FD);
-  const Stmt *innermostLoop(const Stmt *S) const;
 
   ASTContext &Ctx;
   const ApiProfiles &Profiles;
