@@ -6,6 +6,7 @@
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/Sarif.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -38,6 +39,95 @@ llvm::StringRef severityOf(const ClangTidyError &E) {
   if (E.DiagLevel == clang::tooling::Diagnostic::Remark)
     return "remark";
   return "warning";
+}
+
+namespace {
+/// Reports findings through clang's text printer, as clang-tidy's
+/// ErrorReporter does, but into any stream.
+class TextReporter {
+public:
+  TextReporter(llvm::raw_ostream &OS, bool Color)
+      : Files(clang::FileSystemOptions()), DiagOpts(new clang::DiagnosticOptions()),
+        Printer(new clang::TextDiagnosticPrinter(OS, &*DiagOpts)),
+        Diags(llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs>(new clang::DiagnosticIDs), &*DiagOpts, Printer),
+        SM(Diags, Files) {
+    DiagOpts->ShowColors = Color;
+    Printer->BeginSourceFile(LangOpts, nullptr);
+  }
+  ~TextReporter() { Printer->EndSourceFile(); }
+
+  void report(const ClangTidyError &E) {
+    auto Level = static_cast<clang::DiagnosticsEngine::Level>(E.DiagLevel);
+    std::string Name = E.DiagnosticName;
+    if (E.IsWarningAsError) {
+      Name += ",-warnings-as-errors";
+      Level = clang::DiagnosticsEngine::Error;
+    }
+    {
+      auto Diag = Diags.Report(location(E.Message.FilePath, E.Message.FileOffset),
+                               Diags.getCustomDiagID(Level, "%0 [%1]"))
+                  << E.Message.Message << Name;
+      for (const auto &Range : E.Message.Ranges)
+        Diag << range(Range.FilePath, Range.FileOffset, Range.Length);
+      addFixes(Diag, E.Message.Fix);
+    }
+    for (const auto &Note : E.Notes) {
+      auto Diag = Diags.Report(location(Note.FilePath, Note.FileOffset),
+                               Diags.getCustomDiagID(clang::DiagnosticsEngine::Note, "%0"))
+                  << Note.Message;
+      for (const auto &Range : Note.Ranges)
+        Diag << range(Range.FilePath, Range.FileOffset, Range.Length);
+      addFixes(Diag, Note.Fix);
+    }
+  }
+
+private:
+  clang::SourceLocation location(llvm::StringRef File, unsigned Offset) {
+    if (File.empty())
+      return {};
+    auto Ref = Files.getOptionalFileRef(File);
+    if (!Ref)
+      return {};
+    clang::FileID ID = SM.getOrCreateFileID(*Ref, clang::SrcMgr::C_User);
+    return SM.getLocForStartOfFile(ID).getLocWithOffset(Offset);
+  }
+  clang::CharSourceRange range(llvm::StringRef File, unsigned Offset, unsigned Length) {
+    clang::SourceLocation Begin = location(File, Offset);
+    return clang::CharSourceRange::getCharRange(Begin, Begin.getLocWithOffset(Length));
+  }
+  void addFixes(const clang::DiagnosticBuilder &Diag, const llvm::StringMap<clang::tooling::Replacements> &Fix) {
+    for (const auto &[File, Repls] : Fix)
+      for (const clang::tooling::Replacement &R : Repls)
+        if (R.isApplicable())
+          Diag << clang::FixItHint::CreateReplacement(range(R.getFilePath(), R.getOffset(), R.getLength()),
+                                                      R.getReplacementText());
+  }
+
+  clang::FileManager Files;
+  clang::LangOptions LangOpts;
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> DiagOpts;
+  clang::TextDiagnosticPrinter *Printer;  // owned by Diags
+  clang::DiagnosticsEngine Diags;
+  clang::SourceManager SM;
+};
+} // namespace
+
+void writeText(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, bool Color) {
+  TextReporter Reporter(OS, Color);
+  for (const ClangTidyError &E : Errors)
+    Reporter.report(E);
+  OS.flush();
+}
+
+void writeReport(Format F, llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS) {
+  switch (F) {
+  case Format::Text:
+    return writeText(Errors, OS);
+  case Format::Json:
+    return writeJson(Errors, OS);
+  case Format::Sarif:
+    return writeSarif(Errors, OS);
+  }
 }
 
 void writeJson(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS) {

@@ -19,8 +19,13 @@ private:
   std::map<std::string, std::vector<unsigned>> LineStarts;
 };
 
+/// clang-tidy's text format (the diagnostic, the source line, a caret, the
+/// fix-its and the notes), written to \p OS instead of stdout.
+void writeText(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS, bool Color = false);
 void writeJson(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS);
 void writeSarif(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS);
+/// Writes the report in \p F.
+void writeReport(Format F, llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS);
 llvm::StringRef severityOf(const clang::tidy::ClangTidyError &E);
 
 } // namespace mlperf::lint

@@ -76,6 +76,16 @@ TEST_F(CliTest, TextOutputIsClangTidys) {
   EXPECT_NE(R.Out.find("sync.cc:4:3: note: this loop runs a model step on every iteration"), std::string::npos);
 }
 
+TEST_F(CliTest, OutputFileTakesTheTextReport) {
+  write("sync.cc", syncLoop());
+  ProcessResult R = lint({"-o", "report.txt", "sync.cc"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_EQ(R.Out, "");
+  std::string Report = readFile(Root + "/report.txt");
+  EXPECT_NE(Report.find("sync.cc:6:5: warning: 'cudaDeviceSynchronize' blocks the host"), std::string::npos) << Report;
+  EXPECT_NE(Report.find("note: this loop runs a model step on every iteration"), std::string::npos) << Report;
+}
+
 TEST_F(CliTest, JsonFormat) {
   write("sync.cc", syncLoop());
   ProcessResult R = lint({"--format=json", "sync.cc"});

@@ -1,0 +1,30 @@
+// Runs a LintRequest: collects the inputs, reads the configuration and the
+// compile flags, runs the checks, and applies or exports the fixes.
+#pragma once
+
+#include "Request.h"
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+
+#include <string>
+#include <vector>
+
+namespace mlperf::lint {
+
+struct LintOutcome {
+  std::vector<std::string> Files;                    // linted, absolute
+  std::vector<clang::tidy::ClangTidyError> Errors;   // findings and compiler errors
+  std::vector<std::string> Problems;                 // one line each, reported as errors
+  std::vector<std::string> Messages;                 // announcements for stderr
+  ProviderFactory Providers;                         // the configuration, for the text report
+  bool Fatal = false;                                // nothing was linted: a usage or configuration error
+};
+
+LintOutcome runLint(LintRequest R);
+
+/// Findings that count for the exit status: warnings, and errors raised by
+/// --warnings-as-errors (compiler errors are problems, not findings).
+size_t countFindings(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors);
+bool hasCompilerErrors(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors);
+
+} // namespace mlperf::lint

@@ -1,0 +1,56 @@
+#include "MeasuredNotes.h"
+
+#include "validate/ResultStore.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <map>
+#include <optional>
+
+namespace mlperf::lint {
+
+using clang::tidy::ClangTidyError;
+
+std::string engineOf(const std::string &Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "";
+  llvm::StringRef Rest = (*Buf)->getBuffer();
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    Rest = Tail;
+    Line = Line.trim();
+    if (!Line.consume_front("#") || !Line.ltrim().starts_with("include"))
+      continue;
+    if (Line.contains("torch/"))
+      return "libtorch";
+    if (Line.contains("mlperf/rt/"))
+      return "runtime";
+  }
+  return "";
+}
+
+void addMeasuredNotes(std::vector<ClangTidyError> &Errors) {
+  nlohmann::json Results = ::mlperf::validate::loadResults(::mlperf::validate::defaultResultsPath());
+  std::map<std::string, std::string> Engines;
+  std::map<std::pair<std::string, std::string>, std::optional<std::string>> Notes;
+  for (ClangTidyError &E : Errors) {
+    if (E.DiagLevel == ClangTidyError::Error)
+      continue;
+    auto [EngineIt, NewFile] = Engines.try_emplace(E.Message.FilePath);
+    if (NewFile)
+      EngineIt->second = engineOf(E.Message.FilePath);
+    auto [It, New] = Notes.try_emplace({E.DiagnosticName, EngineIt->second});
+    if (New)
+      It->second = ::mlperf::validate::measuredNote(Results, E.DiagnosticName, EngineIt->second);
+    if (It->second) {
+      clang::tooling::DiagnosticMessage Note;
+      Note.Message = *It->second;
+      Note.FilePath = E.Message.FilePath;
+      Note.FileOffset = E.Message.FileOffset;
+      E.Notes.push_back(Note);
+    }
+  }
+}
+
+} // namespace mlperf::lint
