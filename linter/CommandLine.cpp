@@ -32,6 +32,9 @@ struct Options {
                                    cl::value_desc("file"), cl::cat(Category)};
   cl::opt<std::string> OutputFormat{"format", cl::desc("Output format: text, json or sarif"), cl::init("text"),
                                     cl::cat(Category)};
+  cl::opt<std::string> SarifRoot{"sarif-root",
+                                 cl::desc("SARIF: URIs relative to this directory (%SRCROOT%; default: git top-level)"),
+                                 cl::value_desc("dir"), cl::cat(Category)};
   cl::opt<std::string> Output{"o", cl::desc("Write the report to this file instead of stdout"),
                               cl::value_desc("file"), cl::cat(Category)};
   cl::list<std::string> Profiles{"profile", cl::desc("Additional API profile (JSON)"), cl::value_desc("file"),
@@ -67,6 +70,10 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
   }
   std::vector<const char *> Own;
   for (int I = 0; I < Argc; ++I) {
+    if (I == 1 && llvm::StringRef(Argv[I]) == "lsp") {
+      R.What = Action::Lsp;  // the server takes the lint options, for every file it lints
+      continue;
+    }
     if (!R.Flags.HaveFixedArgs && llvm::StringRef(Argv[I]) == "--") {
       R.Flags.HaveFixedArgs = true;
       continue;
@@ -123,6 +130,7 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
   R.Flags.ExtraArgs.assign(O.ExtraArgs.begin(), O.ExtraArgs.end());
   R.Flags.ExtraArgsBefore.assign(O.ExtraArgsBefore.begin(), O.ExtraArgsBefore.end());
   R.OutputPath = O.Output;
+  R.SarifRoot = O.SarifRoot;
   R.ExportFixes = O.ExportFixes;
   R.Fix = O.Fix;
   R.Jobs = O.Jobs;

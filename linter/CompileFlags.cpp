@@ -86,6 +86,29 @@ private:
   std::set<std::string> Listed;
 };
 
+/// Headers named `.h`, `.hh`, `.hpp` or `.hxx` are parsed as C++ headers
+/// when the rest of the command is C++ (clang's driver takes `.h` for C).
+ArgumentsAdjuster cxxHeaderAdjuster() {
+  return [](const CommandLineArguments &Args, llvm::StringRef File) {
+    llvm::StringRef Ext = llvm::sys::path::extension(File);
+    if (!llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".H"}, Ext) || Args.empty())
+      return Args;
+    bool Cxx = llvm::StringRef(Args.front()).contains("++");
+    for (size_t I = 1; I < Args.size(); ++I) {
+      llvm::StringRef A = Args[I];
+      if (A == "-x" || A.starts_with("-x") || A.starts_with("--language"))
+        return Args;  // the command names the language itself
+      Cxx |= A.starts_with("-std=c++") || A.starts_with("-std=gnu++") || A.starts_with("--std=c++") ||
+             A.starts_with("/std:c++");
+    }
+    if (!Cxx)
+      return Args;
+    CommandLineArguments Out = {Args.front(), "-xc++-header"};
+    Out.insert(Out.end(), Args.begin() + 1, Args.end());
+    return Out;
+  };
+}
+
 std::string joined(const std::vector<std::string> &Args) {
   std::string S;
   for (const std::string &A : Args)
@@ -126,6 +149,7 @@ llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
   std::vector<std::string> After = R.ExtraArgs;
   After.push_back("-resource-dir=" MLPERF_CLANG_RESOURCE_DIR);
   Adjusting->appendArgumentsAdjuster(getInsertArgumentAdjuster(After, ArgumentInsertPosition::END));
+  Adjusting->appendArgumentsAdjuster(cxxHeaderAdjuster());
   Out.Database = std::move(Adjusting);
   return Out;
 }

@@ -4,6 +4,7 @@
 #include "Embedded.h"
 #include "Lint.h"
 #include "MlperfModule.h"
+#include "lsp/Server.h"
 #include "validate/Validate.h"
 
 #include "clang-tidy/ClangTidy.h"
@@ -11,6 +12,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <iostream>
 #include <optional>
 
 namespace mlperf::lint {
@@ -66,14 +68,15 @@ int dumpConfig(const LintRequest &R) {
 /// Writes the report to stdout or to the request's output file; false, with
 /// a problem recorded, when it cannot be written.
 bool emit(const LintRequest &R, LintOutcome &Out) {
+  ReportOptions Options{R.SarifRoot, Out.Problems};
   if (R.OutputPath.empty()) {
-    writeReport(R.OutputFormat, Out.Errors, llvm::outs());
+    writeReport(R.OutputFormat, Out.Errors, llvm::outs(), Options);
     return true;
   }
   std::error_code EC;
   llvm::raw_fd_ostream File(R.OutputPath, EC, llvm::sys::fs::OF_Text);
   if (!EC) {
-    writeReport(R.OutputFormat, Out.Errors, File);
+    writeReport(R.OutputFormat, Out.Errors, File, Options);
     File.close();
     EC = File.error();
     File.clear_error();
@@ -98,6 +101,8 @@ int runMain(int Argc, const char **Argv) {
     return explain(Request->ExplainCheck);
   case Action::DumpConfig:
     return dumpConfig(*Request);
+  case Action::Lsp:
+    return lsp::runServer(*Request, std::cin, std::cout, llvm::errs());
   case Action::Lint:
     break;
   }
@@ -109,6 +114,8 @@ int runMain(int Argc, const char **Argv) {
   if (Out.Fatal)
     return ExitError;
   size_t Findings = countFindings(Out.Errors);
+  for (const std::string &N : Out.Notices)
+    llvm::errs() << "mlperf-lint: " << N << "\n";
   if (!Request->Quiet) {
     for (const std::string &M : Out.Messages)
       llvm::errs() << "mlperf-lint: " << M << "\n";

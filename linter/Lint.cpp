@@ -49,10 +49,10 @@ LintOutcome runLint(LintRequest R) {
     return Out;
   }
   if (!Flags->Announcement.empty())
-    Out.Messages.push_back(Flags->Announcement);
+    Out.Notices.push_back(Flags->Announcement);
 
   unsigned Jobs = R.Jobs ? R.Jobs : llvm::hardware_concurrency().compute_thread_count();
-  RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs);
+  RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Overlays);
   Out.Errors = std::move(Result.Errors);
   addMeasuredNotes(Out.Errors);
 

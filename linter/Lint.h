@@ -16,6 +16,7 @@ struct LintOutcome {
   std::vector<clang::tidy::ClangTidyError> Errors;   // findings and compiler errors
   std::vector<std::string> Problems;                 // one line each, reported as errors
   std::vector<std::string> Messages;                 // announcements for stderr
+  std::vector<std::string> Notices;                  // for stderr even under --quiet
   ProviderFactory Providers;                         // the configuration, for the text report
   bool Fatal = false;                                // nothing was linted: a usage or configuration error
 };

@@ -1,13 +1,9 @@
 #include "Report.h"
 
-#include "MlperfModule.h"
-
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
-#include "clang/Basic/Sarif.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <nlohmann/json.hpp>
@@ -119,14 +115,15 @@ void writeText(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, boo
   OS.flush();
 }
 
-void writeReport(Format F, llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS) {
+void writeReport(Format F, llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS,
+                 const ReportOptions &Options) {
   switch (F) {
   case Format::Text:
     return writeText(Errors, OS);
   case Format::Json:
     return writeJson(Errors, OS);
   case Format::Sarif:
-    return writeSarif(Errors, OS);
+    return writeSarif(Errors, OS, {Options.SarifRoot, Options.Problems});
   }
 }
 
@@ -168,64 +165,6 @@ void writeJson(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS) {
   }
   nlohmann::json Doc = {{"tool", "mlperf-lint"}, {"version", MLPERF_VERSION}, {"diagnostics", Diags}};
   OS << Doc.dump(2) << "\n";
-}
-
-void writeSarif(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS) {
-  clang::FileSystemOptions FSOpts;
-  clang::FileManager FM(FSOpts);
-  clang::DiagnosticsEngine Diags(new clang::DiagnosticIDs, new clang::DiagnosticOptions,
-                                 new clang::IgnoringDiagConsumer);
-  clang::SourceManager SM(Diags, FM);
-  clang::SarifDocumentWriter Writer(SM);
-  Writer.createRun("mlperf-lint", "mlperf-lint static performance linter for ML model code", MLPERF_VERSION);
-
-  std::map<std::string, size_t> Rules;
-  auto RuleFor = [&](const std::string &Name) {
-    if (auto It = Rules.find(Name); It != Rules.end())
-      return It->second;
-    std::string Description = "compiler diagnostic";
-    for (const auto &C : clang::tidy::mlperf::allChecks())
-      if (C.Name == Name)
-        Description = C.Summary.str();
-    size_t Index = Writer.createRule(clang::SarifRule::create()
-                                         .setRuleId(Name)
-                                         .setName(Name)
-                                         .setDescription(Description)
-                                         .setHelpURI("https://mlperf-lint.invalid/checks/" + Name));
-    Rules[Name] = Index;
-    return Index;
-  };
-  auto RangeAt = [&](const std::string &File, unsigned Offset) -> std::optional<clang::CharSourceRange> {
-    auto Ref = FM.getOptionalFileRef(File);
-    if (!Ref)
-      return std::nullopt;
-    clang::FileID FID = SM.getOrCreateFileID(*Ref, clang::SrcMgr::C_User);
-    clang::SourceLocation Loc = SM.getComposedLoc(FID, Offset);
-    return clang::CharSourceRange::getCharRange(Loc, Loc.getLocWithOffset(1));
-  };
-  for (const ClangTidyError &E : Errors) {
-    size_t Rule = RuleFor(E.DiagnosticName);
-    clang::SarifResultLevel Level = severityOf(E) == "error" ? clang::SarifResultLevel::Error
-                                                              : clang::SarifResultLevel::Warning;
-    clang::SarifResult R = clang::SarifResult::create(Rule)
-                               .setRuleId(E.DiagnosticName)
-                               .setDiagnosticMessage(E.Message.Message)
-                               .setDiagnosticLevel(Level);
-    if (auto Range = RangeAt(E.Message.FilePath, E.Message.FileOffset))
-      R = R.setLocations({*Range});
-    llvm::SmallVector<clang::ThreadFlow, 4> Flows;
-    for (const auto &N : E.Notes)
-      if (auto Range = RangeAt(N.FilePath, N.FileOffset))
-        Flows.push_back(clang::ThreadFlow::create()
-                            .setRange(*Range)
-                            .setImportance(clang::ThreadFlowImportance::Important)
-                            .setMessage(N.Message));
-    if (!Flows.empty())
-      R = R.setThreadFlows(Flows);
-    Writer.appendResult(R);
-  }
-  llvm::json::Object Doc = Writer.createDocument();
-  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Doc))) << "\n";
 }
 
 } // namespace mlperf::lint

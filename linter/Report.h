@@ -1,9 +1,13 @@
 // Output formats: clang-tidy's text, JSON and SARIF 2.1.0.
 #pragma once
 
+#include "Sarif.h"
+
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace mlperf::lint {
@@ -23,9 +27,14 @@ private:
 /// fix-its and the notes), written to \p OS instead of stdout.
 void writeText(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS, bool Color = false);
 void writeJson(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS);
-void writeSarif(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS);
+
+struct ReportOptions {
+  std::string SarifRoot;              // --sarif-root; empty: the git top-level
+  std::vector<std::string> Problems;  // input errors, in the SARIF invocation
+};
 /// Writes the report in \p F.
-void writeReport(Format F, llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS);
+void writeReport(Format F, llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS,
+                 const ReportOptions &Options = {});
 llvm::StringRef severityOf(const clang::tidy::ClangTidyError &E);
 
 } // namespace mlperf::lint

@@ -6,12 +6,13 @@
 #include "Config.h"
 #include "Report.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace mlperf::lint {
 
-enum class Action { Lint, ListChecks, Explain, DumpConfig, Validate };
+enum class Action { Lint, ListChecks, Explain, DumpConfig, Validate, Lsp };
 
 struct LintRequest {
   Action What = Action::Lint;
@@ -22,10 +23,12 @@ struct LintRequest {
   FlagsRequest Flags;  // Files are filled in once the inputs are collected
   Format OutputFormat = Format::Text;
   std::string OutputPath;  // empty: stdout
+  std::string SarifRoot;   // empty: the git top-level
   std::string ExportFixes;
   bool Fix = false;
   unsigned Jobs = 0;  // 0: one per core
   bool Quiet = false;
+  std::map<std::string, std::string> Overlays;  // unsaved buffers by absolute path, linted instead of the files
 };
 
 } // namespace mlperf::lint

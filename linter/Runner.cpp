@@ -1,6 +1,7 @@
 #include "Runner.h"
 
 #include "clang-tidy/ClangTidy.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
@@ -12,11 +13,18 @@ namespace mlperf::lint {
 using namespace clang::tidy;
 
 RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
-                    const ProviderFactory &Providers, unsigned Jobs) {
+                    const ProviderFactory &Providers, unsigned Jobs,
+                    const std::map<std::string, std::string> &Overlays) {
   std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
   auto RunOne = [&](size_t I) {
     ClangTidyContext Context(Providers());
     auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+    if (!Overlays.empty()) {
+      auto Buffers = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+      for (const auto &[Path, Text] : Overlays)
+        Buffers->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
+      FS->pushOverlay(Buffers);
+    }
     PerFile[I] = runClangTidy(Context, DB, {Files[I]}, FS, /*ApplyAnyFix=*/true);
   };
   if (Jobs <= 1 || Files.size() <= 1) {

@@ -6,6 +6,8 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace mlperf::lint {
@@ -15,6 +17,7 @@ struct RunResult {
 };
 
 RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
-                    const ProviderFactory &Providers, unsigned Jobs);
+                    const ProviderFactory &Providers, unsigned Jobs,
+                    const std::map<std::string, std::string> &Overlays = {});
 
 } // namespace mlperf::lint

@@ -1,0 +1,128 @@
+// The ways in besides the plain command line: headers as C++ (what a
+// pre-commit run on staged headers does), and the pre-commit hook itself,
+// run by Debian's pre-commit in a throwaway git repository.
+#include "IntegrationSupport.h"
+
+#include "llvm/Support/Program.h"
+
+namespace mlperf::test {
+namespace {
+
+std::string headerSource() {
+  // C++ only: a namespace and a template, which a C parse rejects.
+  return "#pragma once\nnamespace model { template <class T> T twice(T x) { return x + x; } }\n" + syncLoopSource();
+}
+
+size_t count(const std::string &Text, const std::string &Needle) {
+  size_t N = 0;
+  for (size_t At = Text.find(Needle); At != std::string::npos; At = Text.find(Needle, At + 1))
+    ++N;
+  return N;
+}
+
+class HeaderTest : public ProjectTest {};
+
+TEST_F(HeaderTest, HeadersParseAsCxxWithFallbackFlags) {
+  for (const char *Name : {"model.h", "model.hh", "model.hpp"}) {
+    write(Name, headerSource());
+    ProcessResult R = lint({"--quiet", Name});
+    EXPECT_EQ(R.Exit, 1) << Name << "\n" << R.Err << R.Out;
+    EXPECT_EQ(R.Err.find("not allowed with 'C'"), std::string::npos) << R.Err;
+    EXPECT_NE(R.Out.find(std::string(Name) + ":8:5: warning:"), std::string::npos) << R.Out;
+    EXPECT_NE(R.Out.find("[mlperf-sync-in-loop]"), std::string::npos) << R.Out;
+    // Under --quiet too, once: the reason a project header would not be found.
+    EXPECT_EQ(count(R.Err, "no compilation database found; using fallback flags"), 1u) << R.Err;
+  }
+}
+
+TEST_F(HeaderTest, HeadersParseAsCxxWithGivenFlagsAndFromDirectories) {
+  write("include/model.h", headerSource());
+  ProcessResult Given = lint({"include/model.h", "--", "-std=c++20"});
+  EXPECT_EQ(Given.Exit, 1) << Given.Err;
+  EXPECT_EQ(Given.Err.find("not allowed with 'C'"), std::string::npos) << Given.Err;
+  ProcessResult Walked = lint({"--headers", "--format=json", "include"});
+  EXPECT_EQ(Walked.Exit, 1) << Walked.Err;
+  EXPECT_NE(Walked.Out.find("mlperf-sync-in-loop"), std::string::npos) << Walked.Out;
+  // A database that compiles the project as C++ covers its headers too.
+  write("build/compile_commands.json", "[{\"directory\": \"" + Root + "\", \"file\": \"main.cc\", " +
+                                           "\"command\": \"clang++ -std=c++20 -c main.cc\"}]");
+  write("main.cc", "#include \"include/model.h\"\n");
+  ProcessResult Db = lint({"include/model.h"});
+  EXPECT_EQ(Db.Exit, 1) << Db.Err;
+  EXPECT_EQ(Db.Err.find("not allowed with 'C'"), std::string::npos) << Db.Err;
+}
+
+TEST_F(HeaderTest, CHeadersOfACProjectStayC) {
+  write("c/api.h", "int add(int a, int b);\n");
+  ProcessResult R = lint({"c/api.h", "--", "-std=c11"});
+  EXPECT_EQ(R.Exit, 0) << R.Err;
+}
+
+/// The PATH the hook sees: the freshly built mlperf-lint first.
+std::string hookPath() {
+  llvm::StringRef Bin = llvm::sys::path::parent_path(MLPERF_LINT_BINARY);
+  const char *Path = std::getenv("PATH");
+  return Bin.str() + ":" + (Path ? Path : "/usr/bin:/bin");
+}
+
+class PreCommitTest : public ProjectTest {
+protected:
+  void SetUp() override {
+    ProjectTest::SetUp();
+    auto PreCommit = llvm::sys::findProgramByName("pre-commit");
+    auto Git = llvm::sys::findProgramByName("git");
+    if (!PreCommit || !Git)
+      GTEST_SKIP() << "pre-commit or git is not installed (scripts/setup.sh installs both)";
+    PreCommitBin = *PreCommit;
+    GitBin = *Git;
+    ProcessResult Rev = runProcess(GitBin, {"-C", MLPERF_SOURCE_DIR, "rev-parse", "HEAD"});
+    if (Rev.Exit != 0)
+      GTEST_SKIP() << MLPERF_SOURCE_DIR << " is not a git checkout: " << Rev.Err;
+    SourceRev = llvm::StringRef(Rev.Out).trim().str();
+    Env = {{"PATH", hookPath()}, {"HOME", Root}, {"PRE_COMMIT_HOME", Root + "/pre-commit-cache"},
+           {"GIT_CONFIG_NOSYSTEM", "1"}};
+    ASSERT_EQ(git({"init", "-q", "repo"}, "").Exit, 0);
+    git({"config", "user.email", "dev@example.com"});
+    git({"config", "user.name", "Dev"});
+  }
+  ProcessResult git(const std::vector<std::string> &Args, const std::string &Dir = "repo") {
+    return runProcess(GitBin, Args, Root + "/" + Dir, Env);
+  }
+  std::string PreCommitBin, GitBin, SourceRev;
+  std::vector<std::pair<std::string, std::string>> Env;
+};
+
+TEST_F(PreCommitTest, HookBlocksACommitWithAFindingInAHeader) {
+  // The README's .pre-commit-config.yaml, with this checkout as the repo.
+  write("repo/.pre-commit-config.yaml", "repos:\n"
+                                        "  - repo: " MLPERF_SOURCE_DIR "\n"
+                                        "    rev: " + SourceRev + "\n"
+                                        "    hooks:\n"
+                                        "      - id: mlperf-lint\n"
+                                        "        args: [--extra-arg=-DMODEL_CONFIG=1]\n");
+  write("repo/src/model.h", headerSource());
+  ASSERT_EQ(git({"add", "."}).Exit, 0);
+  ProcessResult Install = runProcess(PreCommitBin, {"install"}, Root + "/repo", Env);
+  ASSERT_EQ(Install.Exit, 0) << Install.Out << Install.Err;
+
+  ProcessResult Blocked = git({"commit", "-q", "-m", "model"});
+  std::string Log = Blocked.Out + Blocked.Err;
+  EXPECT_NE(Blocked.Exit, 0) << Log;
+  EXPECT_NE(Log.find("mlperf-lint"), std::string::npos) << Log;
+  EXPECT_NE(Log.find("src/model.h:8:5: warning:"), std::string::npos) << Log;
+  EXPECT_NE(Log.find("[mlperf-sync-in-loop]"), std::string::npos) << Log;
+  EXPECT_EQ(Log.find("not allowed with 'C'"), std::string::npos) << Log;
+  EXPECT_EQ(count(Log, "no compilation database found; using fallback flags"), 1u) << Log;
+
+  std::string Fixed = headerSource();
+  const std::string InLoop = "    cudaDeviceSynchronize();\n  }\n";
+  Fixed.replace(Fixed.find(InLoop), InLoop.size(), "  }\n  cudaDeviceSynchronize();\n");
+  write("repo/src/model.h", Fixed);
+  ASSERT_EQ(git({"add", "."}).Exit, 0);
+  ProcessResult Passed = git({"commit", "-q", "-m", "model"});
+  EXPECT_EQ(Passed.Exit, 0) << Passed.Out << Passed.Err;
+  EXPECT_EQ(git({"rev-list", "--count", "HEAD"}).Out, "1\n");
+}
+
+} // namespace
+} // namespace mlperf::test
