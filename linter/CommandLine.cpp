@@ -135,6 +135,7 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
   R.Fix = O.Fix;
   R.Jobs = O.Jobs;
   R.Quiet = O.Quiet;
+  R.CompilerStats = !O.Quiet;
   return R;
 }
 

@@ -4,12 +4,14 @@
 #include "Embedded.h"
 #include "Lint.h"
 #include "MlperfModule.h"
+#include "Progress.h"
 #include "lsp/Server.h"
 #include "validate/Validate.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <iostream>
@@ -106,8 +108,11 @@ int runMain(int Argc, const char **Argv) {
   case Action::Lint:
     break;
   }
-  LintOutcome Out = runLint(*Request);
-  if (!Out.Fatal)
+  LiveReport Live(*Request, llvm::outs(), llvm::errs(), llvm::sys::Process::StandardOutIsDisplayed(),
+                  llvm::sys::Process::StandardErrIsDisplayed());
+  LintOutcome Out = runLint(*Request, Live.callback());
+  Live.finish();
+  if (!Out.Fatal && !Live.streams())
     emit(*Request, Out);
   for (const std::string &P : Out.Problems)
     error(P);
@@ -119,6 +124,7 @@ int runMain(int Argc, const char **Argv) {
   if (!Request->Quiet) {
     for (const std::string &M : Out.Messages)
       llvm::errs() << "mlperf-lint: " << M << "\n";
+    printSuppressed(Out.Stats, llvm::errs());
     llvm::errs() << "mlperf-lint: " << Findings << " finding(s) in " << Out.Files.size() << " file(s)\n";
   }
   if (!Out.Problems.empty() || hasCompilerErrors(Out.Errors))

@@ -27,7 +27,7 @@ bool hasCompilerErrors(llvm::ArrayRef<ClangTidyError> Errors) {
   return false;
 }
 
-LintOutcome runLint(LintRequest R) {
+LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
   LintOutcome Out;
   InputSet Inputs = collectInputs(R.Paths, R.Headers);
   Out.Problems = Inputs.Errors;
@@ -42,6 +42,8 @@ LintOutcome runLint(LintRequest R) {
   Out.Providers = *Providers;
 
   R.Flags.Files = Inputs.Files;
+  if (!R.CompilerStats)
+    R.Flags.ExtraArgs.push_back("-fno-caret-diagnostics");  // clang prints its counts only with carets
   auto Flags = makeCompilationDatabase(R.Flags);
   if (!Flags) {
     Out.Problems.push_back(llvm::toString(Flags.takeError()));
@@ -52,8 +54,16 @@ LintOutcome runLint(LintRequest R) {
     Out.Notices.push_back(Flags->Announcement);
 
   unsigned Jobs = R.Jobs ? R.Jobs : llvm::hardware_concurrency().compute_thread_count();
-  RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Overlays);
+  FileDone Done;
+  if (OnFile)
+    Done = [&](size_t I, const std::vector<ClangTidyError> &Errors) {
+      std::vector<ClangTidyError> Noted = Errors;
+      addMeasuredNotes(Noted);
+      OnFile(I, Inputs.Files.size(), Inputs.Files[I], std::move(Noted));
+    };
+  RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Overlays, Done);
   Out.Errors = std::move(Result.Errors);
+  Out.Stats = Result.Stats;
   addMeasuredNotes(Out.Errors);
 
   if (!R.ExportFixes.empty()) {

@@ -6,6 +6,7 @@
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,11 +18,16 @@ struct LintOutcome {
   std::vector<std::string> Problems;                 // one line each, reported as errors
   std::vector<std::string> Messages;                 // announcements for stderr
   std::vector<std::string> Notices;                  // for stderr even under --quiet
+  clang::tidy::ClangTidyStats Stats;                 // findings suppressed, as clang-tidy counts them
   ProviderFactory Providers;                         // the configuration, for the text report
   bool Fatal = false;                                // nothing was linted: a usage or configuration error
 };
 
-LintOutcome runLint(LintRequest R);
+/// One file's findings (measured notes added) as soon as it is linted.
+using FileReport = std::function<void(size_t Index, size_t Total, const std::string &File,
+                                      std::vector<clang::tidy::ClangTidyError> Errors)>;
+
+LintOutcome runLint(LintRequest R, const FileReport &OnFile = {});
 
 /// Findings that count for the exit status: warnings, and errors raised by
 /// --warnings-as-errors (compiler errors are problems, not findings).

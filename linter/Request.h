@@ -28,6 +28,7 @@ struct LintRequest {
   bool Fix = false;
   unsigned Jobs = 0;  // 0: one per core
   bool Quiet = false;
+  bool CompilerStats = true;  // clang's "N warnings generated." lines on stderr
   std::map<std::string, std::string> Overlays;  // unsaved buffers by absolute path, linted instead of the files
 };
 

@@ -5,6 +5,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <mutex>
 #include <set>
 #include <tuple>
 
@@ -14,8 +15,10 @@ using namespace clang::tidy;
 
 RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
                     const ProviderFactory &Providers, unsigned Jobs,
-                    const std::map<std::string, std::string> &Overlays) {
+                    const std::map<std::string, std::string> &Overlays, const FileDone &OnFileDone) {
   std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
+  RunResult Out;
+  std::mutex Done;
   auto RunOne = [&](size_t I) {
     ClangTidyContext Context(Providers());
     auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
@@ -26,6 +29,15 @@ RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling:
       FS->pushOverlay(Buffers);
     }
     PerFile[I] = runClangTidy(Context, DB, {Files[I]}, FS, /*ApplyAnyFix=*/true);
+    std::lock_guard<std::mutex> Lock(Done);
+    const ClangTidyStats &S = Context.getStats();
+    Out.Stats.ErrorsDisplayed += S.ErrorsDisplayed;
+    Out.Stats.ErrorsIgnoredCheckFilter += S.ErrorsIgnoredCheckFilter;
+    Out.Stats.ErrorsIgnoredNOLINT += S.ErrorsIgnoredNOLINT;
+    Out.Stats.ErrorsIgnoredNonUserCode += S.ErrorsIgnoredNonUserCode;
+    Out.Stats.ErrorsIgnoredLineFilter += S.ErrorsIgnoredLineFilter;
+    if (OnFileDone)
+      OnFileDone(I, PerFile[I]);
   };
   if (Jobs <= 1 || Files.size() <= 1) {
     for (size_t I = 0; I < Files.size(); ++I)
@@ -36,7 +48,6 @@ RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling:
       Pool.async([&, I] { RunOne(I); });
     Pool.wait();
   }
-  RunResult Out;
   std::set<std::tuple<std::string, unsigned, std::string, std::string>> Seen;
   for (auto &Errors : PerFile)
     for (ClangTidyError &E : Errors)

@@ -6,6 +6,7 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -14,10 +15,14 @@ namespace mlperf::lint {
 
 struct RunResult {
   std::vector<clang::tidy::ClangTidyError> Errors;  // ordered by input file, deduplicated
+  clang::tidy::ClangTidyStats Stats;                // summed over the files
 };
+
+/// Called as each file finishes, one call at a time, with its own findings.
+using FileDone = std::function<void(size_t Index, const std::vector<clang::tidy::ClangTidyError> &Errors)>;
 
 RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
                     const ProviderFactory &Providers, unsigned Jobs,
-                    const std::map<std::string, std::string> &Overlays = {});
+                    const std::map<std::string, std::string> &Overlays = {}, const FileDone &OnFileDone = {});
 
 } // namespace mlperf::lint

@@ -90,6 +90,7 @@ private:
     LintRequest R = Base;
     R.Paths = {Path};
     R.Quiet = true;
+    R.CompilerStats = false;
     R.Fix = false;
     R.ExportFixes.clear();
     R.Jobs = 1;

@@ -126,3 +126,72 @@ TEST_F(PreCommitTest, HookBlocksACommitWithAFindingInAHeader) {
 
 } // namespace
 } // namespace mlperf::test
+
+namespace mlperf::test {
+namespace {
+
+class StreamingTest : public ProjectTest {};
+
+TEST_F(StreamingTest, QuietSilencesClangsCounts) {
+  write("w.cc", "#warning from the preprocessor\nint x;\n");
+  ProcessResult Loud = lint({"w.cc", "--", "-std=c++17"});
+  EXPECT_EQ(Loud.Exit, 0) << Loud.Err;
+  EXPECT_NE(Loud.Err.find("1 warning generated."), std::string::npos) << Loud.Err;
+  EXPECT_NE(Loud.Err.find("Suppressed 1 warnings (1 with check filters).\n"), std::string::npos) << Loud.Err;
+  ProcessResult Quiet = lint({"--quiet", "w.cc", "--", "-std=c++17"});
+  EXPECT_EQ(Quiet.Exit, 0);
+  EXPECT_EQ(Quiet.Err, "");
+}
+
+TEST_F(StreamingTest, HeaderFindingsDroppedByTheFilterAreCounted) {
+  write("model.h", headerSource());
+  write("main.cc", "#include \"model.h\"\n");
+  ProcessResult Filtered = lint({"main.cc", "--", "-std=c++17"});
+  EXPECT_EQ(Filtered.Exit, 0) << Filtered.Err;
+  EXPECT_EQ(Filtered.Out, "");
+  EXPECT_NE(Filtered.Err.find("Suppressed 1 warnings (1 in non-user code).\n"
+                              "Use -header-filter=.* to display errors from all non-system headers."),
+            std::string::npos)
+      << Filtered.Err;
+  ProcessResult Shown = lint({"--header-filter=.*", "main.cc", "--", "-std=c++17"});
+  EXPECT_EQ(Shown.Exit, 1);
+  EXPECT_NE(Shown.Out.find("model.h:8:5: warning:"), std::string::npos) << Shown.Out;
+  EXPECT_EQ(Shown.Err.find("Suppressed"), std::string::npos) << Shown.Err;
+}
+
+TEST_F(StreamingTest, FindingsComeInInputOrderWhenNotATerminal) {
+  std::vector<std::string> Files;
+  for (const char *Name : {"c.cc", "a.cc", "b.cc", "d.cc"}) {
+    write(Name, syncLoopSource());
+    Files.push_back(Name);
+  }
+  std::vector<std::string> Args = {"-j4", "a.cc", "b.cc", "c.cc", "d.cc", "--", "-std=c++17"};
+  ProcessResult R = lint(Args);
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  size_t A = R.Out.find("a.cc:6:5"), B = R.Out.find("b.cc:6:5"), C = R.Out.find("c.cc:6:5"),
+         D = R.Out.find("d.cc:6:5");
+  ASSERT_NE(D, std::string::npos) << R.Out;
+  EXPECT_LT(A, B);
+  EXPECT_LT(B, C);
+  EXPECT_LT(C, D);
+  Args[0] = "-j1";
+  EXPECT_EQ(lint(Args).Out, R.Out) << "the same report whatever the parallelism";
+}
+
+TEST_F(StreamingTest, ProgressLineOnATerminal) {
+  auto Script = llvm::sys::findProgramByName("script");
+  if (!Script)
+    GTEST_SKIP() << "util-linux's script (a pseudo-terminal) is not installed";
+  write("src/a.cc", syncLoopSource());
+  write("src/b.cc", "int clean;\n");
+  std::string Command = std::string(MLPERF_LINT_BINARY) + " -j1 src/a.cc src/b.cc -- -std=c++17";
+  ProcessResult R = runProcess(*Script, {"-q", "-e", "-c", Command, "/dev/null"}, Root);
+  EXPECT_EQ(R.Exit, 1) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("[1/2] src/a.cc \u2014 1 finding, "), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("[2/2] src/b.cc \u2014 0 findings, 0:00 left"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("src/a.cc:6:5: warning:"), std::string::npos) << R.Out;
+  EXPECT_EQ(R.Out.find("warning generated"), std::string::npos) << R.Out;
+}
+
+} // namespace
+} // namespace mlperf::test
