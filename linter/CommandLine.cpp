@@ -44,6 +44,18 @@ struct Options {
                                         cl::cat(Category)};
   cl::opt<unsigned> Jobs{"j", cl::desc("Files linted in parallel (default: cores)"), cl::init(0), cl::Prefix,
                          cl::cat(Category)};
+  cl::opt<std::string> LineFilter{"line-filter",
+                                  cl::desc("Report only findings on these lines: clang-tidy's JSON, "
+                                           "[{\"name\":\"file.cc\",\"lines\":[[1,3],[5,7]]},{\"name\":\"f.h\"}]"),
+                                  cl::cat(Category)};
+  cl::opt<std::string> Diff{"diff", cl::ValueOptional, cl::value_desc("git-ref"),
+                            cl::desc("Lint the files changed since the ref (default HEAD) and report only findings "
+                                     "on changed lines"),
+                            cl::cat(Category)};
+  cl::opt<std::string> Baseline{"baseline", cl::desc("Hide the findings recorded in this baseline"),
+                                cl::value_desc("file"), cl::cat(Category)};
+  cl::opt<std::string> WriteBaseline{"write-baseline", cl::desc("Record this run's findings as a baseline"),
+                                     cl::value_desc("file"), cl::cat(Category)};
   cl::opt<bool> Quiet{"quiet", cl::desc("No summary or announcements on stderr"), cl::cat(Category)};
 };
 
@@ -112,7 +124,9 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
     return usage("--format: unknown format '" + O.OutputFormat + "' (text, json or sarif)");
   R.OutputFormat = *Fmt;
   R.Paths.assign(O.Paths.begin(), O.Paths.end());
-  if (R.What == Action::Lint && R.Paths.empty())
+  if (O.Diff.getNumOccurrences())
+    R.Filters.Diff = O.Diff;
+  if (R.What == Action::Lint && R.Paths.empty() && !R.Filters.Diff)
     return usage("no input files or directories (see --help)");
   R.Headers = O.Headers;
   if (O.Checks.getNumOccurrences())
@@ -136,6 +150,9 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
   R.Jobs = O.Jobs;
   R.Quiet = O.Quiet;
   R.CompilerStats = !O.Quiet;
+  R.Filters.LineFilter = O.LineFilter;
+  R.Filters.Baseline = O.Baseline;
+  R.WriteBaseline = O.WriteBaseline;
   return R;
 }
 

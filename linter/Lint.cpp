@@ -29,6 +29,21 @@ bool hasCompilerErrors(llvm::ArrayRef<ClangTidyError> Errors) {
 
 LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
   LintOutcome Out;
+  std::optional<FindingFilter> Filter;
+  if (R.Filters.active()) {
+    auto F = FindingFilter::create(R.Filters);
+    if (!F) {
+      Out.Problems.push_back(llvm::toString(F.takeError()));
+      Out.Fatal = true;
+      return Out;
+    }
+    Filter = std::move(*F);
+    if (R.Paths.empty()) {
+      R.Paths = Filter->changedFiles();
+      if (R.Paths.empty())
+        return Out;  // --diff: nothing changed
+    }
+  }
   InputSet Inputs = collectInputs(R.Paths, R.Headers);
   Out.Problems = Inputs.Errors;
   Out.Files = Inputs.Files;
@@ -55,15 +70,41 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
 
   unsigned Jobs = R.Jobs ? R.Jobs : llvm::hardware_concurrency().compute_thread_count();
   FileDone Done;
+  std::optional<FindingFilter> StreamFilter = Filter;
+  clang::tidy::ClangTidyStats StreamStats;
+  unsigned StreamHidden = 0;
   if (OnFile)
     Done = [&](size_t I, const std::vector<ClangTidyError> &Errors) {
       std::vector<ClangTidyError> Noted = Errors;
+      if (StreamFilter)
+        Noted = StreamFilter->applyBaseline(StreamFilter->applyLines(std::move(Noted), StreamStats), StreamHidden);
       addMeasuredNotes(Noted);
       OnFile(I, Inputs.Files.size(), Inputs.Files[I], std::move(Noted));
     };
   RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Overlays, Done);
   Out.Errors = std::move(Result.Errors);
   Out.Stats = Result.Stats;
+  if (Filter)
+    Out.Errors = Filter->applyLines(std::move(Out.Errors), Out.Stats);
+  if (!R.WriteBaseline.empty()) {
+    if (llvm::Error E = writeBaseline(R.WriteBaseline, Out.Errors))
+      Out.Problems.push_back(llvm::toString(std::move(E)));
+    else
+      Out.Messages.push_back("wrote " + std::to_string(countFindings(Out.Errors)) + " finding(s) to the baseline " +
+                             R.WriteBaseline);
+  }
+  if (Filter && !R.Filters.Baseline.empty()) {
+    unsigned Hidden = 0;
+    Out.Errors = Filter->applyBaseline(std::move(Out.Errors), Hidden);
+    Out.Messages.push_back(std::to_string(Hidden) + " finding(s) hidden by the baseline " + R.Filters.Baseline);
+    std::vector<std::string> Stale = Filter->staleEntries(Inputs.Files);
+    if (!Stale.empty())
+      Out.Messages.push_back(R.Filters.Baseline + ": " + std::to_string(Stale.size()) +
+                             " stale entr" + (Stale.size() == 1 ? "y" : "ies") +
+                             " no longer found (rewrite it with --write-baseline to drop them)");
+    for (const std::string &S : Stale)
+      Out.Messages.push_back("  stale: " + S);
+  }
   addMeasuredNotes(Out.Errors);
 
   if (!R.ExportFixes.empty()) {

@@ -4,6 +4,7 @@
 
 #include "CompileFlags.h"
 #include "Config.h"
+#include "Filters.h"
 #include "Report.h"
 
 #include <map>
@@ -29,6 +30,8 @@ struct LintRequest {
   unsigned Jobs = 0;  // 0: one per core
   bool Quiet = false;
   bool CompilerStats = true;  // clang's "N warnings generated." lines on stderr
+  FilterRequest Filters;      // --line-filter, --diff, --baseline
+  std::string WriteBaseline;
   std::map<std::string, std::string> Overlays;  // unsaved buffers by absolute path, linted instead of the files
 };
 
