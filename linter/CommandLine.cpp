@@ -8,9 +8,33 @@ namespace mlperf::lint {
 namespace cl = llvm::cl;
 
 namespace {
+const char *UsageText = R"(
+SUBCOMMANDS:
+  mlperf-lint lsp [options] [-- <compiler arguments>]
+      A language server on stdin/stdout for editors; it takes the options above.
+  mlperf-lint validate [--help]
+      Runs each check's fixture pair and measures what the fix changes.
+
+COMPILER ARGUMENTS:
+  Arguments after `--` are the compile flags of every file, instead of a
+  compilation database (-p, or the nearest compile_commands.json).
+
+CONFIGURATION:
+  The nearest `.mlperf-lint` or `.clang-tidy` above each file (in one directory,
+  `.mlperf-lint` wins; of a `.clang-tidy` only the mlperf-* settings count), or
+  --config-file / --config instead of those files; the command line over both.
+
+EXIT STATUS:
+  0  no findings
+  1  findings
+  2  usage, configuration, input or compile errors
+)";
+
 struct Options {
   cl::OptionCategory Category{"mlperf-lint options"};
-  cl::list<std::string> Paths{cl::Positional, cl::desc("<file-or-directory>..."), cl::cat(Category)};
+  cl::list<std::string> Paths{cl::Positional, cl::desc("<file-or-directory>... [-- <compiler arguments>]"),
+                              cl::cat(Category)};
+  cl::extrahelp Usage{UsageText};
   cl::opt<std::string> BuildPath{"p", cl::desc("Build directory with compile_commands.json"), cl::cat(Category)};
   cl::opt<std::string> Checks{"checks", cl::desc("Check globs, as clang-tidy's --checks"), cl::cat(Category)};
   cl::opt<std::string> ConfigFile{"config-file", cl::desc("Read the configuration from this YAML file"),
@@ -26,6 +50,18 @@ struct Options {
                                         cl::cat(Category)};
   cl::opt<std::string> HeaderFilter{"header-filter", cl::desc("Report findings in headers matching this regex"),
                                     cl::cat(Category)};
+  cl::opt<std::string> ExcludeHeaderFilter{"exclude-header-filter",
+                                           cl::desc("Do not report findings in headers matching this regex, "
+                                                    "as clang-tidy's --exclude-header-filter"),
+                                           cl::cat(Category)};
+  cl::opt<bool> SystemHeaders{"system-headers", cl::desc("Report findings in system headers too"),
+                              cl::cat(Category)};
+  cl::opt<bool> UseColor{"use-color",
+                         cl::desc("Colors in the text report (default: when stdout is a terminal); "
+                                  "--use-color=false turns them off"),
+                         cl::cat(Category)};
+  cl::opt<std::string> PathStyle{"path-style", cl::desc("JSON file paths: absolute (default) or relative"),
+                                 cl::init("absolute"), cl::cat(Category)};
   cl::opt<bool> Headers{"headers", cl::desc("Also lint headers found in directories"), cl::cat(Category)};
   cl::opt<bool> Fix{"fix", cl::desc("Apply the suggested fixes in place"), cl::cat(Category)};
   cl::opt<std::string> ExportFixes{"export-fixes", cl::desc("Write fixes as YAML for clang-apply-replacements"),
@@ -135,6 +171,15 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
     R.Config.WarningsAsErrors = O.WarningsAsErrors.empty() ? std::string("*") : std::string(O.WarningsAsErrors);
   if (O.HeaderFilter.getNumOccurrences())
     R.Config.HeaderFilter = O.HeaderFilter;
+  if (O.ExcludeHeaderFilter.getNumOccurrences())
+    R.Config.ExcludeHeaderFilter = O.ExcludeHeaderFilter;
+  if (O.SystemHeaders.getNumOccurrences())
+    R.Config.SystemHeaders = O.SystemHeaders;
+  if (O.UseColor.getNumOccurrences())
+    R.UseColor = O.UseColor;
+  if (O.PathStyle != "absolute" && O.PathStyle != "relative")
+    return usage("--path-style: unknown style '" + O.PathStyle + "' (absolute or relative)");
+  R.RelativePaths = O.PathStyle == "relative";
   if (!O.ConfigFile.empty())
     R.Config.ConfigFile = O.ConfigFile;
   if (!O.Config.empty())

@@ -1,5 +1,6 @@
 #include "Config.h"
 
+#include "ClangTidyConfig.h"
 #include "MlperfCheck.h"
 #include "MlperfModule.h"
 
@@ -29,6 +30,7 @@ private:
   static ConfigFileHandlers handlers() {
     ConfigFileHandlers H;
     H.emplace_back(ConfigFileName, parseConfiguration);
+    H.emplace_back(ClangTidyConfigFileName, parseMlperfPartOfClangTidy);
     return H;
   }
 };
@@ -98,6 +100,10 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
     Overrides.WarningsAsErrors = *R.WarningsAsErrors;
   if (R.HeaderFilter)
     Overrides.HeaderFilterRegex = *R.HeaderFilter;
+  if (R.ExcludeHeaderFilter)
+    Overrides.ExcludeHeaderFilterRegex = *R.ExcludeHeaderFilter;
+  if (R.SystemHeaders)
+    Overrides.SystemHeaders = *R.SystemHeaders;
   if (!R.Profiles.empty()) {
     std::string Joined;
     for (const std::string &P : R.Profiles)

@@ -18,6 +18,8 @@ inline constexpr const char *ConfigFileName = ".mlperf-lint";
 
 struct ConfigRequest {
   std::optional<std::string> Checks, WarningsAsErrors, HeaderFilter, ConfigFile, ConfigText;
+  std::optional<std::string> ExcludeHeaderFilter;
+  std::optional<bool> SystemHeaders;
   std::vector<std::string> Profiles;
 };
 

@@ -10,7 +10,8 @@ using clang::tidy::ClangTidyError;
 
 LiveReport::LiveReport(LintRequest &R, llvm::raw_ostream &Out, llvm::raw_ostream &Err, bool OutIsTerminal,
                        bool ErrIsTerminal)
-    : Out(Out), Err(Err), Streams(R.OutputFormat == Format::Text && R.OutputPath.empty()),
+    : Out(Out), Err(Err), Color(R.UseColor.value_or(OutIsTerminal)),
+      Streams(R.OutputFormat == Format::Text && R.OutputPath.empty()),
       InOrder(!OutIsTerminal), Progress(ErrIsTerminal && !R.Quiet) {
   if (Progress)
     R.CompilerStats = false;
@@ -52,7 +53,7 @@ void LiveReport::print(const std::vector<ClangTidyError> &Errors) {
   for (const ClangTidyError &E : Errors)
     if (Seen.emplace(E.Message.FilePath, E.Message.FileOffset, E.DiagnosticName, E.Message.Message).second)
       New.push_back(E);
-  writeText(New, Out);
+  writeText(New, Out, Color);
 }
 
 void LiveReport::drawProgress() {

@@ -33,7 +33,7 @@ private:
   void clearProgress();
 
   llvm::raw_ostream &Out, &Err;
-  bool Streams, InOrder, Progress;
+  bool Color, Streams, InOrder, Progress;
   std::map<size_t, std::vector<clang::tidy::ClangTidyError>> Pending;
   size_t Next = 0, Done = 0, Total = 0;
   std::string Last;

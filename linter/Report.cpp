@@ -4,6 +4,7 @@
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <nlohmann/json.hpp>
@@ -119,19 +120,27 @@ void writeReport(Format F, llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostr
                  const ReportOptions &Options) {
   switch (F) {
   case Format::Text:
-    return writeText(Errors, OS);
+    return writeText(Errors, OS, Options.Color);
   case Format::Json:
-    return writeJson(Errors, OS);
+    return writeJson(Errors, OS, Options.RelativePaths);
   case Format::Sarif:
     return writeSarif(Errors, OS, {Options.SarifRoot, Options.Problems});
   }
 }
 
-void writeJson(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS) {
+void writeJson(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, bool RelativePaths) {
   LineTable Lines;
   nlohmann::json Diags = nlohmann::json::array();
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  auto Shown = [&](llvm::StringRef File) {
+    llvm::StringRef Rel = File;
+    if (RelativePaths && Rel.consume_front(Cwd) && Rel.consume_front("/"))
+      return Rel.str();
+    return File.str();
+  };
   auto Place = [&](nlohmann::json &J, const std::string &File, unsigned Offset) {
-    J["file"] = File;
+    J["file"] = File.empty() ? File : Shown(File);
     if (File.empty())
       return;
     auto [Line, Col] = Lines.lineColumn(File, Offset);

@@ -26,11 +26,15 @@ private:
 /// clang-tidy's text format (the diagnostic, the source line, a caret, the
 /// fix-its and the notes), written to \p OS instead of stdout.
 void writeText(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS, bool Color = false);
-void writeJson(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS);
+/// The JSON report (docs/json-output.md).
+void writeJson(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS,
+               bool RelativePaths = false);
 
 struct ReportOptions {
   std::string SarifRoot;              // --sarif-root; empty: the git top-level
   std::vector<std::string> Problems;  // input errors, in the SARIF invocation
+  bool Color = false;                 // text
+  bool RelativePaths = false;         // JSON: paths relative to the working directory
 };
 /// Writes the report in \p F.
 void writeReport(Format F, llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS,

@@ -8,6 +8,7 @@
 #include "Report.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct LintRequest {
   bool CompilerStats = true;  // clang's "N warnings generated." lines on stderr
   FilterRequest Filters;      // --line-filter, --diff, --baseline
   std::string WriteBaseline;
+  std::optional<bool> UseColor;  // unset: when stdout is a terminal
+  bool RelativePaths = false;    // --path-style=relative
   std::map<std::string, std::string> Overlays;  // unsaved buffers by absolute path, linted instead of the files
 };
 
