@@ -1,5 +1,6 @@
 #include "Lint.h"
 
+#include "Filters.h"
 #include "Fixes.h"
 #include "Inputs.h"
 #include "MeasuredNotes.h"
@@ -70,41 +71,21 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
 
   unsigned Jobs = R.Jobs ? R.Jobs : llvm::hardware_concurrency().compute_thread_count();
   FileDone Done;
-  std::optional<FindingFilter> StreamFilter = Filter;
-  clang::tidy::ClangTidyStats StreamStats;
-  unsigned StreamHidden = 0;
+  std::optional<FindingFilter> StreamFilter = Filter;  // its own baseline counts
   if (OnFile)
     Done = [&](size_t I, const std::vector<ClangTidyError> &Errors) {
       std::vector<ClangTidyError> Noted = Errors;
       if (StreamFilter)
-        Noted = StreamFilter->applyBaseline(StreamFilter->applyLines(std::move(Noted), StreamStats), StreamHidden);
+        Noted = StreamFilter->applyAll(std::move(Noted));
       addMeasuredNotes(Noted);
       OnFile(I, Inputs.Files.size(), Inputs.Files[I], std::move(Noted));
     };
   RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Overlays, Done);
   Out.Errors = std::move(Result.Errors);
   Out.Stats = Result.Stats;
-  if (Filter)
-    Out.Errors = Filter->applyLines(std::move(Out.Errors), Out.Stats);
-  if (!R.WriteBaseline.empty()) {
-    if (llvm::Error E = writeBaseline(R.WriteBaseline, Out.Errors))
-      Out.Problems.push_back(llvm::toString(std::move(E)));
-    else
-      Out.Messages.push_back("wrote " + std::to_string(countFindings(Out.Errors)) + " finding(s) to the baseline " +
-                             R.WriteBaseline);
-  }
-  if (Filter && !R.Filters.Baseline.empty()) {
-    unsigned Hidden = 0;
-    Out.Errors = Filter->applyBaseline(std::move(Out.Errors), Hidden);
-    Out.Messages.push_back(std::to_string(Hidden) + " finding(s) hidden by the baseline " + R.Filters.Baseline);
-    std::vector<std::string> Stale = Filter->staleEntries(Inputs.Files);
-    if (!Stale.empty())
-      Out.Messages.push_back(R.Filters.Baseline + ": " + std::to_string(Stale.size()) +
-                             " stale entr" + (Stale.size() == 1 ? "y" : "ies") +
-                             " no longer found (rewrite it with --write-baseline to drop them)");
-    for (const std::string &S : Stale)
-      Out.Messages.push_back("  stale: " + S);
-  }
+  if (Filter || !R.WriteBaseline.empty())
+    filterFindings(Filter ? &*Filter : nullptr, R.WriteBaseline, Inputs.Files, Out.Errors, Out.Stats,
+                   Out.Messages, Out.Problems);
   addMeasuredNotes(Out.Errors);
 
   if (!R.ExportFixes.empty()) {

@@ -184,13 +184,16 @@ TEST_F(StreamingTest, ProgressLineOnATerminal) {
     GTEST_SKIP() << "util-linux's script (a pseudo-terminal) is not installed";
   write("src/a.cc", syncLoopSource());
   write("src/b.cc", "int clean;\n");
-  std::string Command = std::string(MLPERF_LINT_BINARY) + " -j1 src/a.cc src/b.cc -- -std=c++17";
+  std::string Command = std::string(MLPERF_LINT_BINARY) + " -j1 --use-color=false src/a.cc src/b.cc -- -std=c++17";
   ProcessResult R = runProcess(*Script, {"-q", "-e", "-c", Command, "/dev/null"}, Root);
   EXPECT_EQ(R.Exit, 1) << R.Out << R.Err;
   EXPECT_NE(R.Out.find("[1/2] src/a.cc \u2014 1 finding, "), std::string::npos) << R.Out;
   EXPECT_NE(R.Out.find("[2/2] src/b.cc \u2014 0 findings, 0:00 left"), std::string::npos) << R.Out;
   EXPECT_NE(R.Out.find("src/a.cc:6:5: warning:"), std::string::npos) << R.Out;
   EXPECT_EQ(R.Out.find("warning generated"), std::string::npos) << R.Out;
+  std::string Colored = std::string(MLPERF_LINT_BINARY) + " src/a.cc -- -std=c++17";
+  ProcessResult C = runProcess(*Script, {"-q", "-e", "-c", Colored, "/dev/null"}, Root);
+  EXPECT_NE(C.Out.find("\x1b["), std::string::npos) << "colors by default on a terminal";
 }
 
 } // namespace
