@@ -14,7 +14,7 @@ namespace mlperf::lint::lsp {
 using nlohmann::json;
 
 namespace {
-enum ErrorCode { ParseError = -32700, MethodNotFound = -32601 };
+enum ErrorCode { ParseError = -32700, InvalidParams = -32602, MethodNotFound = -32601 };
 
 class Server {
 public:
@@ -42,6 +42,9 @@ public:
 
   void parseError(const std::string &Why) {
     writeMessage(Out, {{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", ParseError}, {"message", Why}}}});
+  }
+  void invalidParams(const json &Id, const std::string &Why) {
+    writeMessage(Out, {{"jsonrpc", "2.0"}, {"id", Id}, {"error", {{"code", InvalidParams}, {"message", Why}}}});
   }
   bool shutDown() const { return ShutDown; }
 
@@ -180,8 +183,16 @@ int runServer(const LintRequest &Base, std::istream &In, std::ostream &Out, llvm
       S.parseError("a message must be a JSON object");
       continue;
     }
-    if (!S.handle(*M))
-      return S.shutDown() ? 0 : 1;
+    try {
+      if (!S.handle(*M))
+        return S.shutDown() ? 0 : 1;
+    } catch (const nlohmann::json::exception &E) {
+      // A field of the wrong type: the request fails, the server goes on.
+      if (M->contains("id"))
+        S.invalidParams((*M)["id"], E.what());
+      else
+        Log << "mlperf-lint lsp: ignored a malformed notification: " << E.what() << "\n";
+    }
   }
   return 1;  // the client went away without `exit`
 }

@@ -177,12 +177,16 @@ TEST_F(LspTest, DiagnosticsQuickFixAndShutdownOverStdio) {
 TEST_F(LspTest, UnknownRequestsAndBadJsonGetErrors) {
   request(1, "textDocument/hover", json::object());
   Input << "Content-Length: 5\r\n\r\n{oops";
+  request(4, "textDocument/codeAction", {{"textDocument", 42}});
+  notify("textDocument/didOpen", {{"textDocument", {{"uri", 7}}}});
   request(2, "shutdown", nullptr);
   notify("exit", nullptr);
   int Exit = -1;
   std::vector<json> Messages = serve({}, Exit);
   EXPECT_EQ(Exit, 0) << StdErr;
   EXPECT_EQ(response(Messages, 1)["error"]["code"], -32601);
+  EXPECT_EQ(response(Messages, 4)["error"]["code"], -32602) << "a field of the wrong type fails the request only";
+  EXPECT_NE(StdErr.find("ignored a malformed notification"), std::string::npos) << StdErr;
   bool SawParseError = false;
   for (const json &M : Messages)
     SawParseError |= M.contains("error") && M["error"]["code"] == -32700;
