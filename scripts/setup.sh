@@ -4,7 +4,7 @@ set -euo pipefail
 PKGS=(cmake ninja-build ccache g++ pkg-config
       llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 clang-tidy-19
       nlohmann-json3-dev googletest libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
-      libtorch-dev pre-commit git)
+      libtorch-dev pre-commit git vim vim-ale)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
