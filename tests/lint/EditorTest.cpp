@@ -11,18 +11,24 @@
 namespace mlperf::test {
 namespace {
 
-/// The `vim` code blocks of the page's "Vim (ALE)" section, in order.
-std::vector<std::string> aleRecipes() {
+/// The \p Language code blocks of the page's \p Section, in order.
+std::vector<std::string> recipes(const std::string &Section, const std::string &Language) {
   std::string Page = readFile(MLPERF_SOURCE_DIR "/docs/editors.md");
   std::vector<std::string> Blocks;
-  size_t At = Page.find("## Vim (ALE)");
+  std::string Fence = "```" + Language + "\n";
+  size_t At = Page.find("## " + Section);
   size_t End = Page.find("\n## ", At + 1);
-  while (At != std::string::npos && (At = Page.find("```vim\n", At)) < End) {
-    size_t Close = Page.find("```", At + 7);
-    Blocks.push_back(Page.substr(At + 7, Close - At - 7));
+  while (At != std::string::npos && (At = Page.find(Fence, At)) < End) {
+    size_t Close = Page.find("```", At + Fence.size());
+    Blocks.push_back(Page.substr(At + Fence.size(), Close - At - Fence.size()));
     At = Close + 3;
   }
   return Blocks;
+}
+std::vector<std::string> aleRecipes() { return recipes("Vim (ALE)", "vim"); }
+
+std::string pathWithLinter() {
+  return llvm::sys::path::parent_path(MLPERF_LINT_BINARY).str() + ":" + std::getenv("PATH");
 }
 
 class EditorTest : public ProjectTest {
@@ -56,9 +62,8 @@ protected:
                        "endfunction\n"
                        "let g:deadline = timer_start(60000, 'Dump')\n"
                        "call timer_start(300, 'Dump', {'repeat': -1})\n");
-    std::string Path = llvm::sys::path::parent_path(MLPERF_LINT_BINARY).str() + ":" + std::getenv("PATH");
     ProcessResult R = runProcess(ScriptBin, {"-q", "-e", "-c", "vim -N -u vimrc sync.cc", "/dev/null"}, Root,
-                                 {{"PATH", Path}, {"HOME", Root}});
+                                 {{"PATH", pathWithLinter()}, {"HOME", Root}});
     EXPECT_EQ(R.Exit, 0) << R.Err;
     std::string Found = readFile(Root + "/found.json");
     return Found.empty() ? nlohmann::json::array() : nlohmann::json::parse(Found);
@@ -91,6 +96,46 @@ TEST_F(EditorTest, AleLspRecipeShowsTheFinding) {
   EXPECT_EQ(Found[0]["lnum"], 6);
   EXPECT_EQ(Found[0]["col"], 5);
   EXPECT_EQ(Found[0]["end_col"], 25);
+}
+
+TEST(EglotTest, EglotRecipeShowsTheFinding) {
+  auto Emacs = llvm::sys::findProgramByName("emacs");
+  if (!Emacs)
+    GTEST_SKIP() << "emacs is not installed (Debian: emacs-nox and elpa-eglot)";
+  std::vector<std::string> Recipes = recipes("Emacs", "elisp");
+  ASSERT_EQ(Recipes.size(), 2u) << "docs/editors.md: the eglot and the lsp-mode recipes";
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mlperf-eglot", Dir));
+  std::string Root(Dir);
+  std::ofstream(Root + "/sync.cc") << syncLoopSource();
+  // Batch Emacs has no command loop, so the session starts with `eglot`
+  // itself rather than `eglot-ensure`.
+  std::ofstream(Root + "/init.el")
+      << "(require 'package)\n(package-initialize)\n"
+         "(unless (require 'eglot nil t) (with-temp-file \"no-eglot\") (kill-emacs 0))\n"
+      << Recipes[0]
+      << "(find-file \"sync.cc\")\n"
+         "(apply #'eglot (eglot--guess-contact))\n"
+         "(let ((deadline (+ (float-time) 60)) (found nil))\n"
+         "  (while (and (not found) (< (float-time) deadline))\n"
+         "    (accept-process-output nil 0.3)\n"
+         "    (setq found (flymake-diagnostics)))\n"
+         "  (let ((lines (mapcar (lambda (d)\n"
+         "                         (format \"%d:%d:%s\\n\" (line-number-at-pos (flymake-diagnostic-beg d))\n"
+         "                                 (save-excursion (goto-char (flymake-diagnostic-beg d)) (1+ (current-column)))\n"
+         "                                 (flymake-diagnostic-text d)))\n"
+         "                       found)))\n"
+         "    (with-temp-file \"found.txt\" (apply #'insert lines))))\n"
+         "(kill-emacs 0)\n";
+  ProcessResult R = runProcess(*Emacs, {"--batch", "-l", "init.el"}, Root, {{"PATH", pathWithLinter()}, {"HOME", Root}});
+  bool NoEglot = llvm::sys::fs::exists(Root + "/no-eglot");
+  std::string Found = readFile(Root + "/found.txt");
+  llvm::sys::fs::remove_directories(Root);
+  if (NoEglot)
+    GTEST_SKIP() << "eglot is not installed (Debian: elpa-eglot)";
+  EXPECT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_EQ(Found.rfind("6:5:", 0), 0u) << Found << R.Err;
+  EXPECT_NE(Found.find("[mlperf-sync-in-loop]"), std::string::npos) << Found;
 }
 
 } // namespace
