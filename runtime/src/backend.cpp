@@ -55,14 +55,23 @@ size_t parse_byte_size(const std::string& text) {
   return static_cast<size_t>(std::llround(v * mult));
 }
 
+OutOfDeviceMemory Device::oom_error(size_t bytes) const {
+  std::string reserved = reserved_ ? " (" + format_bytes(reserved_) + " of it reserved for queued executions)" : "";
+  return OutOfDeviceMemory("out of device memory on backend '" + name_ + "': requested " + format_bytes(bytes) +
+                              " with " + format_bytes(in_use_ + reserved_) + " in use" + reserved + " and a limit of " +
+                              format_bytes(limit_),
+                          bytes, in_use_ + reserved_, limit_);
+}
+
+void Device::throw_oom(size_t bytes) const {
+  std::lock_guard<std::mutex> lk(mu_);
+  throw oom_error(bytes);
+}
+
 void* Device::allocate(size_t bytes) {
   {
     std::lock_guard<std::mutex> lk(mu_);
-    if (limit_ != 0 && in_use_ + bytes > limit_) {
-      throw OutOfDeviceMemory("out of device memory on backend '" + name_ + "': requested " + format_bytes(bytes) +
-                                  " with " + format_bytes(in_use_) + " in use and a limit of " + format_bytes(limit_),
-                              bytes, in_use_, limit_);
-    }
+    if (limit_ != 0 && in_use_ + reserved_ + bytes > limit_) throw oom_error(bytes);
     in_use_ += bytes;
     if (in_use_ > peak_) peak_ = in_use_;
   }
@@ -83,6 +92,139 @@ void Device::free(void* ptr, size_t bytes) {
   counters_.frees++;
   std::lock_guard<std::mutex> lk(mu_);
   in_use_ -= bytes;
+}
+
+bool Device::try_reserve(size_t bytes) {
+  std::lock_guard<std::mutex> lk(mu_);
+  if (limit_ != 0 && in_use_ + reserved_ + bytes > limit_) return false;
+  reserved_ += bytes;
+  return true;
+}
+
+void* Device::allocate_reserved(size_t bytes) {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    reserved_ -= bytes;
+    in_use_ += bytes;
+    if (in_use_ > peak_) peak_ = in_use_;
+  }
+  void* p = nullptr;
+  try {
+    p = impl_->allocate(bytes);
+  } catch (...) {
+    std::lock_guard<std::mutex> lk(mu_);
+    in_use_ -= bytes;
+    reserved_ += bytes;
+    throw;
+  }
+  counters_.allocations++;
+  return p;
+}
+
+void Device::free_to_reservation(void* ptr, size_t bytes) {
+  impl_->free(ptr, bytes);
+  counters_.frees++;
+  std::lock_guard<std::mutex> lk(mu_);
+  in_use_ -= bytes;
+  reserved_ += bytes;
+}
+
+void Device::unreserve(size_t bytes) {
+  std::lock_guard<std::mutex> lk(mu_);
+  reserved_ -= bytes;
+}
+
+size_t Device::reserved() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return reserved_;
+}
+
+void Device::release_in_stream_order(std::shared_ptr<Buffer> buffer) {
+  std::lock_guard<std::mutex> lk(mu_);
+  // Other references are queued stream tasks (or other host holders, which only delay the reuse).
+  if (buffer.use_count() > 1 && !buffer->released) {
+    buffer->released = true;
+    released_.emplace(buffer->bytes, buffer.get());
+  }
+}
+
+std::shared_ptr<Buffer> Device::take_released(const std::shared_ptr<Device>& self, size_t bytes) {
+  std::shared_ptr<Buffer> donor, result;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    auto [lo, hi] = released_.equal_range(bytes);
+    for (auto it = lo; it != hi; ++it) {
+      donor = it->second->weak_from_this().lock();
+      if (!donor) continue;  // being destroyed; its destructor removes the entry
+      released_.erase(it);
+      donor->released = false;
+      std::shared_ptr<Buffer> root = donor->owner ? donor->owner : donor;
+      result = std::make_shared<Buffer>(self, donor->ptr, bytes, std::move(root));
+      counters_.stream_ordered_reuses++;
+      break;
+    }
+  }
+  return result;  // donor is dropped here, outside the lock
+}
+
+void Device::forget_released(Buffer* buffer) {
+  std::lock_guard<std::mutex> lk(mu_);
+  if (!buffer->released) return;
+  auto [lo, hi] = released_.equal_range(buffer->bytes);
+  for (auto it = lo; it != hi; ++it)
+    if (it->second == buffer) {
+      released_.erase(it);
+      return;
+    }
+}
+
+ScratchReservation::~ScratchReservation() { device_->unreserve(total_ - used_); }
+
+void* ScratchReservation::allocate(size_t bytes) {
+  std::lock_guard<std::mutex> lk(mu_);
+  bool reserved = used_ + bytes <= total_;
+  void* p = reserved ? device_->allocate_reserved(bytes) : device_->allocate(bytes);
+  if (reserved) used_ += bytes;
+  from_reservation_[p] = reserved;
+  return p;
+}
+
+void ScratchReservation::free(void* ptr, size_t bytes) {
+  std::lock_guard<std::mutex> lk(mu_);
+  auto it = from_reservation_.find(ptr);
+  bool reserved = it != from_reservation_.end() && it->second;
+  if (it != from_reservation_.end()) from_reservation_.erase(it);
+  if (reserved) {
+    device_->free_to_reservation(ptr, bytes);
+    used_ -= bytes;
+  } else {
+    device_->free(ptr, bytes);
+  }
+}
+
+std::shared_ptr<ScratchReservation> reserve_execution(Backend& backend, const std::vector<size_t>& output_bytes,
+                                                      int64_t scratch_bytes,
+                                                      std::vector<std::shared_ptr<Buffer>>& outputs) {
+  Device& dev = backend.device();
+  const std::shared_ptr<Device>& self = backend.device_ptr();
+  size_t scratch = scratch_bytes > 0 ? static_cast<size_t>(scratch_bytes) : 0;
+  for (int attempt = 0;; ++attempt) {
+    outputs.assign(output_bytes.size(), nullptr);
+    size_t fresh = scratch;
+    for (size_t i = 0; i < output_bytes.size(); ++i) {
+      outputs[i] = dev.take_released(self, output_bytes[i]);
+      if (!outputs[i]) fresh += output_bytes[i];
+    }
+    if (dev.try_reserve(fresh)) {
+      for (size_t i = 0; i < output_bytes.size(); ++i)
+        if (!outputs[i]) outputs[i] = std::make_shared<Buffer>(self, dev.allocate_reserved(output_bytes[i]), output_bytes[i]);
+      return std::make_shared<ScratchReservation>(self, scratch);
+    }
+    outputs.clear();
+    if (attempt > 0 || backend.pending_tasks() == 0) dev.throw_oom(fresh);
+    dev.counters().memory_stalls++;
+    backend.drain();
+  }
 }
 
 void Device::set_limit(size_t bytes) {
@@ -106,14 +248,25 @@ void Device::reset_peak() {
   peak_ = in_use_;
 }
 
-Buffer::Buffer(std::shared_ptr<Device> d, void* p, size_t b) : device(std::move(d)), ptr(p), bytes(b) {}
-Buffer::~Buffer() { device->free(ptr, bytes); }
+Buffer::Buffer(std::shared_ptr<Device> d, void* p, size_t b, std::shared_ptr<Buffer> o)
+    : device(std::move(d)), ptr(p), bytes(b), owner(std::move(o)) {}
+Buffer::~Buffer() {
+  if (released) device->forget_released(this);
+  if (!owner) device->free(ptr, bytes);
+}
 
 Backend::Backend(std::unique_ptr<BackendImpl> impl) {
   if (!impl) throw BackendError("backend factory returned no implementation");
   name_ = impl->name();
   device_ = std::make_shared<Device>(name_, std::move(impl));
   stream_ = std::make_unique<Stream>(device_);
+  if (const char* n = std::getenv("MLPERF_MAX_INFLIGHT"); n && *n) {
+    char* end = nullptr;
+    long v = std::strtol(n, &end, 10);
+    if (end == n || *end != '\0')
+      throw ArgumentError(std::string("MLPERF_MAX_INFLIGHT: '") + n + "' is not an integer (0 or less: unbounded)");
+    stream_->set_max_inflight(static_cast<int>(v));
+  }
   if (const char* lim = std::getenv("MLPERF_DEVICE_MEMORY_LIMIT"); lim && *lim) {
     try {
       device_->set_limit(parse_byte_size(lim));
@@ -128,9 +281,22 @@ Backend::~Backend() = default;
 BackendImpl& Backend::impl() { return device_->impl(); }
 
 std::shared_ptr<Buffer> Backend::allocate(size_t bytes) {
-  void* p = device_->allocate(bytes);
-  return std::make_shared<Buffer>(device_, p, bytes);
+  for (int attempt = 0;; ++attempt) {
+    if (auto reused = device_->take_released(device_, bytes)) return reused;
+    try {
+      return std::make_shared<Buffer>(device_, device_->allocate(bytes), bytes);
+    } catch (const OutOfDeviceMemory&) {
+      if (attempt > 0 || stream_->pending() == 0) throw;
+    }
+    device_->counters().memory_stalls++;
+    stream_->drain();
+  }
 }
+
+void Backend::drain() { stream_->drain(); }
+
+void Backend::set_max_inflight(int n) { stream_->set_max_inflight(n); }
+int Backend::max_inflight() const { return stream_->max_inflight(); }
 
 uint64_t Backend::enqueue(StreamTask task) { return stream_->enqueue(std::move(task)); }
 
@@ -180,6 +346,9 @@ Stats Backend::stats() const {
   s.waits = c.waits;
   s.allocations = c.allocations;
   s.frees = c.frees;
+  s.host_stalls = c.host_stalls;
+  s.memory_stalls = c.memory_stalls;
+  s.stream_ordered_reuses = c.stream_ordered_reuses;
   s.bytes_in_use = static_cast<int64_t>(device_->in_use());
   s.peak_bytes = static_cast<int64_t>(device_->peak());
   return s;
@@ -189,7 +358,7 @@ void Backend::reset_stats() {
   Counters& c = device_->counters();
   for (auto* a : {&c.compilations, &c.compile_ns, &c.cache_hits, &c.cache_misses, &c.cache_evictions, &c.executions,
                   &c.kernel_launches, &c.h2d_copies, &c.h2d_bytes, &c.d2h_copies, &c.d2h_bytes, &c.waits,
-                  &c.allocations, &c.frees})
+                  &c.allocations, &c.frees, &c.host_stalls, &c.memory_stalls, &c.stream_ordered_reuses})
     a->store(0);
   device_->reset_peak();
 }
@@ -212,6 +381,10 @@ nlohmann::json Backend::stats_json() const {
   j["waits"] = s.waits;
   j["allocations"] = s.allocations;
   j["frees"] = s.frees;
+  j["host_stalls"] = s.host_stalls;
+  j["memory_stalls"] = s.memory_stalls;
+  j["stream_ordered_reuses"] = s.stream_ordered_reuses;
+  j["max_inflight"] = stream_->max_inflight();
   j["bytes_in_use"] = s.bytes_in_use;
   j["peak_bytes"] = s.peak_bytes;
   j["memory_limit"] = device_->limit();

@@ -10,13 +10,6 @@
 
 namespace mlperf::rt::fusion {
 
-bool dump_enabled(const char* stage) {
-  const char* d = std::getenv("MLPERF_DUMP");
-  if (!d || !*d) return false;
-  std::string s = std::string(",") + d + ",";
-  return s.find(",all,") != std::string::npos || s.find(std::string(",") + stage + ",") != std::string::npos;
-}
-
 namespace {
 
 bool is_half(DType d) { return d == DType::F16 || d == DType::BF16; }
@@ -308,6 +301,22 @@ Program plan(const Graph& graph) {
     }
   }
   return P;
+}
+
+int64_t peak_scratch_bytes(const Program& P, bool all_at_once) {
+  std::vector<int64_t> delta(P.steps.size() + 1, 0);
+  int64_t total = 0;
+  for (const Buffer& B : P.buffers) {
+    if (B.kind != Buffer::Kind::Scratch || B.first_step < 0 || B.bytes() == 0) continue;
+    auto bytes = static_cast<int64_t>(B.bytes());
+    total += bytes;
+    delta[static_cast<size_t>(B.first_step)] += bytes;
+    delta[static_cast<size_t>(std::max(B.first_step, B.last_step)) + 1] -= bytes;
+  }
+  if (all_at_once) return total;
+  int64_t now = 0, peak = 0;
+  for (int64_t d : delta) peak = std::max(peak, now += d);
+  return peak;
 }
 
 std::string Program::to_string() const {

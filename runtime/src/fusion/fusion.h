@@ -71,7 +71,8 @@ struct Program {
 
 Program plan(const Graph& graph);
 
-// MLPERF_DUMP: comma-separated stages (graph, fusion, source, compile) or "all".
-bool dump_enabled(const char* stage);
+// Scratch bytes held at once when each scratch buffer lives from its first to its last step
+// (the cpu backend), or when all are allocated for the whole run (all_at_once: the cuda backend).
+int64_t peak_scratch_bytes(const Program& program, bool all_at_once);
 
 }  // namespace mlperf::rt::fusion

@@ -13,6 +13,7 @@
 #include "backends/cpu/thread_pool.h"
 #include "codegen/codegen.h"
 #include "fusion/fusion.h"
+#include "options.h"
 #include "jit/jit.h"
 #include "mlperf/rt/backend_interface.h"
 #include "mlperf/rt/error.h"
@@ -38,6 +39,8 @@ class CpuExecutable : public Executable {
   std::vector<std::vector<uint8_t>> constants;  // per buffer (Constant kind)
   std::vector<std::vector<int>> alloc_at, free_at;  // scratch buffers per step
   int64_t kernel_count() const override { return static_cast<int64_t>(kernels.size() + prog.matmuls.size()); }
+  int64_t scratch_bytes() const override { return fusion::peak_scratch_bytes(prog, false); }
+  std::shared_ptr<void> module;  // the JIT's per-executable kernels (see options::KernelCache)
   // MLPERF_DUMP=profile: wall time per step, summed over runs, printed when the executable dies.
   bool profile = false;
   int64_t runs = 0;
@@ -114,16 +117,17 @@ class CpuBackend : public BackendImpl {
     auto exe = std::make_unique<CpuExecutable>();
     exe->prog = fusion::plan(graph);
     const fusion::Program& P = exe->prog;
-    if (fusion::dump_enabled("fusion")) std::cerr << "[mlperf cpu] " << P.to_string();
+    if (options::dump_enabled("fusion")) std::cerr << "[mlperf cpu] " << P.to_string();
     std::vector<jit::Source> sources;
     std::vector<codegen::Kernel> gen;
     for (size_t k = 0; k < P.kernels.size(); ++k) {
       gen.push_back(codegen::generate(P, static_cast<int>(k), codegen::Target::CPU));
       sources.push_back({gen.back().name, gen.back().source});
-      if (fusion::dump_enabled("source")) std::cerr << "[mlperf cpu] kernel " << k << ":\n" << gen.back().source;
+      if (options::dump_enabled("source")) std::cerr << "[mlperf cpu] kernel " << k << ":\n" << gen.back().source;
     }
     jit::Result r = jit::compile(codegen::prelude(codegen::Target::CPU), sources);
-    if (fusion::dump_enabled("compile"))
+    exe->module = r.module;
+    if (options::dump_enabled("compile"))
       std::cerr << "[mlperf cpu] compile: " << r.compiled << " kernels compiled, " << r.cached << " cached, "
                 << r.seconds * 1e3 << " ms (setup " << r.setup_seconds * 1e3 << ", clang -O3 -march=" << jit::target_cpu()
                 << " " << r.frontend_seconds * 1e3 << ", ORC LLJIT codegen " << r.codegen_seconds * 1e3 << ")\n";
@@ -139,7 +143,7 @@ class CpuBackend : public BackendImpl {
       ck.grain = std::max<int64_t>(1, (int64_t{1} << 16) / cost);
       exe->kernels.push_back(std::move(ck));
     }
-    exe->profile = fusion::dump_enabled("profile");
+    exe->profile = options::dump_enabled("profile");
     exe->step_seconds.assign(P.steps.size(), 0.0);
     exe->constants.resize(P.buffers.size());
     exe->alloc_at.resize(P.steps.size());
