@@ -1,5 +1,6 @@
 // The "cpu" backend: fused kernels generated as C, compiled in-process with clang 19
 // and ORC LLJIT, run over a thread pool; matmuls through cblas_sgemm.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "backends/cpu/thread_pool.h"
 #include "codegen/codegen.h"
@@ -69,6 +71,42 @@ class CpuExecutable : public Executable {
   }
 };
 
+// A 16-bit matmul as a native 16-bit GEMM would run it: f32 accumulation over tiles converted
+// to f32 in small host buffers (kTile^2 floats each), so no f32 copy of an operand or of the
+// result is ever made in device memory.
+void half_gemm(const fusion::MatMulDesc& m, const void* a, const void* b, void* c) {
+  constexpr int64_t kTile = 128;
+  const bool f16 = m.dtype == DType::F16;
+  auto load = [f16](const uint16_t* p, int64_t i) { return f16 ? f16_to_float(p[i]) : bf16_to_float(p[i]); };
+  std::vector<float> ta(kTile * kTile), tb(kTile * kTile), tc(kTile * kTile), acc(kTile * kTile);
+  for (int64_t bi = 0; bi < m.batch; ++bi) {
+    const auto* A = static_cast<const uint16_t*>(a) + bi * m.m * m.k;
+    const auto* B = static_cast<const uint16_t*>(b) + bi * m.k * m.n;
+    auto* C = static_cast<uint16_t*>(c) + bi * m.m * m.n;
+    for (int64_t i0 = 0; i0 < m.m; i0 += kTile)
+      for (int64_t j0 = 0; j0 < m.n; j0 += kTile) {
+        int64_t mb = std::min(kTile, m.m - i0), nb = std::min(kTile, m.n - j0);
+        std::fill(acc.begin(), acc.begin() + mb * nb, 0.0f);
+        for (int64_t k0 = 0; k0 < m.k; k0 += kTile) {
+          int64_t kb = std::min(kTile, m.k - k0);
+          for (int64_t i = 0; i < mb; ++i)
+            for (int64_t k = 0; k < kb; ++k)
+              ta[i * kb + k] = load(A, m.ta ? (k0 + k) * m.m + i0 + i : (i0 + i) * m.k + k0 + k);
+          for (int64_t k = 0; k < kb; ++k)
+            for (int64_t j = 0; j < nb; ++j)
+              tb[k * nb + j] = load(B, m.tb ? (j0 + j) * m.k + k0 + k : (k0 + k) * m.n + j0 + j);
+          ref::gemm(false, false, mb, nb, kb, ta.data(), tb.data(), tc.data());
+          for (int64_t x = 0; x < mb * nb; ++x) acc[x] += tc[x];
+        }
+        for (int64_t i = 0; i < mb; ++i)
+          for (int64_t j = 0; j < nb; ++j) {
+            float v = acc[i * nb + j];
+            C[(i0 + i) * m.n + j0 + j] = f16 ? float_to_f16(v) : float_to_bf16(v);
+          }
+      }
+  }
+}
+
 class CpuBackend : public BackendImpl {
  public:
   CpuBackend() : pool_(threads_from_env()) {}
@@ -115,7 +153,7 @@ class CpuBackend : public BackendImpl {
 
   std::unique_ptr<Executable> compile(const Graph& graph) override {
     auto exe = std::make_unique<CpuExecutable>();
-    exe->prog = fusion::plan(graph);
+    exe->prog = fusion::plan(graph, /*half_matmuls=*/true);
     const fusion::Program& P = exe->prog;
     if (options::dump_enabled("fusion")) std::cerr << "[mlperf cpu] " << P.to_string();
     std::vector<jit::Source> sources;
@@ -206,6 +244,10 @@ class CpuBackend : public BackendImpl {
         }
       } else if (st.kind == fusion::Step::Kind::MatMul) {
         const fusion::MatMulDesc& m = P.matmuls[static_cast<size_t>(st.index)];
+        if (m.dtype != DType::F32) {
+          half_gemm(m, ptr[static_cast<size_t>(m.a)], ptr[static_cast<size_t>(m.b)], ptr[static_cast<size_t>(m.out)]);
+          continue;
+        }
         const auto* A = static_cast<const float*>(ptr[static_cast<size_t>(m.a)]);
         const auto* B = static_cast<const float*>(ptr[static_cast<size_t>(m.b)]);
         auto* C = static_cast<float*>(ptr[static_cast<size_t>(m.out)]);
