@@ -55,65 +55,25 @@ size_t parse_byte_size(const std::string& text) {
   return static_cast<size_t>(std::llround(v * mult));
 }
 
-void* Device::allocate(size_t bytes) {
-  {
-    std::lock_guard<std::mutex> lk(mu_);
-    if (limit_ != 0 && in_use_ + bytes > limit_) {
-      throw OutOfDeviceMemory("out of device memory on backend '" + name_ + "': requested " + format_bytes(bytes) +
-                                  " with " + format_bytes(in_use_) + " in use and a limit of " + format_bytes(limit_),
-                              bytes, in_use_, limit_);
-    }
-    in_use_ += bytes;
-    if (in_use_ > peak_) peak_ = in_use_;
-  }
-  void* p = nullptr;
-  try {
-    p = impl_->allocate(bytes);
-  } catch (...) {
-    std::lock_guard<std::mutex> lk(mu_);
-    in_use_ -= bytes;
-    throw;
-  }
-  counters_.allocations++;
-  return p;
+Buffer::Buffer(std::shared_ptr<Device> d, void* p, size_t b, std::shared_ptr<Buffer> o)
+    : device(std::move(d)), ptr(p), bytes(b), owner(std::move(o)) {}
+Buffer::~Buffer() {
+  if (released) device->forget_released(this);
+  if (!owner) device->free(ptr, bytes);
 }
-
-void Device::free(void* ptr, size_t bytes) {
-  impl_->free(ptr, bytes);
-  counters_.frees++;
-  std::lock_guard<std::mutex> lk(mu_);
-  in_use_ -= bytes;
-}
-
-void Device::set_limit(size_t bytes) {
-  std::lock_guard<std::mutex> lk(mu_);
-  limit_ = bytes;
-}
-size_t Device::limit() const {
-  std::lock_guard<std::mutex> lk(mu_);
-  return limit_;
-}
-size_t Device::in_use() const {
-  std::lock_guard<std::mutex> lk(mu_);
-  return in_use_;
-}
-size_t Device::peak() const {
-  std::lock_guard<std::mutex> lk(mu_);
-  return peak_;
-}
-void Device::reset_peak() {
-  std::lock_guard<std::mutex> lk(mu_);
-  peak_ = in_use_;
-}
-
-Buffer::Buffer(std::shared_ptr<Device> d, void* p, size_t b) : device(std::move(d)), ptr(p), bytes(b) {}
-Buffer::~Buffer() { device->free(ptr, bytes); }
 
 Backend::Backend(std::unique_ptr<BackendImpl> impl) {
   if (!impl) throw BackendError("backend factory returned no implementation");
   name_ = impl->name();
   device_ = std::make_shared<Device>(name_, std::move(impl));
   stream_ = std::make_unique<Stream>(device_);
+  if (const char* n = std::getenv("MLPERF_MAX_INFLIGHT"); n && *n) {
+    char* end = nullptr;
+    long v = std::strtol(n, &end, 10);
+    if (end == n || *end != '\0')
+      throw ArgumentError(std::string("MLPERF_MAX_INFLIGHT: '") + n + "' is not an integer (0 or less: unbounded)");
+    stream_->set_max_inflight(static_cast<int>(v));
+  }
   if (const char* lim = std::getenv("MLPERF_DEVICE_MEMORY_LIMIT"); lim && *lim) {
     try {
       device_->set_limit(parse_byte_size(lim));
@@ -128,9 +88,22 @@ Backend::~Backend() = default;
 BackendImpl& Backend::impl() { return device_->impl(); }
 
 std::shared_ptr<Buffer> Backend::allocate(size_t bytes) {
-  void* p = device_->allocate(bytes);
-  return std::make_shared<Buffer>(device_, p, bytes);
+  for (int attempt = 0;; ++attempt) {
+    if (auto reused = device_->take_released(device_, bytes)) return reused;
+    try {
+      return std::make_shared<Buffer>(device_, device_->allocate(bytes), bytes);
+    } catch (const OutOfDeviceMemory&) {
+      if (attempt > 0 || stream_->pending() == 0) throw;
+    }
+    device_->counters().memory_stalls++;
+    stream_->drain();
+  }
 }
+
+void Backend::drain() { stream_->drain(); }
+
+void Backend::set_max_inflight(int n) { stream_->set_max_inflight(n); }
+int Backend::max_inflight() const { return stream_->max_inflight(); }
 
 uint64_t Backend::enqueue(StreamTask task) { return stream_->enqueue(std::move(task)); }
 
@@ -180,6 +153,9 @@ Stats Backend::stats() const {
   s.waits = c.waits;
   s.allocations = c.allocations;
   s.frees = c.frees;
+  s.host_stalls = c.host_stalls;
+  s.memory_stalls = c.memory_stalls;
+  s.stream_ordered_reuses = c.stream_ordered_reuses;
   s.bytes_in_use = static_cast<int64_t>(device_->in_use());
   s.peak_bytes = static_cast<int64_t>(device_->peak());
   return s;
@@ -189,7 +165,7 @@ void Backend::reset_stats() {
   Counters& c = device_->counters();
   for (auto* a : {&c.compilations, &c.compile_ns, &c.cache_hits, &c.cache_misses, &c.cache_evictions, &c.executions,
                   &c.kernel_launches, &c.h2d_copies, &c.h2d_bytes, &c.d2h_copies, &c.d2h_bytes, &c.waits,
-                  &c.allocations, &c.frees})
+                  &c.allocations, &c.frees, &c.host_stalls, &c.memory_stalls, &c.stream_ordered_reuses})
     a->store(0);
   device_->reset_peak();
 }
@@ -212,6 +188,10 @@ nlohmann::json Backend::stats_json() const {
   j["waits"] = s.waits;
   j["allocations"] = s.allocations;
   j["frees"] = s.frees;
+  j["host_stalls"] = s.host_stalls;
+  j["memory_stalls"] = s.memory_stalls;
+  j["stream_ordered_reuses"] = s.stream_ordered_reuses;
+  j["max_inflight"] = stream_->max_inflight();
   j["bytes_in_use"] = s.bytes_in_use;
   j["peak_bytes"] = s.peak_bytes;
   j["memory_limit"] = device_->limit();

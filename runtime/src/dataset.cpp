@@ -90,13 +90,27 @@ Prefetcher::Prefetcher(std::shared_ptr<Backend> backend, InMemoryDataset& datase
   thread_ = std::thread([this] { loop(); });
 }
 
-Prefetcher::~Prefetcher() {
+Prefetcher::~Prefetcher() { stop_thread(); }
+
+void Prefetcher::stop_thread() {
   {
     std::lock_guard<std::mutex> lk(mu_);
     stop_ = true;
   }
   cv_.notify_all();
   thread_.join();
+}
+
+void Prefetcher::restart() {
+  stop_thread();
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    ready_.clear();
+    error_ = nullptr;
+    done_ = stop_ = false;
+  }
+  dataset_.reset();
+  thread_ = std::thread([this] { loop(); });
 }
 
 void Prefetcher::loop() {

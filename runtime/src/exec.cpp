@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "device.h"
+#include "options.h"
 #include "mlperf/rt/error.h"
 
 namespace mlperf::rt {
@@ -17,14 +18,10 @@ struct Exec::Entry {
   std::vector<std::string> variables;
   std::vector<std::string> assignments;
   Context* ctx = nullptr;
+  std::weak_ptr<const void> ctx_alive;
 };
 
 namespace {
-
-bool dump_graphs() {
-  const char* d = std::getenv("MLPERF_DUMP");
-  return d && std::strstr(d, "graph") != nullptr;
-}
 
 [[noreturn]] void rethrow_with_prefix(const std::string& prefix) {
   try {
@@ -53,11 +50,19 @@ Exec::Exec(std::shared_ptr<Backend> backend, Context& ctx, ContextModelFn fn, in
   if (!backend_) throw ArgumentError("Exec: null backend");
   if (!fn) throw ArgumentError("Exec: empty model function");
   if (ctx.backend() != backend_) throw ArgumentError("Exec: the Context lives on another backend");
+  ctx_alive_ = ctx.lifetime();
   Context* c = &ctx;
   fn_ = [c, fn = std::move(fn)](Graph& g, const std::vector<Node>& in) { return fn(*c, g, in); };
 }
 
 Exec::~Exec() = default;
+
+void Exec::check_context_alive(const char* where) const {
+  if (ctx_ && ctx_alive_.expired())
+    throw ArgumentError(std::string(where) +
+                        ": the Context this Exec was built with has been destroyed; a Context must outlive the "
+                        "Execs that use it");
+}
 
 Exec::Key Exec::signature(const std::vector<Tensor>& args) const {
   Key k;
@@ -73,16 +78,28 @@ std::string Exec::describe(const Key& key) const {
 }
 
 std::unique_ptr<Graph> Exec::build(const std::vector<Tensor>& args) {
+  check_context_alive("Exec");
   auto g = std::make_unique<Graph>();
   std::vector<Node> inputs;
   for (size_t i = 0; i < args.size(); ++i)
     inputs.push_back(g->parameter(args[i].shape(), args[i].dtype(), "arg" + std::to_string(i)));
   std::vector<Node> outs;
+  const std::string prefix = "Exec: building the graph for arguments " + describe(signature(args)) + ": ";
   try {
+    BuildScope scope(*g);
     outs = fn_(*g, inputs);
     g->set_outputs(outs);
   } catch (const Error&) {
-    rethrow_with_prefix("Exec: building the graph for arguments " + describe(signature(args)) + ": ");
+    rethrow_with_prefix(prefix);
+  }
+  // Every parameter is a model argument or a Context variable.
+  size_t declared = args.size() + g->variables().size();
+  if (g->parameters().size() != declared) {
+    const NodeData& p = g->node(g->parameters()[args.size()]);
+    throw ArgumentError(prefix + "the model function declared its own input g.parameter(" + p.shape.to_string() +
+                        (p.attrs.name.empty() ? "" : ", \"" + p.attrs.name + "\"") +
+                        "), which run() has no tensor for; take it as an argument of the model function "
+                        "(and pass the tensor to run()) or read it as a Context variable");
   }
   if (ctx_ && g->context() && g->context() != ctx_)
     throw ArgumentError("Exec: the model function read variables of a Context other than the Exec's");
@@ -130,7 +147,7 @@ std::shared_ptr<Exec::Entry> Exec::lookup_or_compile(const Key& key, const std::
   }
   c.cache_misses++;
   std::unique_ptr<Graph> g = build(args);
-  if (dump_graphs()) std::cerr << "mlperf-rt: compiling for arguments " << describe(key) << "\n" << g->to_string();
+  if (options::dump_enabled("graph")) std::cerr << "mlperf-rt: compiling for arguments " << describe(key) << "\n" << g->to_string();
   auto entry = std::make_shared<Entry>();
   auto t0 = std::chrono::steady_clock::now();
   entry->exe = backend_->impl().compile(*g);
@@ -146,6 +163,7 @@ std::shared_ptr<Exec::Entry> Exec::lookup_or_compile(const Key& key, const std::
   }
   for (const auto& v : g->variables()) entry->variables.push_back(v.name);
   entry->ctx = g->context();
+  if (entry->ctx) entry->ctx_alive = entry->ctx->lifetime();
 
   lru_.push_front(key);
   cache_[key] = {entry, lru_.begin()};
@@ -155,6 +173,7 @@ std::shared_ptr<Exec::Entry> Exec::lookup_or_compile(const Key& key, const std::
 
 std::vector<Tensor> Exec::run(const std::vector<Tensor>& args) {
   std::lock_guard<std::mutex> lk(mu_);
+  check_context_alive("Exec::run");
   if (num_inputs_ >= 0 && args.size() != static_cast<size_t>(num_inputs_))
     throw ArgumentError("Exec::run: the model function takes " + std::to_string(num_inputs_) + " tensor argument" +
                         (num_inputs_ == 1 ? "" : "s") + ", got " + std::to_string(args.size()));
@@ -174,6 +193,9 @@ std::vector<Tensor> Exec::run(const std::vector<Tensor>& args) {
   }
   Key key = signature(args);
   std::shared_ptr<Entry> entry = lookup_or_compile(key, args);
+  if (entry->ctx && entry->ctx_alive.expired())
+    throw ArgumentError("Exec::run: the Context whose variables the model function reads has been destroyed; a "
+                        "Context must outlive the Execs that use it");
 
   for (const std::string& name : entry->variables) {
     try {
@@ -182,9 +204,20 @@ std::vector<Tensor> Exec::run(const std::vector<Tensor>& args) {
       throw FinalizedTensorError("Exec::run: variable '" + name + "': " + e.what());
     }
   }
+  // The in-flight bound, then the outputs and the scratch as one request: an execution that does
+  // not fit throws here, before anything is queued, so the variables keep their values.
+  Stream& stream = backend_->stream();
+  stream.begin_execution();
   std::vector<std::shared_ptr<Buffer>> writes;
-  for (const auto& [shape, dtype] : entry->outputs)
-    writes.push_back(backend_->allocate(static_cast<size_t>(shape.numel()) * dtype_size(dtype)));
+  std::shared_ptr<ScratchReservation> scratch;
+  try {
+    std::vector<size_t> sizes;
+    for (const auto& [shape, dtype] : entry->outputs) sizes.push_back(static_cast<size_t>(shape.numel()) * dtype_size(dtype));
+    scratch = reserve_execution(*backend_, sizes, entry->exe->scratch_bytes(), writes);
+  } catch (...) {
+    stream.cancel_execution();
+    throw;
+  }
 
   Counters& c = backend_->device().counters();
   c.executions++;
@@ -196,16 +229,17 @@ std::vector<Tensor> Exec::run(const std::vector<Tensor>& args) {
   for (const auto& b : writes) out_ptrs.push_back(b->ptr);
   std::shared_ptr<Device> dev = backend_->device_ptr();
   StreamTask task;
-  task.fn = [entry, dev, in_ptrs = std::move(in_ptrs), out_ptrs = std::move(out_ptrs)] {
+  task.fn = [entry, dev, scratch, in_ptrs = std::move(in_ptrs), out_ptrs = std::move(out_ptrs)] {
     LaunchArgs la;
     la.inputs = in_ptrs;
     la.outputs = out_ptrs;
-    la.scratch = dev.get();
+    la.scratch = scratch.get();
     dev->impl().launch(*entry->exe, la);
   };
   task.reads = reads;
   task.writes = writes;
   task.what = "execution of " + describe(key);
+  task.execution = true;
   backend_->enqueue(std::move(task));
 
   std::vector<Tensor> result;

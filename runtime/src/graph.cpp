@@ -1,5 +1,6 @@
 #include "mlperf/rt/graph.h"
 
+#include <limits>
 #include <sstream>
 
 #include "mlperf/rt/error.h"
@@ -63,6 +64,15 @@ bool is_comparison(OpKind k) { return k >= OpKind::Eq && k <= OpKind::Ge; }
 bool is_elementwise(OpKind k) { return is_unary_elementwise(k) || is_binary_elementwise(k) || k == OpKind::Where; }
 bool is_reduction(OpKind k) { return k == OpKind::ReduceSum || k == OpKind::ReduceMax || k == OpKind::ArgMax; }
 
+namespace {
+thread_local Graph* g_building = nullptr;
+}
+
+Graph* building_graph() { return g_building; }
+
+BuildScope::BuildScope(Graph& g) : previous_(g_building) { g_building = &g; }
+BuildScope::~BuildScope() { g_building = previous_; }
+
 Graph& Node::graph() const {
   if (!g_) throw ArgumentError("use of an empty Node");
   return *g_;
@@ -76,8 +86,21 @@ Node Graph::add_node(OpKind kind, std::vector<int> inputs, Shape shape, DType dt
       throw ArgumentError(std::string(op_name(kind)) + ": input node id " + std::to_string(in) +
                           " does not belong to this graph");
   }
+  if (Graph* b = building_graph(); b && b != this)
+    throw ArgumentError(std::string(op_name(kind)) +
+                        ": a node of another graph: a model function builds on the Graph it is given, and Nodes "
+                        "cannot be kept from another graph or an earlier build");
   for (int64_t d : shape.dims)
     if (d < 0) throw ShapeError(std::string(op_name(kind)) + ": negative dimension in " + shape.to_string());
+  int64_t numel = 0;
+  try {
+    numel = shape.numel();
+  } catch (const ShapeError& e) {
+    throw ShapeError(std::string(op_name(kind)) + ": " + e.what());
+  }
+  if (numel > std::numeric_limits<int64_t>::max() / 8)
+    throw ShapeError(std::string(op_name(kind)) + ": shape " + shape.to_string() + " has " + std::to_string(numel) +
+                     " elements, more than a 64-bit byte count can hold");
   nodes_.push_back(NodeData{kind, std::move(inputs), std::move(shape), dtype, std::move(attrs)});
   return Node(this, static_cast<int>(nodes_.size() - 1));
 }

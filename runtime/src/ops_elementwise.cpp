@@ -11,7 +11,8 @@ std::string shapes_msg(const char* op, const Shape& a, const Shape& b) {
 
 Graph& same_graph(const char* op, Node a, Node b) {
   if (!a.valid() || !b.valid()) throw ArgumentError(std::string(op) + ": empty Node operand");
-  if (&a.graph() != &b.graph()) throw ArgumentError(std::string(op) + ": operands belong to different graphs");
+  if (&a.graph() != &b.graph())
+    throw ArgumentError(std::string(op) + ": operands belong to different graphs (a node of another graph)");
   return a.graph();
 }
 

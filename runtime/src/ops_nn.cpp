@@ -155,7 +155,16 @@ Node softmax_cross_entropy(Node logits, Node labels) {
   if (labels.shape() != expect)
     throw ShapeError("softmax_cross_entropy: labels shape " + labels.shape().to_string() +
                      " does not match logits shape " + logits.shape().to_string() + " without its last axis");
-  return softmax_cross_entropy_with_probs(logits, one_hot(labels, depth, logits.dtype()));
+  // one_hot, with its comparison tagged so the reference backend checks the ids (class_ids_attr).
+  Graph& g = detail::same_graph("softmax_cross_entropy", logits, labels);
+  Shape s = labels.shape();
+  s.dims.push_back(depth);
+  Node ids = g.iota(s, -1, labels.dtype());
+  Node wide = broadcast_to(expand_dims(labels, -1), s);
+  Attrs a;
+  a.name = kClassIdsAttr;
+  Node hit = g.add_node(OpKind::Eq, {wide.id(), ids.id()}, s, DType::Bool, std::move(a));
+  return softmax_cross_entropy_with_probs(logits, cast(hit, logits.dtype()));
 }
 
 Node softmax_cross_entropy_with_probs(Node logits, Node targets) {

@@ -16,6 +16,7 @@ struct Entry {
 struct Registry {
   std::mutex mu;
   std::map<std::string, Entry> entries;
+  std::map<std::string, std::string> unavailable;  // name -> why it cannot run here
 };
 Registry& registry() {
   static Registry r;
@@ -27,6 +28,12 @@ void register_backend(std::string name, int priority, BackendFactory factory) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lk(r.mu);
   r.entries[std::move(name)] = Entry{priority, std::move(factory)};
+}
+
+void register_unavailable_backend(std::string name, std::string reason) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lk(r.mu);
+  r.unavailable[std::move(name)] = std::move(reason);
 }
 
 std::vector<std::string> registered_backends() {
@@ -51,12 +58,15 @@ std::shared_ptr<Backend> Backend::create(std::string name) {
     name = names.front();
   }
   BackendFactory factory;
+  std::string unavailable;
   {
     Registry& r = registry();
     std::lock_guard<std::mutex> lk(r.mu);
     auto it = r.entries.find(name);
     if (it != r.entries.end()) factory = it->second.factory;
+    if (auto u = r.unavailable.find(name); u != r.unavailable.end()) unavailable = u->second;
   }
+  if (!factory && !unavailable.empty()) throw BackendError("backend '" + name + "': " + unavailable);
   if (!factory) {
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;

@@ -4,7 +4,8 @@
 
 namespace mlperf::rt {
 
-Stream::Stream(std::shared_ptr<Device> device) : device_(std::move(device)), thread_([this] { loop(); }) {}
+Stream::Stream(std::shared_ptr<Device> device)
+    : device_(std::move(device)), max_inflight_(Backend::kDefaultMaxInflight), thread_([this] { loop(); }) {}
 
 Stream::~Stream() {
   {
@@ -41,6 +42,47 @@ void Stream::wait(uint64_t ticket) {
       throw DeviceError(std::string("error on the device stream: ") + ex.what());
     }
   }
+}
+
+void Stream::drain() {
+  std::unique_lock<std::mutex> lk(mu_);
+  uint64_t last = next_ticket_ - 1;
+  cv_done_.wait(lk, [&] { return done_ >= last; });
+}
+
+void Stream::begin_execution() {
+  std::unique_lock<std::mutex> lk(mu_);
+  if (max_inflight_ > 0 && inflight_ >= max_inflight_) {
+    device_->counters().host_stalls++;
+    cv_done_.wait(lk, [&] { return max_inflight_ <= 0 || inflight_ < max_inflight_; });
+  }
+  ++inflight_;
+}
+
+void Stream::cancel_execution() {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    --inflight_;
+  }
+  cv_done_.notify_all();
+}
+
+void Stream::set_max_inflight(int max) {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    max_inflight_ = max;
+  }
+  cv_done_.notify_all();
+}
+
+int Stream::max_inflight() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return max_inflight_;
+}
+
+int Stream::inflight() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return inflight_;
 }
 
 size_t Stream::pending() const {
@@ -89,10 +131,12 @@ void Stream::loop() {
       queue_.pop_front();
     }
     run_one(item.second);
+    bool execution = item.second.execution;
     item.second = StreamTask{};  // drop buffer references before signalling completion
     {
       std::lock_guard<std::mutex> lk(mu_);
       done_ = item.first;
+      if (execution) --inflight_;
     }
     cv_done_.notify_all();
   }

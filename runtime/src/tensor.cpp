@@ -8,7 +8,19 @@
 namespace mlperf::rt {
 
 Tensor::Tensor(std::shared_ptr<Backend> backend, std::shared_ptr<Buffer> buffer, Shape shape, DType dtype)
-    : state_(std::make_shared<State>(State{std::move(backend), std::move(buffer), std::move(shape), dtype})) {}
+    : state_(std::make_shared<State>()) {
+  if (buffer) buffer->host_handles++;
+  state_->backend = std::move(backend);
+  state_->buffer = std::move(buffer);
+  state_->shape = std::move(shape);
+  state_->dtype = dtype;
+}
+
+namespace {
+void release_handle(std::shared_ptr<Buffer> b) {
+  if (b && --b->host_handles == 0) b->device->release_in_stream_order(std::move(b));
+}
+}  // namespace
 
 const Tensor::State& Tensor::state() const {
   if (!state_) throw FinalizedTensorError("use of an empty Tensor (default-constructed or moved from)");
@@ -29,8 +41,10 @@ std::shared_ptr<Buffer> Tensor::buffer() const {
   return s.buffer;
 }
 
+Tensor::State::~State() { release_handle(std::move(buffer)); }
+
 void Tensor::finalize() {
-  if (state_) state_->buffer.reset();
+  if (state_) release_handle(std::move(state_->buffer));
 }
 
 std::string Tensor::to_string() const {

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "test_util.h"
 
 using rt::Shape;
@@ -89,6 +91,33 @@ TEST_P(Datasets, PrefetcherUploadsAheadOnABackgroundThread) {
   }
   EXPECT_EQ(n, 8);
   EXPECT_EQ(backend->stats().h2d_copies, 16);  // data + mask per batch
+}
+
+TEST_P(Datasets, PrefetcherRestartServesTheNextEpochInItsNewOrder) {
+  std::vector<float> x(24);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
+  rt::InMemoryDataset ds(4);
+  ds.add_column(x, Shape{}).shuffle(11);
+  auto epoch = [&](rt::Prefetcher& pf) {
+    std::vector<float> seen;
+    while (auto b = pf.next())
+      for (float v : b->columns[0].materialize<float>()) seen.push_back(v);
+    return seen;
+  };
+  rt::Prefetcher pf(backend, ds, 2);
+  std::vector<float> first = epoch(pf);
+  pf.restart();
+  std::vector<float> second = epoch(pf);
+  ASSERT_EQ(first.size(), 24u);
+  ASSERT_EQ(second.size(), 24u);
+  EXPECT_NE(first, second);  // reshuffled
+  std::sort(first.begin(), first.end());
+  std::sort(second.begin(), second.end());
+  EXPECT_EQ(first, second);  // every example once per epoch
+  pf.restart();
+  EXPECT_TRUE(pf.next().has_value());
+  pf.restart();  // in the middle of an epoch: the rest is dropped
+  EXPECT_EQ(epoch(pf).size(), 24u);
 }
 
 TEST(DatasetErrors, MismatchedColumnsAreRejected) {

@@ -5,6 +5,7 @@
 #include "codegen/codegen.h"
 #include "fusion/fusion.h"
 #include "jit/jit.h"
+#include "options.h"
 #include "test_util.h"
 
 using rt::Node;
@@ -12,7 +13,16 @@ using rt::Shape;
 
 namespace {
 
+namespace opt = mlperf::rt::options;
+
+// Sets the kernel cache for one test and restores the default.
+struct KernelCacheMode {
+  explicit KernelCacheMode(opt::KernelCache m) { opt::set_kernel_cache(m); }
+  ~KernelCacheMode() { opt::set_kernel_cache(std::nullopt); }
+};
+
 TEST(Jit, CompilesCAndCachesBySource) {
+  KernelCacheMode mode(opt::KernelCache::Process);
   std::string src = "void jit_test_axpy(float* y, const float* x, float a, long long n) { for (long long i = 0; i < n; ++i) y[i] += a * x[i]; }\n";
   auto r1 = mlperf::rt::jit::compile("", {{"jit_test_axpy", src}});
   ASSERT_EQ(r1.fns.size(), 1u);
@@ -41,7 +51,48 @@ TEST(Jit, ErrorsCarryDiagnosticsAndSource) {
   }
 }
 
-TEST(Jit, SameGraphTwiceHitsTheKernelCache) {
+TEST(Jit, PerExecutableKernelsCompileEveryTimeAndLiveWithTheirResult) {
+  std::string src = "int jit_test_twice(int x) { return 2 * x; }\n";
+  auto r1 = mlperf::rt::jit::compile("", {{"jit_test_twice", src}, {"jit_test_twice", src}});
+  EXPECT_EQ(r1.compiled, 2);
+  EXPECT_EQ(r1.fns[0], r1.fns[1]);  // one definition per translation unit
+  auto r2 = mlperf::rt::jit::compile("", {{"jit_test_twice", src}});
+  EXPECT_EQ(r2.compiled, 1);
+  EXPECT_EQ(r2.cached, 0);
+  EXPECT_GT(r2.seconds, 0.0);
+  EXPECT_EQ(reinterpret_cast<int (*)(int)>(r2.fns[0])(21), 42);
+  r1.module.reset();  // frees r1's kernels; r2's stay callable
+  EXPECT_EQ(reinterpret_cast<int (*)(int)>(r2.fns[0])(4), 8);
+}
+
+TEST(Jit, SameGraphInANewExecCompilesAgainByDefault) {
+  auto b = rt::Backend::create("cpu");
+  auto fn = [](rt::Graph&, Node x) { return rt::sigmoid(x * 3.5 - 0.25); };
+  auto x = upload(b, random_floats(100, 1), Shape{100});
+  rt::Exec e1(b, fn), e2(b, fn);
+  e1.run(x)[0].materialize<float>();
+  auto before = b->stats_json()["backend_stats"];
+  e2.run(x)[0].materialize<float>();
+  auto after = b->stats_json()["backend_stats"];
+  EXPECT_GT(after["jit_kernels_compiled"].get<int64_t>(), before["jit_kernels_compiled"].get<int64_t>());
+  EXPECT_EQ(after["jit_kernels_cached"], before["jit_kernels_cached"]);
+}
+
+TEST(Jit, KernelCacheModeComesFromTheEnvironment) {
+  EXPECT_EQ(opt::kernel_cache(), opt::KernelCache::Executable);
+  setenv("MLPERF_KERNEL_CACHE", "process", 1);
+  EXPECT_EQ(opt::kernel_cache(), opt::KernelCache::Process);
+  {
+    KernelCacheMode mode(opt::KernelCache::Executable);  // an explicit setting wins
+    EXPECT_EQ(opt::kernel_cache(), opt::KernelCache::Executable);
+  }
+  setenv("MLPERF_KERNEL_CACHE", "sometimes", 1);
+  EXPECT_THROW(opt::kernel_cache(), rt::ArgumentError);
+  unsetenv("MLPERF_KERNEL_CACHE");
+}
+
+TEST(Jit, SameGraphTwiceHitsTheProcessKernelCache) {
+  KernelCacheMode mode(opt::KernelCache::Process);
   auto b = rt::Backend::create("cpu");
   auto fn = [](rt::Graph&, Node x) { return rt::sigmoid(x * 3.25 - 0.125); };
   auto x = upload(b, random_floats(100, 1), Shape{100});

@@ -10,25 +10,35 @@
 
 namespace mlperf::rt::fusion {
 
-bool dump_enabled(const char* stage) {
-  const char* d = std::getenv("MLPERF_DUMP");
-  if (!d || !*d) return false;
-  std::string s = std::string(",") + d + ",";
-  return s.find(",all,") != std::string::npos || s.find(std::string(",") + stage + ",") != std::string::npos;
-}
-
 namespace {
 
 bool is_half(DType d) { return d == DType::F16 || d == DType::BF16; }
 
+bool is_layout_remap(OpKind k) {
+  return k == OpKind::Reshape || k == OpKind::BroadcastTo || k == OpKind::Transpose || k == OpKind::Slice;
+}
+
+// Swaps only the last two axes.
+bool is_last_two_swap(const NodeData& n) {
+  if (n.kind != OpKind::Transpose) return false;
+  const auto& p = n.attrs.perm;
+  size_t r = p.size();
+  if (r < 2) return false;
+  for (size_t i = 0; i + 2 < r; ++i)
+    if (p[i] != static_cast<int64_t>(i)) return false;
+  return p[r - 2] == static_cast<int64_t>(r - 1) && p[r - 1] == static_cast<int64_t>(r - 2);
+}
+
+}  // namespace
+
 // 16-bit matmuls become f32 matmuls between casts, so libraries only see f32.
-std::vector<NodeData> lower(const Graph& g, std::vector<int>& outputs) {
+std::vector<NodeData> lower(const Graph& g, std::vector<int>& outputs, bool half_matmuls) {
   std::vector<NodeData> out;
   std::vector<int> map(g.size(), -1);
   for (size_t i = 0; i < g.size(); ++i) {
     NodeData n = g.node(static_cast<int>(i));
     for (int& in : n.inputs) in = map[static_cast<size_t>(in)];
-    if (n.kind == OpKind::MatMul && is_half(n.dtype)) {
+    if (n.kind == OpKind::MatMul && is_half(n.dtype) && !half_matmuls) {
       DType h = n.dtype;
       std::vector<int> ins;
       for (int in : n.inputs) {
@@ -52,48 +62,32 @@ std::vector<NodeData> lower(const Graph& g, std::vector<int>& outputs) {
   return out;
 }
 
-bool is_layout_remap(OpKind k) {
-  return k == OpKind::Reshape || k == OpKind::BroadcastTo || k == OpKind::Transpose || k == OpKind::Slice;
-}
-
-// Swaps only the last two axes.
-bool is_last_two_swap(const NodeData& n) {
-  if (n.kind != OpKind::Transpose) return false;
-  const auto& p = n.attrs.perm;
-  size_t r = p.size();
-  if (r < 2) return false;
-  for (size_t i = 0; i + 2 < r; ++i)
-    if (p[i] != static_cast<int64_t>(i)) return false;
-  return p[r - 2] == static_cast<int64_t>(r - 1) && p[r - 1] == static_cast<int64_t>(r - 2);
-}
-
-}  // namespace
-
-Program plan(const Graph& graph) {
-  Program P;
-  std::vector<int> outs;
-  P.nodes = lower(graph, outs);
-  const auto& N = P.nodes;
+Liveness liveness(const std::vector<NodeData>& N, const std::vector<int>& outs) {
   const size_t n = N.size();
-  P.num_inputs = graph.parameters().size();
-  P.num_outputs = outs.size();
-
-  std::vector<bool> live(n, false);
-  for (int o : outs) live[static_cast<size_t>(o)] = true;
+  Liveness L;
+  L.live.assign(n, false);
+  L.uses.assign(n, 0);
+  for (int o : outs) L.live[static_cast<size_t>(o)] = true;
   for (size_t i = n; i-- > 0;)
-    if (live[i])
-      for (int in : N[i].inputs) live[static_cast<size_t>(in)] = true;
-  std::vector<int> uses(n, 0);
+    if (L.live[i])
+      for (int in : N[i].inputs) L.live[static_cast<size_t>(in)] = true;
   for (size_t i = 0; i < n; ++i)
-    if (live[i])
-      for (int in : N[i].inputs) ++uses[static_cast<size_t>(in)];
+    if (L.live[i])
+      for (int in : N[i].inputs) ++L.uses[static_cast<size_t>(in)];
+  return L;
+}
 
-  // Materialization.
-  std::vector<bool> mat(n, false), cheap(n, false);
+Materialization materialize(const std::vector<NodeData>& N, const std::vector<int>& outs, const Liveness& L) {
+  const size_t n = N.size();
+  Materialization M;
+  M.mat.assign(n, false);
+  M.flip_a.assign(n, false);
+  M.flip_b.assign(n, false);
+  std::vector<bool> cheap(n, false);
+  auto& mat = M.mat;
   for (int o : outs) mat[static_cast<size_t>(o)] = true;
-  std::vector<bool> flip_a(n, false), flip_b(n, false);  // matmul operand read through a transpose
   for (size_t i = 0; i < n; ++i) {
-    if (!live[i]) continue;
+    if (!L.live[i]) continue;
     const NodeData& d = N[i];
     if (d.kind == OpKind::Parameter || is_reduction(d.kind) || d.kind == OpKind::MatMul) mat[i] = true;
     if (d.kind == OpKind::Constant && d.shape.numel() != 1) mat[i] = true;
@@ -102,7 +96,7 @@ Program plan(const Graph& graph) {
         int in = d.inputs[static_cast<size_t>(j)];
         const NodeData& x = N[static_cast<size_t>(in)];
         if (is_last_two_swap(x) && N[static_cast<size_t>(x.inputs[0])].dtype == DType::F32) {
-          (j == 0 ? flip_a : flip_b)[i] = true;
+          (j == 0 ? M.flip_a : M.flip_b)[i] = true;
           mat[static_cast<size_t>(x.inputs[0])] = true;
         } else {
           mat[static_cast<size_t>(in)] = true;
@@ -117,20 +111,25 @@ Program plan(const Graph& graph) {
       }
   }
   for (size_t i = 0; i < n; ++i) {
-    if (!live[i]) continue;
+    if (!L.live[i]) continue;
     const NodeData& d = N[i];
     bool leafish = d.kind == OpKind::Iota || (d.kind == OpKind::Constant && d.shape.numel() == 1);
     bool remap_of_cheap = is_layout_remap(d.kind) && (mat[static_cast<size_t>(d.inputs[0])] || cheap[static_cast<size_t>(d.inputs[0])]);
     cheap[i] = !mat[i] && (leafish || remap_of_cheap);
-    if (!mat[i] && !cheap[i] && uses[i] > 1) mat[i] = true;
+    if (!mat[i] && !cheap[i] && L.uses[i] > 1) mat[i] = true;
     // A broadcast that expands a computed value: compute it once.
     if (d.kind == OpKind::BroadcastTo) {
       auto in = static_cast<size_t>(d.inputs[0]);
       if (!mat[in] && !cheap[in] && N[in].shape.numel() < d.shape.numel()) mat[in] = true;
     }
   }
+  return M;
+}
 
-  // Buffers.
+BufferAssignment assign_buffers(Program& P, const std::vector<int>& outs, const Liveness& L, const Materialization& M) {
+  const auto& N = P.nodes;
+  const size_t n = N.size();
+  BufferAssignment A;
   P.node_buffer.assign(n, -1);
   auto new_buffer = [&](Buffer::Kind k, int node, int index) {
     Buffer b;
@@ -142,125 +141,136 @@ Program plan(const Graph& graph) {
     P.buffers.push_back(b);
     return static_cast<int>(P.buffers.size()) - 1;
   };
-  std::vector<bool> computed(n, false);
+  A.computed.assign(n, false);
   for (size_t i = 0; i < n; ++i) {
-    if (!live[i] || !mat[i]) continue;
+    if (!L.live[i] || !M.mat[i]) continue;
     const NodeData& d = N[i];
     int id = static_cast<int>(i);
     if (d.kind == OpKind::Parameter) {
       P.node_buffer[i] = new_buffer(Buffer::Kind::Input, id, static_cast<int>(d.attrs.index));
     } else if (d.kind == OpKind::Constant) {
       P.node_buffer[i] = new_buffer(Buffer::Kind::Constant, id, -1);
-    } else if (d.kind == OpKind::Reshape && mat[static_cast<size_t>(d.inputs[0])]) {
+    } else if (d.kind == OpKind::Reshape && M.mat[static_cast<size_t>(d.inputs[0])]) {
       P.node_buffer[i] = P.node_buffer[static_cast<size_t>(d.inputs[0])];  // same bytes
     } else {
       P.node_buffer[i] = new_buffer(Buffer::Kind::Scratch, id, -1);
-      computed[i] = true;
+      A.computed[i] = true;
     }
   }
-  std::vector<int> copy_out;  // outputs that need a copy (node ids), with their position
-  std::vector<int> out_buf(outs.size(), -1);
+  A.out_buf.assign(outs.size(), -1);
   for (size_t j = 0; j < outs.size(); ++j) {
     auto o = static_cast<size_t>(outs[j]);
     int b = P.node_buffer[o];
-    if (computed[o] && P.buffers[static_cast<size_t>(b)].kind == Buffer::Kind::Scratch) {
+    if (A.computed[o] && P.buffers[static_cast<size_t>(b)].kind == Buffer::Kind::Scratch) {
       P.buffers[static_cast<size_t>(b)].kind = Buffer::Kind::Output;
       P.buffers[static_cast<size_t>(b)].index = static_cast<int>(j);
-      out_buf[j] = b;
+      A.out_buf[j] = b;
     } else {
-      out_buf[j] = new_buffer(Buffer::Kind::Output, outs[j], static_cast<int>(j));
+      A.out_buf[j] = new_buffer(Buffer::Kind::Output, outs[j], static_cast<int>(j));
     }
   }
+  return A;
+}
 
-  // Materialized nodes an expression reaches, and whether every path keeps the flat index.
-  auto reached = [&](int root, std::vector<std::pair<int, bool>>& found) {
-    std::vector<std::pair<int, bool>> stack;
-    std::set<std::pair<int, bool>> seen;
-    for (int in : N[static_cast<size_t>(root)].inputs) stack.push_back({in, true});
-    const NodeData& r = N[static_cast<size_t>(root)];
-    bool root_keeps = is_elementwise(r.kind) || r.kind == OpKind::Reshape || r.kind == OpKind::StopGradient;
-    if (!root_keeps)
-      for (auto& s : stack) s.second = false;
-    while (!stack.empty()) {
-      auto [x, ident] = stack.back();
-      stack.pop_back();
-      if (!seen.insert({x, ident}).second) continue;
-      auto u = static_cast<size_t>(x);
-      if (mat[u]) {
-        found.push_back({x, ident});
-        continue;
-      }
-      const NodeData& d = N[u];
-      bool keeps = ident && (is_elementwise(d.kind) || d.kind == OpKind::Reshape);
-      for (int in : d.inputs) stack.push_back({in, keeps});
+namespace {
+
+// The materialized nodes the expression computing `root` reads, each with whether every path to
+// it keeps the flat element index (a kernel may then read a value its own earlier root stored).
+std::vector<std::pair<int, bool>> reached(const std::vector<NodeData>& N, const std::vector<bool>& mat, int root) {
+  std::vector<std::pair<int, bool>> found, stack;
+  std::set<std::pair<int, bool>> seen;
+  const NodeData& r = N[static_cast<size_t>(root)];
+  bool root_keeps = is_elementwise(r.kind) || r.kind == OpKind::Reshape || r.kind == OpKind::StopGradient;
+  for (int in : r.inputs) stack.push_back({in, root_keeps});
+  while (!stack.empty()) {
+    auto [x, ident] = stack.back();
+    stack.pop_back();
+    if (!seen.insert({x, ident}).second) continue;
+    auto u = static_cast<size_t>(x);
+    if (mat[u]) {
+      found.push_back({x, ident});
+      continue;
     }
-  };
+    const NodeData& d = N[u];
+    bool keeps = ident && (is_elementwise(d.kind) || d.kind == OpKind::Reshape);
+    for (int in : d.inputs) stack.push_back({in, keeps});
+  }
+  return found;
+}
 
-  for (size_t i = 0; i < n; ++i) {
-    if (!computed[i]) continue;
+MatMulDesc matmul_desc(const Program& P, const Materialization& M, size_t i) {
+  const auto& N = P.nodes;
+  const NodeData& d = N[i];
+  MatMulDesc m;
+  m.node = static_cast<int>(i);
+  m.dtype = d.dtype;
+  int r = d.shape.rank();
+  m.m = d.shape[r - 2];
+  m.n = d.shape[r - 1];
+  m.batch = 1;
+  for (int a = 0; a < r - 2; ++a) m.batch *= d.shape[a];
+  m.ta = d.attrs.transpose_a;
+  m.tb = d.attrs.transpose_b;
+  int ia = d.inputs[0], ib = d.inputs[1];
+  const Shape& sa = N[static_cast<size_t>(ia)].shape;
+  m.k = m.ta ? sa[r - 2] : sa[r - 1];
+  if (M.flip_a[i]) {
+    m.ta = !m.ta;
+    ia = N[static_cast<size_t>(ia)].inputs[0];
+  }
+  if (M.flip_b[i]) {
+    m.tb = !m.tb;
+    ib = N[static_cast<size_t>(ib)].inputs[0];
+  }
+  m.a = P.node_buffer[static_cast<size_t>(ia)];
+  m.b = P.node_buffer[static_cast<size_t>(ib)];
+  m.out = P.node_buffer[i];
+  return m;
+}
+
+// Adds root `id` to the last kernel when it is elementwise over the same space and reads none of
+// that kernel's roots through an index remap; returns whether it did.
+bool merge_into_last_kernel(Program& P, int id, const std::vector<std::pair<int, bool>>& found) {
+  if (P.steps.empty() || P.steps.back().kind != Step::Kind::Kernel) return false;
+  const NodeData& d = P.nodes[static_cast<size_t>(id)];
+  KernelDesc& k = P.kernels[static_cast<size_t>(P.steps.back().index)];
+  if (k.kind != KernelDesc::Kind::Elementwise || k.space != d.shape || d.shape.numel() <= 0) return false;
+  for (auto& [x, ident] : found)
+    if (!ident && std::find(k.roots.begin(), k.roots.end(), x) != k.roots.end()) return false;
+  k.roots.push_back(id);
+  k.stores.push_back(P.node_buffer[static_cast<size_t>(id)]);
+  for (auto& [x, ident] : found) {
+    bool in_kernel = std::find(k.roots.begin(), k.roots.end(), x) != k.roots.end();
+    int b = P.node_buffer[static_cast<size_t>(x)];
+    if (!in_kernel && std::find(k.loads.begin(), k.loads.end(), b) == k.loads.end()) k.loads.push_back(b);
+  }
+  return true;
+}
+
+}  // namespace
+
+void group_kernels(Program& P, const Materialization& M, const BufferAssignment& A) {
+  const auto& N = P.nodes;
+  for (size_t i = 0; i < N.size(); ++i) {
+    if (!A.computed[i]) continue;
     const NodeData& d = N[i];
     int id = static_cast<int>(i);
-    int buf = P.node_buffer[i];
     if (d.kind == OpKind::MatMul) {
-      MatMulDesc m;
-      m.node = id;
-      int r = d.shape.rank();
-      m.m = d.shape[r - 2];
-      m.n = d.shape[r - 1];
-      m.batch = 1;
-      for (int a = 0; a < r - 2; ++a) m.batch *= d.shape[a];
-      m.ta = d.attrs.transpose_a;
-      m.tb = d.attrs.transpose_b;
-      int ia = d.inputs[0], ib = d.inputs[1];
-      const Shape& sa = N[static_cast<size_t>(ia)].shape;
-      m.k = m.ta ? sa[r - 2] : sa[r - 1];
-      if (flip_a[i]) {
-        m.ta = !m.ta;
-        ia = N[static_cast<size_t>(ia)].inputs[0];
-      }
-      if (flip_b[i]) {
-        m.tb = !m.tb;
-        ib = N[static_cast<size_t>(ib)].inputs[0];
-      }
-      m.a = P.node_buffer[static_cast<size_t>(ia)];
-      m.b = P.node_buffer[static_cast<size_t>(ib)];
-      m.out = buf;
-      P.matmuls.push_back(m);
+      P.matmuls.push_back(matmul_desc(P, M, i));
       P.steps.push_back({Step::Kind::MatMul, static_cast<int>(P.matmuls.size()) - 1});
       continue;
     }
-    std::vector<std::pair<int, bool>> found;
-    reached(id, found);
+    std::vector<std::pair<int, bool>> found = reached(N, M.mat, id);
     KernelDesc::Kind kind = d.kind == OpKind::ArgMax                               ? KernelDesc::Kind::ArgMax
                             : (d.kind == OpKind::ReduceSum || d.kind == OpKind::ReduceMax) ? KernelDesc::Kind::Reduce
                                                                                              : KernelDesc::Kind::Elementwise;
-    // Merge into the previous elementwise kernel when the iteration spaces agree.
-    if (kind == KernelDesc::Kind::Elementwise && !P.steps.empty() && P.steps.back().kind == Step::Kind::Kernel) {
-      KernelDesc& k = P.kernels[static_cast<size_t>(P.steps.back().index)];
-      bool ok = k.kind == KernelDesc::Kind::Elementwise && k.space == d.shape && d.shape.numel() > 0;
-      for (auto& [x, ident] : found) {
-        if (!ok) break;
-        if (std::find(k.roots.begin(), k.roots.end(), x) != k.roots.end() && !ident) ok = false;
-      }
-      if (ok) {
-        k.roots.push_back(id);
-        k.stores.push_back(buf);
-        for (auto& [x, ident] : found) {
-          bool in_kernel = std::find(k.roots.begin(), k.roots.end(), x) != k.roots.end();
-          int b = P.node_buffer[static_cast<size_t>(x)];
-          if (!in_kernel && std::find(k.loads.begin(), k.loads.end(), b) == k.loads.end()) k.loads.push_back(b);
-        }
-        continue;
-      }
-    }
+    if (kind == KernelDesc::Kind::Elementwise && merge_into_last_kernel(P, id, found)) continue;
     KernelDesc k;
     k.kind = kind;
     k.roots = {id};
-    k.stores = {buf};
-    if (kind == KernelDesc::Kind::Elementwise) {
-      k.space = d.shape;
-    } else {
-      k.space = d.shape;
+    k.stores = {P.node_buffer[i]};
+    k.space = d.shape;
+    if (kind != KernelDesc::Kind::Elementwise) {
       const Shape& in = N[static_cast<size_t>(d.inputs[0])].shape;
       k.reduce_count = d.shape.numel() ? in.numel() / d.shape.numel() : 0;
       if (kind == KernelDesc::Kind::ArgMax) k.reduce_count = in[d.attrs.axis];
@@ -272,19 +282,23 @@ Program plan(const Graph& graph) {
     P.kernels.push_back(std::move(k));
     P.steps.push_back({Step::Kind::Kernel, static_cast<int>(P.kernels.size()) - 1});
   }
+}
+
+void add_output_copies(Program& P, const std::vector<int>& outs, const BufferAssignment& A) {
   for (size_t j = 0; j < outs.size(); ++j) {
     auto o = static_cast<size_t>(outs[j]);
-    if (P.node_buffer[o] == out_buf[j]) continue;
+    if (P.node_buffer[o] == A.out_buf[j]) continue;
     CopyDesc c;
     c.src = P.node_buffer[o];
-    c.dst = out_buf[j];
+    c.dst = A.out_buf[j];
     c.bytes = P.buffers[static_cast<size_t>(c.dst)].bytes();
     if (c.src < 0) throw Error("fusion: output node " + std::to_string(o) + " has no buffer");
     P.copies.push_back(c);
     P.steps.push_back({Step::Kind::Copy, static_cast<int>(P.copies.size()) - 1});
   }
+}
 
-  // Lifetimes.
+void assign_lifetimes(Program& P) {
   for (size_t s = 0; s < P.steps.size(); ++s) {
     auto touch = [&](int b, bool write) {
       Buffer& B = P.buffers[static_cast<size_t>(b)];
@@ -307,7 +321,37 @@ Program plan(const Graph& graph) {
       touch(c.dst, true);
     }
   }
+}
+
+Program plan(const Graph& graph, bool half_matmuls) {
+  Program P;
+  std::vector<int> outs;
+  P.nodes = lower(graph, outs, half_matmuls);
+  P.num_inputs = graph.parameters().size();
+  P.num_outputs = outs.size();
+  Liveness L = liveness(P.nodes, outs);
+  Materialization M = materialize(P.nodes, outs, L);
+  BufferAssignment A = assign_buffers(P, outs, L, M);
+  group_kernels(P, M, A);
+  add_output_copies(P, outs, A);
+  assign_lifetimes(P);
   return P;
+}
+
+int64_t peak_scratch_bytes(const Program& P, bool all_at_once) {
+  std::vector<int64_t> delta(P.steps.size() + 1, 0);
+  int64_t total = 0;
+  for (const Buffer& B : P.buffers) {
+    if (B.kind != Buffer::Kind::Scratch || B.first_step < 0 || B.bytes() == 0) continue;
+    auto bytes = static_cast<int64_t>(B.bytes());
+    total += bytes;
+    delta[static_cast<size_t>(B.first_step)] += bytes;
+    delta[static_cast<size_t>(std::max(B.first_step, B.last_step)) + 1] -= bytes;
+  }
+  if (all_at_once) return total;
+  int64_t now = 0, peak = 0;
+  for (int64_t d : delta) peak = std::max(peak, now += d);
+  return peak;
 }
 
 std::string Program::to_string() const {
@@ -336,7 +380,7 @@ std::string Program::to_string() const {
       os << "}\n";
     } else if (st.kind == Step::Kind::MatMul) {
       const MatMulDesc& m = matmuls[static_cast<size_t>(st.index)];
-      os << "matmul %" << m.node << " " << m.batch << "x[" << m.m << "x" << m.k << "]x[" << m.k << "x" << m.n << "]"
+      os << "matmul %" << m.node << " " << dtype_name(m.dtype) << " " << m.batch << "x[" << m.m << "x" << m.k << "]x[" << m.k << "x" << m.n << "]"
          << (m.ta ? " ta" : "") << (m.tb ? " tb" : "") << " " << bufname(m.a) << " " << bufname(m.b) << " -> "
          << bufname(m.out) << "\n";
     } else {

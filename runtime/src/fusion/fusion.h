@@ -41,6 +41,7 @@ struct KernelDesc {
 
 struct MatMulDesc {
   int node = -1;
+  DType dtype = DType::F32;  // of both operands and the result (16-bit only with half_matmuls)
   int a = -1, b = -1, out = -1;  // buffer ids
   bool ta = false, tb = false;
   int64_t batch = 1, m = 0, n = 0, k = 0;
@@ -69,9 +70,45 @@ struct Program {
   std::string to_string() const;
 };
 
-Program plan(const Graph& graph);
+// half_matmuls: the backend multiplies 16-bit operands itself (cpu: converting small tiles);
+// otherwise 16-bit matmuls are lowered to f32 matmuls between casts (cuda: cuBLAS Sgemm).
+Program plan(const Graph& graph, bool half_matmuls = false);
 
-// MLPERF_DUMP: comma-separated stages (graph, fusion, source, compile) or "all".
-bool dump_enabled(const char* stage);
+// plan()'s stages, in order (each unit-tested in tests/runtime/fusion_plan_test.cpp).
+// 1. Unless half_matmuls, 16-bit matmuls rewritten to f32 matmuls between casts; `outputs` gets
+//    the user outputs, then the assignments, as node ids of the lowered graph.
+std::vector<NodeData> lower(const Graph& graph, std::vector<int>& outputs, bool half_matmuls = false);
+// 2. Nodes the outputs depend on, and how many live nodes read each.
+struct Liveness {
+  std::vector<bool> live;
+  std::vector<int> uses;
+};
+Liveness liveness(const std::vector<NodeData>& nodes, const std::vector<int>& outputs);
+// 3. Which nodes get a buffer (see the top of this file); flip_a/flip_b: a matmul reads that
+//    operand through a last-two-axes transpose, by the BLAS transpose flag.
+struct Materialization {
+  std::vector<bool> mat, flip_a, flip_b;
+};
+Materialization materialize(const std::vector<NodeData>& nodes, const std::vector<int>& outputs, const Liveness& live);
+// 4. Program::buffers and node_buffer: inputs, constants, scratch (computed), outputs; a reshape
+//    of a materialized node shares its buffer; out_buf: the buffer of each output position.
+struct BufferAssignment {
+  std::vector<bool> computed;  // nodes a step computes into their own buffer
+  std::vector<int> out_buf;
+};
+BufferAssignment assign_buffers(Program& program, const std::vector<int>& outputs, const Liveness& live,
+                                const Materialization& mat);
+// 5. Steps: a library matmul per matmul node, a kernel per other computed node, consecutive
+//    elementwise kernels over one iteration space merged into one multi-output kernel.
+void group_kernels(Program& program, const Materialization& mat, const BufferAssignment& buffers);
+// 6. A copy step for each output whose value lives in another buffer (a parameter, a constant,
+//    a node computed for an earlier output).
+void add_output_copies(Program& program, const std::vector<int>& outputs, const BufferAssignment& buffers);
+// 7. Each buffer's first (written) and last step.
+void assign_lifetimes(Program& program);
+
+// Scratch bytes held at once when each scratch buffer lives from its first to its last step
+// (the cpu backend), or when all are allocated for the whole run (all_at_once: the cuda backend).
+int64_t peak_scratch_bytes(const Program& program, bool all_at_once);
 
 }  // namespace mlperf::rt::fusion

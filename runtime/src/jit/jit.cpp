@@ -28,6 +28,7 @@
 #include <llvm/TargetParser/Host.h>
 
 #include "mlperf/rt/error.h"
+#include "options.h"
 
 namespace mlperf::rt::jit {
 
@@ -96,11 +97,12 @@ Result compile(const std::string& prelude, const std::vector<Source>& kernels) {
   init(s);
   Result res;
   res.fns.assign(kernels.size(), nullptr);
+  const bool process_cache = options::kernel_cache() == options::KernelCache::Process;
   std::string tu = prelude;
   std::vector<size_t> todo;
   std::unordered_map<std::string, size_t> in_tu;
   for (size_t i = 0; i < kernels.size(); ++i) {
-    auto it = s.cache.find(kernels[i].code);
+    auto it = process_cache ? s.cache.find(kernels[i].code) : s.cache.end();
     if (it != s.cache.end()) {
       res.fns[i] = it->second;
       ++res.cached;
@@ -144,19 +146,33 @@ Result compile(const std::string& prelude, const std::vector<Source>& kernels) {
   std::unique_ptr<llvm::Module> mod = action.takeModule();
   if (!mod) throw Error("jit: clang produced no module:\n" + diag_text);
   auto t2 = std::chrono::steady_clock::now();
-  mod->setModuleIdentifier("mlperf_kernels_" + std::to_string(s.modules++));
-  if (auto err = s.jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx))))
+  const int id = s.modules++;
+  mod->setModuleIdentifier("mlperf_kernels_" + std::to_string(id));
+  llvm::orc::JITDylib* jd = &s.jit->getMainJITDylib();
+  if (!process_cache) {
+    auto own = s.jit->createJITDylib("mlperf_executable_" + std::to_string(id));
+    if (!own) throw Error("jit: " + llvm::toString(own.takeError()));
+    jd = &*own;
+    jd->addToLinkOrder(s.jit->getMainJITDylib());  // the process's symbols (libm, libmvec)
+    llvm::orc::LLJIT* jit = s.jit.get();
+    res.module = std::shared_ptr<void>(jd, [jit](void* p) {
+      State& st = state();
+      std::lock_guard<std::mutex> lk(st.mu);
+      llvm::consumeError(jit->getExecutionSession().removeJITDylib(*static_cast<llvm::orc::JITDylib*>(p)));
+    });
+  }
+  if (auto err = s.jit->addIRModule(*jd, llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx))))
     throw Error("jit: " + llvm::toString(std::move(err)));
   for (size_t i : todo) {
-    auto it = s.cache.find(kernels[i].code);
+    auto it = process_cache ? s.cache.find(kernels[i].code) : s.cache.end();
     if (it != s.cache.end()) {
       res.fns[i] = it->second;
       continue;
     }
-    auto sym = s.jit->lookup(kernels[i].name);
+    auto sym = s.jit->lookup(*jd, kernels[i].name);
     if (!sym) throw Error("jit: lookup of " + kernels[i].name + " failed: " + llvm::toString(sym.takeError()));
     void* fn = sym->toPtr<void*>();
-    s.cache.emplace(kernels[i].code, fn);
+    if (process_cache) s.cache.emplace(kernels[i].code, fn);
     res.fns[i] = fn;
     ++res.compiled;
   }

@@ -1,8 +1,10 @@
 #pragma once
 // In-process JIT: C source -> clang 19 (libclang-cpp) -> LLVM IR at -O3 for an explicit
-// target CPU -> ORC LLJIT -> function pointers. Kernels are cached by their source for
-// the life of the process; one compile() call compiles all uncached kernels as a
-// single translation unit.
+// target CPU -> ORC LLJIT -> function pointers. One compile() call compiles its kernels as a
+// single translation unit. With options::KernelCache::Process kernels are cached by source for
+// the life of the process; by default (Executable) every call compiles all its kernels into a
+// JITDylib of its own, freed when the Result's `module` goes.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,7 @@ struct Result {
   // and ORC LLJIT machine-code generation + symbol lookup.
   double setup_seconds = 0, frontend_seconds = 0, codegen_seconds = 0;
   int compiled = 0, cached = 0;
+  std::shared_ptr<void> module;  // keeps the kernels of a per-executable compile alive
 };
 
 // Throws mlperf::rt::Error with clang's diagnostics and the source on failure.

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -57,20 +58,37 @@ class ReferenceExecutable : public Executable {
         ++kernels_;
       }
     }
+    out_of_.assign(nodes_.size(), -1);
+    for (size_t j = 0; j < outputs_.size(); ++j) {
+      auto o = static_cast<size_t>(outputs_[j]);
+      if (out_of_[o] < 0 && nodes_[o].kind != OpKind::Parameter && nodes_[o].kind != OpKind::Constant)
+        out_of_[o] = static_cast<int>(j);
+    }
+    // The scratch run() holds at once: one buffer per computed node, freed after its last use.
+    int64_t now = 0;
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      const NodeData& nd = nodes_[i];
+      if (!live_[i] || nd.kind == OpKind::Parameter || nd.kind == OpKind::Constant) continue;
+      if (out_of_[i] < 0) now += static_cast<int64_t>(storage_bytes(nd));
+      peak_scratch_ = std::max(peak_scratch_, now);
+      for (int in : nd.inputs) {
+        auto u = static_cast<size_t>(in);
+        const NodeData& x = nodes_[u];
+        if (last_use_[u] == static_cast<int>(i) && out_of_[u] < 0 && x.kind != OpKind::Parameter &&
+            x.kind != OpKind::Constant)
+          now -= static_cast<int64_t>(storage_bytes(x));
+      }
+    }
   }
 
   int64_t kernel_count() const override { return kernels_; }
+  int64_t scratch_bytes() const override { return peak_scratch_; }
 
   void run(const LaunchArgs& args) {
     const size_t n = nodes_.size();
     std::vector<void*> val(n, nullptr);
     std::vector<bool> scratch(n, false);
-    std::vector<int> out_of(n, -1);
-    for (size_t j = 0; j < outputs_.size(); ++j) {
-      auto o = static_cast<size_t>(outputs_[j]);
-      if (out_of[o] < 0 && nodes_[o].kind != OpKind::Parameter && nodes_[o].kind != OpKind::Constant)
-        out_of[o] = static_cast<int>(j);
-    }
+    const std::vector<int>& out_of = out_of_;
     struct Guard {
       DeviceAllocator* alloc;
       std::vector<void*>& val;
@@ -163,6 +181,7 @@ class ReferenceExecutable : public Executable {
       keep.emplace_back(static_cast<size_t>(out.n()));
       o = ref::Arr{keep.back().data(), nd.shape, DType::F32};
     }
+    if (nd.kind == OpKind::Eq && nd.attrs.name == kClassIdsAttr) check_class_ids(xs[0]);
     if (is_unary_elementwise(nd.kind)) {
       ref::unary(nd.kind, xs[0], o);
     } else if (is_binary_elementwise(nd.kind)) {
@@ -190,13 +209,26 @@ class ReferenceExecutable : public Executable {
     }
   }
 
+  // xs: the labels broadcast over [..., classes].
+  static void check_class_ids(const ref::Arr& xs) {
+    int64_t classes = xs.shape.dims.back();
+    for (int64_t i = 0; i < xs.n(); i += classes) {
+      int64_t id = xs.dtype == DType::I32 ? xs.as<int32_t>()[i] : xs.as<int64_t>()[i];
+      if (id < 0 || id >= classes)
+        throw ArgumentError("softmax_cross_entropy: label " + std::to_string(id) + " of example " +
+                            std::to_string(i / classes) + " is not a class id in [0, " + std::to_string(classes) +
+                            ") (checked by the reference backend; the fused backends do not check)");
+    }
+  }
+
   std::vector<NodeData> nodes_;
   std::vector<int> params_;
   std::vector<int> outputs_;
   std::vector<bool> live_;
   std::vector<int> last_use_;
+  std::vector<int> out_of_;  // the output position a node is written to directly, or -1
   std::vector<std::vector<uint8_t>> constants_;
-  int64_t kernels_ = 0;
+  int64_t kernels_ = 0, peak_scratch_ = 0;
 };
 
 class ReferenceBackend : public BackendImpl {

@@ -17,8 +17,8 @@ class Device;
 class Stream;
 
 // A device buffer; released (and un-counted) when the last reference goes.
-struct Buffer {
-  Buffer(std::shared_ptr<Device> device, void* ptr, size_t bytes);
+struct Buffer : std::enable_shared_from_this<Buffer> {
+  Buffer(std::shared_ptr<Device> device, void* ptr, size_t bytes, std::shared_ptr<Buffer> owner = nullptr);
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -28,6 +28,13 @@ struct Buffer {
   size_t bytes;
   // Set when the stream op that should have written it failed or was skipped.
   std::atomic<bool> poisoned{false};
+  // Tensors holding it; when the last one lets go, the buffer is released in stream order.
+  std::atomic<int> host_handles{0};
+  // Set (under the device's lock) when the host released it while queued work still used it.
+  bool released = false;
+  // Non-null when the memory was taken over from a buffer released in stream order: the owner
+  // frees it once neither it nor any buffer reusing its memory is referenced.
+  std::shared_ptr<Buffer> owner;
 };
 
 struct Stats {
@@ -40,6 +47,7 @@ struct Stats {
   int64_t waits = 0;
   int64_t allocations = 0, frees = 0;
   int64_t bytes_in_use = 0, peak_bytes = 0;
+  int64_t host_stalls = 0, memory_stalls = 0, stream_ordered_reuses = 0;
 };
 
 // A unit of stream work; reads/writes keep buffers alive until it has run.
@@ -47,6 +55,7 @@ struct StreamTask {
   std::function<void()> fn;
   std::vector<std::shared_ptr<Buffer>> reads, writes;
   std::string what;
+  bool execution = false;  // holds a slot of the in-flight bound (see Backend::set_max_inflight)
 };
 
 class Backend {
@@ -71,15 +80,26 @@ class Backend {
   nlohmann::json stats_json() const;
   std::string stats_string() const;  // one-line JSON
 
+  // Executions queued or running at once; run() blocks (counted as host_stalls) while the bound
+  // is reached. n <= 0: unbounded. Default kDefaultMaxInflight, or $MLPERF_MAX_INFLIGHT.
+  static constexpr int kDefaultMaxInflight = 32;
+  void set_max_inflight(int n);
+  int max_inflight() const;
+
   void set_memory_limit(size_t bytes);  // 0: unlimited
   size_t memory_limit() const;
   size_t bytes_in_use() const;
   size_t peak_bytes() const;
 
   // --- used by Tensor, Exec and backends ---
-  std::shared_ptr<Buffer> allocate(size_t bytes);  // throws OutOfDeviceMemory
+  // A buffer for work enqueued after this call: reuses one released in stream order when one of
+  // this size exists; when the limit is reached, waits for queued work to free memory before
+  // throwing OutOfDeviceMemory.
+  std::shared_ptr<Buffer> allocate(size_t bytes);
   uint64_t enqueue(StreamTask task);               // returns a ticket
   void wait(uint64_t ticket);                      // counts one wait
+  void drain();                                    // waits for queued work; counts no wait, throws nothing
+  Stream& stream() { return *stream_; }
   Device& device() { return *device_; }
   const std::shared_ptr<Device>& device_ptr() const { return device_; }
   size_t pending_tasks() const;

@@ -37,6 +37,9 @@ class Executable {
   virtual ~Executable() = default;
   // Kernels launched by one run; added to the backend's kernel_launches counter.
   virtual int64_t kernel_count() const = 0;
+  // The most temporary memory one run holds at once (LaunchArgs::scratch), reserved before the
+  // run is queued so it cannot run out of memory half-way; -1: unknown, nothing is reserved.
+  virtual int64_t scratch_bytes() const { return -1; }
 };
 
 class BackendImpl {
@@ -68,6 +71,9 @@ using BackendFactory = std::function<std::unique_ptr<BackendImpl>()>;
 
 // Explicit registry: no static initializers. A higher priority wins as the default.
 void register_backend(std::string name, int priority, BackendFactory factory);
+// A backend that is built but cannot run here (e.g. cuda without a driver): not registered, but
+// Backend::create(name) throws BackendError with `reason` instead of "unknown backend".
+void register_unavailable_backend(std::string name, std::string reason);
 // Idempotent; called by Backend::create and registered_backends().
 void register_builtin_backends();
 // Registered names, highest priority first.
@@ -75,7 +81,7 @@ std::vector<std::string> registered_backends();
 
 // Builtin registration functions, called from register_builtin_backends().
 void register_reference_backend();
-void register_cpu_backend();   // part 2, when MLPERF_RT_HAVE_CPU
-void register_cuda_backend();  // part 2, when MLPERF_RT_HAVE_CUDA
+void register_cpu_backend();   // when built with MLPERF_RT_HAVE_CPU
+void register_cuda_backend();  // when built with MLPERF_RT_HAVE_CUDA
 
 }  // namespace mlperf::rt

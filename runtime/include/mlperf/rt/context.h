@@ -54,8 +54,17 @@ class Context {
 
   const std::shared_ptr<Backend>& backend() const { return backend_; }
   uint64_t seed() const { return seed_; }
+  // Expires when this Context is destroyed (an Exec checks it before using the Context).
+  std::weak_ptr<const void> lifetime() const { return alive_.token; }
 
  private:
+  struct Alive {  // a copy of a Context is a different Context: it gets its own token
+    std::shared_ptr<const void> token = std::make_shared<int>(0);
+    Alive() = default;
+    Alive(const Alive&) {}
+    Alive& operator=(const Alive&) { return *this; }
+  };
+  Alive alive_;
   struct Var {
     Tensor value;
     bool trainable;

@@ -78,7 +78,9 @@ class InMemoryDataset {
 };
 
 // Uploads the next `depth` batches of one epoch on a background thread, so the
-// host -> device copies are queued ahead of the steps that use them.
+// host -> device copies are queued ahead of the steps that use them. For several epochs call
+// restart() after next() returned nullopt, or build a new Prefetcher per epoch after
+// dataset.reset() (both are correct; mlperf-lint does not flag a per-epoch Prefetcher).
 class Prefetcher {
  public:
   Prefetcher(std::shared_ptr<Backend> backend, InMemoryDataset& dataset, int depth = 2);
@@ -88,9 +90,13 @@ class Prefetcher {
 
   std::optional<DeviceBatch> next();  // nullopt at the end of the epoch
   int64_t uploaded() const;
+  // Starts the next epoch: drops the batches not taken yet, calls dataset.reset() (a new order
+  // when the dataset shuffles) and prefetches again.
+  void restart();
 
  private:
   void loop();
+  void stop_thread();
   std::shared_ptr<Backend> backend_;
   InMemoryDataset& dataset_;
   size_t depth_;

@@ -112,6 +112,7 @@ class Exec {
     bool operator<(const Key& o) const { return sig < o.sig; }
   };
   Key signature(const std::vector<Tensor>& args) const;
+  void check_context_alive(const char* where) const;
   std::unique_ptr<Graph> build(const std::vector<Tensor>& args);
   std::shared_ptr<Entry> lookup_or_compile(const Key& key, const std::vector<Tensor>& args);
   void evict_to(size_t capacity, bool on_miss);
@@ -119,6 +120,7 @@ class Exec {
 
   std::shared_ptr<Backend> backend_;
   Context* ctx_ = nullptr;
+  std::weak_ptr<const void> ctx_alive_;
   ModelFn fn_;
   int num_inputs_;
   std::vector<DType> input_dtypes_;

@@ -66,6 +66,10 @@ struct Attrs {
   std::string name;
 };
 
+// Attrs::name of the Eq node by which softmax_cross_entropy compares its labels with the class ids
+// 0..classes-1: the reference backend checks that every label is one of them.
+inline constexpr const char* kClassIdsAttr = "softmax_cross_entropy.class_ids";
+
 struct NodeData {
   OpKind kind;
   std::vector<int> inputs;
@@ -147,5 +151,20 @@ class Graph {
   Context* context_ = nullptr;
   bool inputs_closed_ = false;
 };
+
+// While a BuildScope is alive on a thread (Exec builds a model function's graph in one), nodes
+// can only be added to its graph: using a Node of another graph is an ArgumentError on every
+// backend, at build time.
+class BuildScope {
+ public:
+  explicit BuildScope(Graph& g);
+  ~BuildScope();
+  BuildScope(const BuildScope&) = delete;
+  BuildScope& operator=(const BuildScope&) = delete;
+
+ private:
+  Graph* previous_;
+};
+Graph* building_graph();  // the innermost BuildScope's graph on this thread, or nullptr
 
 }  // namespace mlperf::rt

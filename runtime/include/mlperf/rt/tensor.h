@@ -57,7 +57,8 @@ class Tensor {
     std::shared_ptr<Backend> backend;
     std::shared_ptr<Buffer> buffer;
     Shape shape;
-    DType dtype;
+    DType dtype = DType::F32;
+    ~State();  // releases the buffer in stream order (see Backend::allocate)
   };
   const State& state() const;
   std::shared_ptr<State> state_;

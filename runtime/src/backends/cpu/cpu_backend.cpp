@@ -1,5 +1,6 @@
 // The "cpu" backend: fused kernels generated as C, compiled in-process with clang 19
 // and ORC LLJIT, run over a thread pool; matmuls through cblas_sgemm.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -9,10 +10,12 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "backends/cpu/thread_pool.h"
 #include "codegen/codegen.h"
 #include "fusion/fusion.h"
+#include "options.h"
 #include "jit/jit.h"
 #include "mlperf/rt/backend_interface.h"
 #include "mlperf/rt/error.h"
@@ -38,6 +41,8 @@ class CpuExecutable : public Executable {
   std::vector<std::vector<uint8_t>> constants;  // per buffer (Constant kind)
   std::vector<std::vector<int>> alloc_at, free_at;  // scratch buffers per step
   int64_t kernel_count() const override { return static_cast<int64_t>(kernels.size() + prog.matmuls.size()); }
+  int64_t scratch_bytes() const override { return fusion::peak_scratch_bytes(prog, false); }
+  std::shared_ptr<void> module;  // the JIT's per-executable kernels (see options::KernelCache)
   // MLPERF_DUMP=profile: wall time per step, summed over runs, printed when the executable dies.
   bool profile = false;
   int64_t runs = 0;
@@ -65,6 +70,42 @@ class CpuExecutable : public Executable {
     std::cerr << "  total " << total << "\n";
   }
 };
+
+// A 16-bit matmul as a native 16-bit GEMM would run it: f32 accumulation over tiles converted
+// to f32 in small host buffers (kTile^2 floats each), so no f32 copy of an operand or of the
+// result is ever made in device memory.
+void half_gemm(const fusion::MatMulDesc& m, const void* a, const void* b, void* c) {
+  constexpr int64_t kTile = 128;
+  const bool f16 = m.dtype == DType::F16;
+  auto load = [f16](const uint16_t* p, int64_t i) { return f16 ? f16_to_float(p[i]) : bf16_to_float(p[i]); };
+  std::vector<float> ta(kTile * kTile), tb(kTile * kTile), tc(kTile * kTile), acc(kTile * kTile);
+  for (int64_t bi = 0; bi < m.batch; ++bi) {
+    const auto* A = static_cast<const uint16_t*>(a) + bi * m.m * m.k;
+    const auto* B = static_cast<const uint16_t*>(b) + bi * m.k * m.n;
+    auto* C = static_cast<uint16_t*>(c) + bi * m.m * m.n;
+    for (int64_t i0 = 0; i0 < m.m; i0 += kTile)
+      for (int64_t j0 = 0; j0 < m.n; j0 += kTile) {
+        int64_t mb = std::min(kTile, m.m - i0), nb = std::min(kTile, m.n - j0);
+        std::fill(acc.begin(), acc.begin() + mb * nb, 0.0f);
+        for (int64_t k0 = 0; k0 < m.k; k0 += kTile) {
+          int64_t kb = std::min(kTile, m.k - k0);
+          for (int64_t i = 0; i < mb; ++i)
+            for (int64_t k = 0; k < kb; ++k)
+              ta[i * kb + k] = load(A, m.ta ? (k0 + k) * m.m + i0 + i : (i0 + i) * m.k + k0 + k);
+          for (int64_t k = 0; k < kb; ++k)
+            for (int64_t j = 0; j < nb; ++j)
+              tb[k * nb + j] = load(B, m.tb ? (j0 + j) * m.k + k0 + k : (k0 + k) * m.n + j0 + j);
+          ref::gemm(false, false, mb, nb, kb, ta.data(), tb.data(), tc.data());
+          for (int64_t x = 0; x < mb * nb; ++x) acc[x] += tc[x];
+        }
+        for (int64_t i = 0; i < mb; ++i)
+          for (int64_t j = 0; j < nb; ++j) {
+            float v = acc[i * nb + j];
+            C[(i0 + i) * m.n + j0 + j] = f16 ? float_to_f16(v) : float_to_bf16(v);
+          }
+      }
+  }
+}
 
 class CpuBackend : public BackendImpl {
  public:
@@ -112,18 +153,19 @@ class CpuBackend : public BackendImpl {
 
   std::unique_ptr<Executable> compile(const Graph& graph) override {
     auto exe = std::make_unique<CpuExecutable>();
-    exe->prog = fusion::plan(graph);
+    exe->prog = fusion::plan(graph, /*half_matmuls=*/true);
     const fusion::Program& P = exe->prog;
-    if (fusion::dump_enabled("fusion")) std::cerr << "[mlperf cpu] " << P.to_string();
+    if (options::dump_enabled("fusion")) std::cerr << "[mlperf cpu] " << P.to_string();
     std::vector<jit::Source> sources;
     std::vector<codegen::Kernel> gen;
     for (size_t k = 0; k < P.kernels.size(); ++k) {
       gen.push_back(codegen::generate(P, static_cast<int>(k), codegen::Target::CPU));
       sources.push_back({gen.back().name, gen.back().source});
-      if (fusion::dump_enabled("source")) std::cerr << "[mlperf cpu] kernel " << k << ":\n" << gen.back().source;
+      if (options::dump_enabled("source")) std::cerr << "[mlperf cpu] kernel " << k << ":\n" << gen.back().source;
     }
     jit::Result r = jit::compile(codegen::prelude(codegen::Target::CPU), sources);
-    if (fusion::dump_enabled("compile"))
+    exe->module = r.module;
+    if (options::dump_enabled("compile"))
       std::cerr << "[mlperf cpu] compile: " << r.compiled << " kernels compiled, " << r.cached << " cached, "
                 << r.seconds * 1e3 << " ms (setup " << r.setup_seconds * 1e3 << ", clang -O3 -march=" << jit::target_cpu()
                 << " " << r.frontend_seconds * 1e3 << ", ORC LLJIT codegen " << r.codegen_seconds * 1e3 << ")\n";
@@ -139,7 +181,7 @@ class CpuBackend : public BackendImpl {
       ck.grain = std::max<int64_t>(1, (int64_t{1} << 16) / cost);
       exe->kernels.push_back(std::move(ck));
     }
-    exe->profile = fusion::dump_enabled("profile");
+    exe->profile = options::dump_enabled("profile");
     exe->step_seconds.assign(P.steps.size(), 0.0);
     exe->constants.resize(P.buffers.size());
     exe->alloc_at.resize(P.steps.size());
@@ -202,6 +244,10 @@ class CpuBackend : public BackendImpl {
         }
       } else if (st.kind == fusion::Step::Kind::MatMul) {
         const fusion::MatMulDesc& m = P.matmuls[static_cast<size_t>(st.index)];
+        if (m.dtype != DType::F32) {
+          half_gemm(m, ptr[static_cast<size_t>(m.a)], ptr[static_cast<size_t>(m.b)], ptr[static_cast<size_t>(m.out)]);
+          continue;
+        }
         const auto* A = static_cast<const float*>(ptr[static_cast<size_t>(m.a)]);
         const auto* B = static_cast<const float*>(ptr[static_cast<size_t>(m.b)]);
         auto* C = static_cast<float*>(ptr[static_cast<size_t>(m.out)]);

@@ -19,6 +19,7 @@
 
 #include "codegen/codegen.h"
 #include "fusion/fusion.h"
+#include "options.h"
 #include "mlperf/rt/backend_interface.h"
 #include "mlperf/rt/error.h"
 
@@ -47,6 +48,7 @@ struct Driver {
   X(MemcpyDtoDAsync, cuMemcpyDtoDAsync_v2)                 \
   X(MemsetD8Async, cuMemsetD8Async)                        \
   X(ModuleLoadData, cuModuleLoadData)                      \
+  X(ModuleUnload, cuModuleUnload)                          \
   X(ModuleGetFunction, cuModuleGetFunction)                \
   X(LaunchKernel, cuLaunchKernel)                          \
   X(GetErrorString, cuGetErrorString)
@@ -158,11 +160,14 @@ class CudaExecutable : public Executable {
   std::vector<CudaKernel> kernels;
   std::vector<CUdeviceptr> constants;  // per buffer
   std::function<void(CUdeviceptr)> release;
+  std::function<void()> unload;  // its own module (options::KernelCache::Executable)
   ~CudaExecutable() override {
     for (CUdeviceptr p : constants)
       if (p && release) release(p);
+    if (unload) unload();
   }
   int64_t kernel_count() const override { return static_cast<int64_t>(kernels.size() + prog.matmuls.size()); }
+  int64_t scratch_bytes() const override { return fusion::peak_scratch_bytes(prog, true); }
 };
 
 class CudaBackend : public BackendImpl {
@@ -222,16 +227,19 @@ class CudaBackend : public BackendImpl {
     auto exe = std::make_unique<CudaExecutable>();
     exe->prog = fusion::plan(graph);
     const fusion::Program& P = exe->prog;
-    if (fusion::dump_enabled("fusion")) std::cerr << "[mlperf cuda] " << P.to_string();
+    if (options::dump_enabled("fusion")) std::cerr << "[mlperf cuda] " << P.to_string();
     std::vector<codegen::Kernel> gen;
     std::string tu = codegen::prelude(codegen::Target::CUDA);
     std::vector<size_t> todo;
+    // Per-executable kernels (the default) compile every kernel of the graph into a module of its own.
+    std::unordered_map<std::string, CUfunction> own;
+    auto& cache = options::kernel_cache() == options::KernelCache::Process ? cache_ : own;
     {
       std::lock_guard<std::mutex> lk(mu_);
       for (size_t k = 0; k < P.kernels.size(); ++k) {
         gen.push_back(codegen::generate(P, static_cast<int>(k), codegen::Target::CUDA));
-        if (fusion::dump_enabled("source")) std::cerr << "[mlperf cuda] kernel " << k << ":\n" << gen.back().source;
-        if (!cache_.count(gen.back().source) && tu.find(gen.back().name) == std::string::npos) {
+        if (options::dump_enabled("source")) std::cerr << "[mlperf cuda] kernel " << k << ":\n" << gen.back().source;
+        if (!cache.count(gen.back().source) && tu.find(gen.back().name) == std::string::npos) {
           tu += "\n" + gen.back().source;
           todo.push_back(k);
         }
@@ -242,13 +250,18 @@ class CudaBackend : public BackendImpl {
       std::string ptx = compile_ptx(tu, arch_, &secs);
       CUmodule mod;
       CU(ModuleLoadData(&mod, ptx.c_str()));
-      if (fusion::dump_enabled("compile"))
+      if (&cache == &own)
+        exe->unload = [ctx = ctx_, mod] {
+          driver().CtxSetCurrent(ctx);
+          driver().ModuleUnload(mod);
+        };
+      if (options::dump_enabled("compile"))
         std::cerr << "[mlperf cuda] compile: " << todo.size() << " kernels, nvrtc " << secs * 1e3 << " ms (" << arch_ << ")\n";
       std::lock_guard<std::mutex> lk(mu_);
       for (size_t k : todo) {
         CUfunction f;
         CU(ModuleGetFunction(&f, mod, gen[k].name.c_str()));
-        cache_[gen[k].source] = f;
+        cache[gen[k].source] = f;
       }
       nvrtc_ns_ += static_cast<int64_t>(secs * 1e9);
       compiled_ += static_cast<int64_t>(todo.size());
@@ -257,7 +270,7 @@ class CudaBackend : public BackendImpl {
       CudaKernel ck;
       {
         std::lock_guard<std::mutex> lk(mu_);
-        ck.fn = cache_.at(gen[k].source);
+        ck.fn = cache.at(gen[k].source);
       }
       ck.params = gen[k].params;
       ck.iterations = P.kernels[k].iterations();
@@ -379,7 +392,11 @@ namespace mlperf::rt {
 
 void register_cuda_backend() {
   // Only where a driver and a device exist, so Backend::create() never picks a cuda it cannot open.
-  if (!cuda::driver_available()) return;
+  std::string why;
+  if (!cuda::driver_available(&why)) {
+    register_unavailable_backend("cuda", "the cuda backend is built, but no CUDA driver/device was found: " + why);
+    return;
+  }
   register_backend("cuda", 20, [] { return std::make_unique<cuda::CudaBackend>(); });
 }
 
