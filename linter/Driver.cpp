@@ -119,7 +119,7 @@ std::string engineOf(const std::string &Path) {
 /// Adds what validation measured for a check as a note to each of its
 /// findings, preferring the measurement on the engine the file uses.
 void addMeasuredNotes(std::vector<ClangTidyError> &Errors) {
-  nlohmann::json Results = ::mlperf::validate::loadResults(::mlperf::validate::defaultResultsPath());
+  auto Results = ::mlperf::validate::storedResults(llvm::errs());
   std::map<std::string, std::string> Engines;
   std::map<std::pair<std::string, std::string>, std::optional<std::string>> Notes;
   for (ClangTidyError &E : Errors) {
