@@ -4,6 +4,7 @@
 #include "Config.h"
 #include "Embedded.h"
 #include "Fixes.h"
+#include "HtmlFindings.h"
 #include "Inputs.h"
 #include "MlperfModule.h"
 #include "Report.h"
@@ -52,7 +53,7 @@ struct CommandLine {
   cl::opt<bool> Fix{"fix", cl::desc("Apply the suggested fixes in place"), cl::cat(Category)};
   cl::opt<std::string> ExportFixes{"export-fixes", cl::desc("Write fixes as YAML for clang-apply-replacements"),
                                    cl::value_desc("file"), cl::cat(Category)};
-  cl::opt<std::string> Format{"format", cl::desc("Output format: text, json or sarif"), cl::init("text"),
+  cl::opt<std::string> Format{"format", cl::desc("Output format: text, json, sarif or html"), cl::init("text"),
                               cl::cat(Category)};
   cl::opt<std::string> Output{"o", cl::desc("Write the report to this file instead of stdout"),
                               cl::value_desc("file"), cl::cat(Category)};
@@ -179,9 +180,10 @@ int runMain(int Argc, const char **Argv) {
   std::optional<Format> Fmt = CL.Format == "text"    ? std::optional<Format>(Format::Text)
                               : CL.Format == "json"  ? std::optional<Format>(Format::Json)
                               : CL.Format == "sarif" ? std::optional<Format>(Format::Sarif)
+                              : CL.Format == "html"  ? std::optional<Format>(Format::Html)
                                                      : std::nullopt;
   if (!Fmt)
-    return error("--format: unknown format '" + CL.Format + "' (text, json or sarif)");
+    return error("--format: unknown format '" + CL.Format + "' (text, json, sarif or html)");
   if (CL.Paths.empty() && !CL.DumpConfig)
     return error("no input files or directories (see --help)");
 
@@ -244,6 +246,8 @@ int runMain(int Argc, const char **Argv) {
     writeJson(Result.Errors, OS);
   else if (*Fmt == Format::Sarif)
     writeSarif(Result.Errors, OS);
+  else if (*Fmt == Format::Html)
+    writeHtmlFindings(Result.Errors, ::mlperf::validate::storedResults(llvm::nulls()), OS);
   else {
     ClangTidyContext Context((*Providers)());
     unsigned WarningsAsErrors = 0;

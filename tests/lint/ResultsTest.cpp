@@ -2,6 +2,7 @@
 // and the HTML building blocks, without running any fixture.
 #include "HtmlTestSupport.h"
 
+#include "HtmlFindings.h"
 #include "HtmlParts.h"
 #include "validate/Measure.h"
 #include "validate/Results.h"
@@ -219,6 +220,14 @@ TEST(HtmlPartsTest, RatioAxisIsLogarithmicAndCentredOnOne) {
   EXPECT_LE(Bar(3, "width"), 2) << "no ratio, no bar length";
   EXPECT_EQ(D.attrs("//*[local-name()='rect']", "class"),
             (std::vector<std::string>{"bar ok", "bar ok", "bar ok", "bar hollow"}));
+}
+
+TEST(HtmlPartsTest, FixItsBecomeUnifiedDiffs) {
+  std::string Old = "a\nb\nc\nfor {\n  run(up(w));\n}\nd\ne\nf\n";
+  std::string New = "a\nb\nc\nauto w_on = up(w);\nfor {\n  run(w_on);\n}\nd\ne\nf\n";
+  EXPECT_EQ(lint::lineDiff(Old, New), "@@ -2,6 +2,7 @@\n b\n c\n+auto w_on = up(w);\n for {\n-  run(up(w));\n"
+                                      "+  run(w_on);\n }\n d\n");
+  EXPECT_EQ(lint::lineDiff(Old, Old), "");
 }
 
 } // namespace

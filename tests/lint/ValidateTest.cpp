@@ -254,6 +254,9 @@ TEST(ValidateTest, ADamagedStoreIsOneWarningAndLintingContinues) {
     EXPECT_EQ(J["diagnostics"].size(), 1u);
     EXPECT_EQ(R.Out.find("measured on the fixture"), std::string::npos);
   }
+  ProcessResult Engine5 = runProcess(MLPERF_LINT_BINARY, {"--format=html", "-o", Dir + "/r.html", Src, "--",
+                                                          "-std=c++17"}, "", {{"MLPERF_LINT_RESULTS", Results}});
+  EXPECT_EQ(Engine5.Exit, 1) << Engine5.Err;
   // validate replaces a damaged store.
   FakeFixture F;
   ProcessResult V = F.validate({"--results", Results});
