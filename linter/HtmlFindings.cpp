@@ -155,7 +155,7 @@ std::string Page::measuredText(const v::PairResult &R) {
 
 std::string Page::summary() {
   std::vector<html::ChartRow> Rows;
-  std::string Table = "<table id=\"by-check\"><tr><th>check</th><th>findings</th><th>measured on the fixture</th></tr>";
+  std::string Table = "<table id=\"by-check\"><tr><th>check</th><th>findings</th><th class=\"t\">measured on the fixture</th></tr>";
   for (const std::string &Check : CheckOrder) {
     const Cost &C = Checks[Check];
     html::ChartRow Row;
@@ -163,7 +163,8 @@ std::string Page::summary() {
     Row.Href = "#group-" + Check;
     size_t N = count(Check);
     std::string Findings = std::to_string(N) + (N == 1 ? " finding" : " findings");
-    Row.HasRatio = C.rank() < 2;
+    // A time from fewer than 3 runs draws no bar length (PairResult::ratioIsEvidence()).
+    Row.HasRatio = C.rank() == 0 || (C.rank() == 1 && C.Best->ratioIsEvidence());
     Row.Style = C.rank() == 0 ? html::BarStyle::Filled : html::BarStyle::Hollow;
     if (C.Best) {
       Row.Median = C.Best->Ratio.Median;
@@ -197,7 +198,7 @@ std::string Page::summary() {
   };
   std::stable_sort(Files.begin(), Files.end(),
                    [&](const std::string &A, const std::string &B) { return Key(A) < Key(B); });
-  std::string FileTable = "<table id=\"by-file\"><tr><th>file</th><th>findings</th><th>checks</th></tr>";
+  std::string FileTable = "<table id=\"by-file\"><tr><th>file</th><th>findings</th><th class=\"t\">checks</th></tr>";
   for (const std::string &File : Files) {
     std::string List;
     size_t Total = 0;
@@ -290,7 +291,7 @@ std::string Page::render() {
                                   ".finding{border-top:1px solid #eee;margin-top:1em}.loc{font-family:monospace}"
                                   ".sev.warning{color:#8a6d00}.sev.error{color:#c62828}.notes pre.src{margin:2px 0}"
                                   ".notes pre.src span.hit{background:#eaf2ff;box-shadow:inset 3px 0 #6a9fd8}"
-                                  "td.t{text-align:left}"
+                                  "td.t,th.t{text-align:left}"
                                   "#filters{background:#f6f8fa;padding:6px 10px;position:sticky;top:0}\n");
   H += "<h1>mlperf-lint: " + std::to_string(Findings.size()) + (Findings.size() == 1 ? " finding" : " findings") +
        " in " + std::to_string(Files.size()) + (Files.size() == 1 ? " file" : " files") +

@@ -218,6 +218,16 @@ TEST_F(FindingsReportTest, SummaryOrderedByMeasuredCost) {
   ASSERT_EQ(report().Exit, 1);
   HtmlDoc Swapped(readFile(Root + "/report.html"));
   EXPECT_EQ(Labels(Swapped), (std::vector<std::string>{"mlperf-loop-invariant-transfer", "mlperf-sync-in-loop"}));
+  // A time from one run is no evidence: no bar length, and it ranks after a measured effect.
+  ValidationRun Noisy{"m", "d", 1,
+                      {pair("mlperf-sync-in-loop", "sync-in-loop", Verdict::NotMeasurable, 50, "step_time", 1),
+                       pair("mlperf-loop-invariant-transfer", "loop-invariant-transfer", Verdict::Confirmed, 1.5,
+                            "h2d_bytes", 1)}};
+  write("results.json", toJson(Noisy).dump());
+  ASSERT_EQ(report().Exit, 1);
+  HtmlDoc Quick(readFile(Root + "/report.html"));
+  EXPECT_EQ(Labels(Quick), (std::vector<std::string>{"mlperf-loop-invariant-transfer", "mlperf-sync-in-loop"}));
+  EXPECT_LE(std::stod(Quick.attrs("//*[@id='summary']/*[local-name()='rect'][@data-row='1']", "width").at(0)), 2.0);
   // Never validated: both listed, as not measured.
   llvm::sys::fs::remove(Root + "/results.json");
   ASSERT_EQ(report().Exit, 1);
