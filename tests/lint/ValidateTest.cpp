@@ -1,6 +1,7 @@
 // `mlperf-lint validate` end to end in quick mode, and the measured figure
 // appearing with each finding. Counters, not times: timings are reported by
 // validate, never asserted.
+#include "HtmlTestSupport.h"
 #include "LintTestSupport.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -64,7 +65,10 @@ TEST_P(ValidateBackendTest, QuickRunConfirmsCountersAndWritesReports) {
   nlohmann::json J = nlohmann::json::parse(readFile(Json));
   expectSoundResults(J, GetParam());
   std::string Page = readFile(Html);
-  EXPECT_EQ(Page.rfind("<!doctype html>", 0), 0u);
+  EXPECT_EQ(Page.rfind("<!DOCTYPE html>", 0), 0u);
+  HtmlDoc Doc(Page);
+  EXPECT_EQ(Doc.errors(), "") << "the page of a real run is well-formed";
+  EXPECT_EQ(Doc.count("//*[@id='summary']/*[local-name()='rect']"), J["results"].size()) << "a bar per pair";
   EXPECT_NE(Page.find("<svg"), std::string::npos);
   EXPECT_EQ(Page.find("src=\"http"), std::string::npos) << "the page must be self-contained";
   EXPECT_EQ(Page.find("href=\"http"), std::string::npos);
