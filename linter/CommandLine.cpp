@@ -66,7 +66,7 @@ struct Options {
   cl::opt<bool> Fix{"fix", cl::desc("Apply the suggested fixes in place"), cl::cat(Category)};
   cl::opt<std::string> ExportFixes{"export-fixes", cl::desc("Write fixes as YAML for clang-apply-replacements"),
                                    cl::value_desc("file"), cl::cat(Category)};
-  cl::opt<std::string> OutputFormat{"format", cl::desc("Output format: text, json or sarif"), cl::init("text"),
+  cl::opt<std::string> OutputFormat{"format", cl::desc("Output format: text, json, sarif or html"), cl::init("text"),
                                     cl::cat(Category)};
   cl::opt<std::string> SarifRoot{"sarif-root",
                                  cl::desc("SARIF: URIs relative to this directory (%SRCROOT%; default: git top-level)"),
@@ -106,6 +106,8 @@ std::optional<Format> parseFormat(llvm::StringRef Name) {
     return Format::Json;
   if (Name == "sarif")
     return Format::Sarif;
+  if (Name == "html")
+    return Format::Html;
   return std::nullopt;
 }
 } // namespace
@@ -157,7 +159,7 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
 
   std::optional<Format> Fmt = parseFormat(O.OutputFormat);
   if (!Fmt)
-    return usage("--format: unknown format '" + O.OutputFormat + "' (text, json or sarif)");
+    return usage("--format: unknown format '" + O.OutputFormat + "' (text, json, sarif or html)");
   R.OutputFormat = *Fmt;
   R.Paths.assign(O.Paths.begin(), O.Paths.end());
   if (O.Diff.getNumOccurrences())

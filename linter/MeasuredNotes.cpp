@@ -31,7 +31,7 @@ std::string engineOf(const std::string &Path) {
 }
 
 void addMeasuredNotes(std::vector<ClangTidyError> &Errors) {
-  nlohmann::json Results = ::mlperf::validate::loadResults(::mlperf::validate::defaultResultsPath());
+  auto Results = ::mlperf::validate::storedResults(llvm::errs());
   std::map<std::string, std::string> Engines;
   std::map<std::pair<std::string, std::string>, std::optional<std::string>> Notes;
   for (ClangTidyError &E : Errors) {

@@ -1,5 +1,8 @@
 #include "Report.h"
 
+#include "HtmlFindings.h"
+#include "validate/ResultStore.h"
+
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
@@ -123,6 +126,8 @@ void writeReport(Format F, llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostr
     return writeText(Errors, OS, Options.Color);
   case Format::Json:
     return writeJson(Errors, OS, Options.RelativePaths);
+  case Format::Html:
+    return writeHtmlFindings(Errors, ::mlperf::validate::storedResults(llvm::nulls()), OS);
   case Format::Sarif:
     return writeSarif(Errors, OS, {Options.SarifRoot, Options.Problems});
   }

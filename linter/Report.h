@@ -12,7 +12,7 @@
 
 namespace mlperf::lint {
 
-enum class Format { Text, Json, Sarif };
+enum class Format { Text, Json, Sarif, Html };
 
 /// Line and column (1-based) of a byte offset in a file, read once and cached.
 class LineTable {

@@ -1,34 +1,43 @@
 #include "HtmlReport.h"
-#include "Measure.h"
+
+#include "HtmlParts.h"
+#include "ResultStore.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <functional>
 #include <map>
 
 namespace mlperf::validate {
 
+using html::escape;
+
 namespace {
-std::string escape(const std::string &S) {
-  std::string Out;
-  for (char C : S)
-    switch (C) {
-    case '<': Out += "&lt;"; break;
-    case '>': Out += "&gt;"; break;
-    case '&': Out += "&amp;"; break;
-    case '"': Out += "&quot;"; break;
-    default: Out += C;
-    }
-  return Out;
+std::string verdictClass(Verdict V) {
+  return V == Verdict::Confirmed ? "confirmed" : V == Verdict::Failed ? "failed" : "flat";
 }
 
-std::string fmt(double V, const char *Spec = "%.3g") {
-  char Buf[64];
-  std::snprintf(Buf, sizeof Buf, Spec, V);
-  return Buf;
+html::ChartRow chartRow(const PairResult &R, std::string Label, std::string Href) {
+  html::ChartRow Row;
+  Row.Label = std::move(Label);
+  Row.Href = std::move(Href);
+  Row.Style = R.Outcome == Verdict::Confirmed ? html::BarStyle::Filled
+              : R.Outcome == Verdict::Failed  ? html::BarStyle::Failed
+                                              : html::BarStyle::Hollow;
+  Row.HasRatio = R.Outcome != Verdict::Failed && R.ratioIsEvidence();
+  Row.Median = R.Ratio.Median;
+  Row.Min = R.Ratio.Min;
+  Row.Max = R.Ratio.Max;
+  if (R.Outcome == Verdict::Failed)
+    Row.Value = "failed";
+  else if (!R.ratioIsEvidence())
+    Row.Value = "\u2013  " + std::to_string(R.Runs) + (R.Runs == 1 ? " run" : " runs") + ", no ratio";
+  else
+    Row.Value = html::number(R.Ratio.Median) + "x " + R.MetricDescription;
+  Row.Tooltip = R.Check + " (" + R.Engine + ", " + R.Backend + "): " + verdictName(R.Outcome).str();
+  if (Row.HasRatio)
+    Row.Tooltip += "; median " + html::number(R.Ratio.Median) + "x, min " + html::number(R.Ratio.Min) + "x, max " +
+                   html::number(R.Ratio.Max) + "x";
+  return Row;
 }
 
 std::string readText(const std::string &Path) {
@@ -36,110 +45,102 @@ std::string readText(const std::string &Path) {
   return B ? (*B)->getBuffer().str() : "(missing: " + Path + ")";
 }
 
-/// Horizontal bars on a log scale from 0.5x, whiskers min..max; \p Left is
-/// the width of the row labels, \p Label names a row.
-std::string chart(const std::vector<const nlohmann::json *> &Rows, double Left,
-                  const std::function<std::string(const nlohmann::json &)> &Label) {
-  const double W = Left + 400, RowH = 34, Top = 20, ValueRoom = 56;
-  double MaxRatio = 2;
-  for (const auto *R : Rows)
-    MaxRatio = std::max(MaxRatio, (*R)["ratio"].value("max", 1.0));
-  double LogMax = std::log10(std::min(MaxRatio * 1.2, 1e6));
-  auto X = [&](double Ratio) {
-    double L = std::log10(std::max(Ratio, 0.5));
-    return Left + (L - std::log10(0.5)) / (LogMax - std::log10(0.5)) * (W - Left - ValueRoom);
-  };
-  double H = Top + RowH * Rows.size() + 24;
-  std::string S = "<svg viewBox=\"0 0 " + fmt(W, "%.0f") + " " + fmt(H, "%.0f") + "\" width=\"" + fmt(W, "%.0f") +
-                  "\" height=\"" + fmt(H, "%.0f") + "\" role=\"img\">";
-  S += "<line x1=\"" + fmt(X(1), "%.1f") + "\" y1=\"10\" x2=\"" + fmt(X(1), "%.1f") + "\" y2=\"" +
-       fmt(H - 18, "%.1f") + "\" class=\"one\"/><text x=\"" + fmt(X(1), "%.1f") + "\" y=\"" + fmt(H - 4, "%.1f") +
-       "\" class=\"axis\">1x</text>";
-  for (size_t I = 0; I < Rows.size(); ++I) {
-    const nlohmann::json &R = *Rows[I];
-    double Y = Top + RowH * I;
-    double Med = R["ratio"].value("median", 1.0), Lo = R["ratio"].value("min", Med), Hi = R["ratio"].value("max", Med);
-    std::string Cls = R.value("verdict", "") == "confirmed" ? "bar ok" : R.value("verdict", "") == "failed" ? "bar bad"
-                                                                                                          : "bar flat";
-    S += "<a href=\"#" + escape(R.value("check", "")) + "\"><text x=\"0\" y=\"" + fmt(Y + 16, "%.1f") +
-         "\" class=\"label\">" + escape(Label(R)) + "</text></a>";
-    // A ratio below 1x (the fix was slower) draws to the left of the 1x line.
-    S += "<rect x=\"" + fmt(std::min(X(1), X(Med)), "%.1f") + "\" y=\"" + fmt(Y + 4, "%.1f") + "\" width=\"" +
-         fmt(std::max(1.0, std::fabs(X(Med) - X(1))), "%.1f") + "\" height=\"18\" class=\"" + Cls + "\"/>";
-    S += "<line x1=\"" + fmt(X(Lo), "%.1f") + "\" y1=\"" + fmt(Y + 13, "%.1f") + "\" x2=\"" + fmt(X(Hi), "%.1f") +
-         "\" y2=\"" + fmt(Y + 13, "%.1f") + "\" class=\"whisker\"/>";
-    S += "<text x=\"" + fmt(X(std::max({Med, Hi, 1.0})) + 6, "%.1f") + "\" y=\"" + fmt(Y + 17, "%.1f") +
-         "\" class=\"value\">" + fmt(Med) + "x</text>";
+std::string counterTable(const PairResult &R) {
+  if (!R.Bad || !R.Good)
+    return "";
+  // The measured metric first, in bold, then the counters that explain it.
+  std::string T = "<table><tr><th>median per run</th><th>anti-pattern</th><th>fix</th></tr><tr><td><b>" +
+                  escape(R.MetricDescription) + "</b></td><td><b>" + escape(formatCounter(R.Metric, R.Bad->Metric)) +
+                  "</b></td><td><b>" + escape(formatCounter(R.Metric, R.Good->Metric)) + "</b></td></tr>";
+  for (const auto &[Id, V] : R.Bad->Counters)
+    if (Id != R.Metric) {
+      double G = R.Good->Counters.count(Id) ? R.Good->Counters.at(Id) : 0;
+      T += "<tr><td>" + escape(describeMetric(Id, R.Engine)) + "</td><td>" + escape(formatCounter(Id, V)) +
+           "</td><td>" + escape(formatCounter(Id, G)) + "</td></tr>";
+    }
+  return T + "</table>";
+}
+
+std::string pairSection(const PairResult &R) {
+  std::string V = verdictName(R.Outcome).str();
+  std::string H = "<h3>" + escape(R.Engine + " engine, " + R.Backend + " backend") + " &#8212; <span class=\"verdict " +
+                  verdictClass(R.Outcome) + "\">" + escape(V) + "</span>";
+  if (R.Outcome != Verdict::Failed)
+    H += R.ratioIsEvidence() ? ": " + escape(html::number(R.Ratio.Median) + "x " + R.MetricDescription)
+                             : ": \u2013 (" + escape(R.noRatioReason()) + ")";
+  H += "</h3><p>" + escape(R.Workload) + "<br/>Metric: " + escape(R.MetricDescription);
+  if (!R.Note.empty() && R.ratioIsEvidence())
+    H += " (" + escape(R.Note) + ")";
+  if (!R.Explain.empty() && R.ratioIsEvidence() && R.Metric == "step_time")
+    H += "<br/>Explained by: " + escape(R.Explain);
+  H += "<br/>Measured " + escape(R.Date) + ", " + std::to_string(R.Runs) + (R.Runs == 1 ? " run" : " runs") +
+       " per side</p>";
+  if (!R.Problem.empty())
+    H += "<div class=\"problem\">" + escape(R.Problem) + "</div>";
+  if (R.Fix)
+    H += "<p>Fix-it verified by execution: " + escape(R.Fix->Summary) + "</p>";
+  H += counterTable(R);
+  // Both panes open at the lines the check reports (the two files have the
+  // same layout); the whole files are one click away.
+  html::Source Bad = html::stripAnnotations(readText(R.BadPath));
+  html::Source Good = html::stripAnnotations(readText(R.GoodPath));
+  unsigned First = 0, Last = 0;
+  if (!Bad.Findings.empty()) {
+    First = *Bad.Findings.begin() > 12 ? *Bad.Findings.begin() - 12 : 1;
+    Last = *Bad.Findings.rbegin() + 12;
   }
-  return S + "</svg>";
+  auto Pane = [&](const char *Side, const std::string &File, const html::Source &Src) {
+    return "<div><b>" + std::string(Side) + ": " + escape(File) + "</b>" + html::codePane(Src, Src.Findings, First, Last) +
+           "<details><summary>whole file</summary>" + html::codePane(Src, Src.Findings) + "</details></div>";
+  };
+  H += "<p class=\"meta\">Marked: the lines " + escape(R.Check) + " reports in the anti-pattern.</p>";
+  H += "<div class=\"code\">" + Pane("anti-pattern", R.BadFile, Bad) + Pane("fix", R.GoodFile, Good) + "</div>";
+  return H;
 }
 } // namespace
 
-std::string renderHtml(const nlohmann::json &Run) {
-  std::map<std::string, std::vector<const nlohmann::json *>> ByCheck;
+std::string renderHtml(const ValidationRun &Run) {
+  std::vector<PairResult> Sorted = Run.Results;
+  sortForReport(Sorted);
+  std::map<std::string, std::vector<const PairResult *>> ByCheck;
   std::vector<std::string> Order;
-  for (const auto &R : Run["results"]) {
-    std::string C = R.value("check", "");
-    if (!ByCheck.count(C))
-      Order.push_back(C);
-    ByCheck[C].push_back(&R);
+  for (const PairResult &R : Sorted) {
+    if (!ByCheck.count(R.Check))
+      Order.push_back(R.Check);
+    ByCheck[R.Check].push_back(&R);
   }
-  std::string H = R"(<!doctype html><html><head><meta charset="utf-8"><title>mlperf-lint validation</title><style>
-body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}
-h1{font-size:22px}h2{font-size:18px;margin-top:2em;border-bottom:1px solid #ddd}
-.meta{color:#666}.verdict{font-weight:600}.confirmed{color:#1a7f37}.flat{color:#8a6d00}.failed{color:#c62828}
-table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}
-th:first-child,td:first-child{text-align:left}
-.code{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:12px}.code pre{background:#f6f8fa;padding:8px;overflow:auto;
-max-height:420px;font-size:12px}.bar.ok{fill:#2da44e}.bar.flat{fill:#d4a72c}.bar.bad{fill:#cf222e}
-.whisker{stroke:#333;stroke-width:1.5}.one{stroke:#999;stroke-dasharray:3 3}.label,.value,.axis{font-size:12px}
-.problem{white-space:pre-wrap;background:#fff0f0;padding:8px}
-</style></head><body>)";
-  H += "<h1>mlperf-lint: measured cost of each check</h1><p class=\"meta\">" + escape(Run.value("machine", "")) +
-       "<br>" + escape(Run.value("date", "")) + " &middot; " + std::to_string(Run.value("repeat", 0)) +
-       " interleaved runs per side after a warm-up; ratios are anti-pattern / fix (median, whiskers min..max); "
-       "sorted by measured impact. <span class=\"confirmed\">&#9632; confirmed</span> "
-       "<span class=\"flat\">&#9632; not measurable here</span> <span class=\"failed\">&#9632; failed</span></p>";
-  std::vector<const nlohmann::json *> All;
-  for (const auto &R : Run["results"])
-    All.push_back(&R);
-  H += chart(All, 330, [](const nlohmann::json &R) {
-    return R.value("check", "") + " (" + R.value("backend", "") + ")";
-  });
+  std::string H = html::pageStart("mlperf-lint validation",
+                                  ".code{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:12px}\n");
+  H += "<h1>mlperf-lint: measured cost of each check</h1><p class=\"meta\">" + escape(Run.Machine) + "<br/>" +
+       escape(Run.Date) + " &#183; " +
+       (Run.Repeat > 1 ? std::to_string(Run.Repeat) + " interleaved runs per side after a warm-up"
+                       : std::string("1 run per side (--quick)")) +
+       "; ratios are anti-pattern / fix (median, whiskers min..max) on a logarithmic axis centred on 1x; "
+       "confirmed rows by measured impact, then not measurable, then failed. A time from fewer than 3 runs gets no "
+       "ratio (\u2013).</p><p class=\"meta\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"14\" height=\"12\"><rect "
+       "width=\"14\" height=\"12\" class=\"bar ok\"/></svg> confirmed &#160; <svg xmlns=\"http://www.w3.org/2000/svg\" "
+       "width=\"14\" height=\"12\"><rect x=\"1\" y=\"1\" width=\"12\" height=\"10\" class=\"bar hollow\"/></svg> not "
+       "measurable here &#160; <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"14\" height=\"12\"><rect width=\"14\" "
+       "height=\"12\" class=\"bar bad\"/></svg> failed</p>\n";
+  std::vector<html::ChartRow> All;
+  for (const PairResult &R : Sorted)
+    All.push_back(chartRow(R, R.Check + " (" + R.Backend + ")", "#" + R.Check));
+  H += html::ratioChart(All, 330, "summary");
+  std::set<std::string> Checks;
   for (const std::string &Check : Order) {
+    Checks.insert(Check);
     const auto &Rows = ByCheck[Check];
-    H += "<h2 id=\"" + escape(Check) + "\">" + escape(Check) + "</h2>";
-    H += chart(Rows, 150, [](const nlohmann::json &R) { return R.value("engine", "") + " / " + R.value("backend", ""); });
-    for (const auto *R : Rows) {
-      std::string V = R->value("verdict", "");
-      std::string Cls = V == "confirmed" ? "confirmed" : V == "failed" ? "failed" : "flat";
-      H += "<h3>" + escape(R->value("engine", "") + " engine, " + R->value("backend", "") + " backend") +
-           " &mdash; <span class=\"verdict " + Cls + "\">" + escape(V) + "</span></h3><p>" +
-           escape(R->value("workload", "")) + "<br>Metric: " + escape(R->value("metric_description", "")) +
-           (R->contains("note") ? " (" + escape(R->value("note", "")) + ")" : "") + "</p>";
-      if (R->contains("problem") && !(*R)["problem"].get<std::string>().empty())
-        H += "<div class=\"problem\">" + escape((*R)["problem"].get<std::string>()) + "</div>";
-      if (R->contains("fix_check"))
-        H += "<p>Fix-it verified by execution: " + escape((*R)["fix_check"].value("summary", "")) + "</p>";
-      if (R->contains("bad") && (*R)["bad"].contains("counters")) {
-        // The measured metric first, in bold, then the counters that explain it.
-        std::string Metric = R->value("metric_description", "");
-        H += "<table><tr><th>median per run</th><th>anti-pattern</th><th>fix</th></tr><tr><td><b>" + escape(Metric) +
-             (R->value("metric", "") == "step_time" ? " (ms)" : "") + "</b></td><td><b>" +
-             formatCounter(Metric, (*R)["bad"].value("metric", 0.0)) + "</b></td><td><b>" +
-             formatCounter(Metric, (*R)["good"].value("metric", 0.0)) + "</b></td></tr>";
-        for (auto It = (*R)["bad"]["counters"].begin(); It != (*R)["bad"]["counters"].end(); ++It)
-          if (It.key() != Metric)
-            H += "<tr><td>" + escape(It.key()) + "</td><td>" + formatCounter(It.key(), It.value().get<double>()) +
-                 "</td><td>" + formatCounter(It.key(), (*R)["good"]["counters"].value(It.key(), 0.0)) + "</td></tr>";
-        H += "</table>";
-      }
-      H += "<div class=\"code\"><div><b>anti-pattern: " + escape(R->value("bad_file", "")) + "</b><pre>" +
-           escape(readText(R->value("bad_path", ""))) + "</pre></div><div><b>fix: " +
-           escape(R->value("good_file", "")) + "</b><pre>" + escape(readText(R->value("good_path", ""))) +
-           "</pre></div></div>";
-    }
+    H += "<section class=\"check\" id=\"" + escape(Check) + "\"><h2>" + escape(Check) +
+         " <a class=\"docref\" href=\"#" + escape(html::docId(Check)) + "\">(what it flags and why)</a></h2>";
+    std::vector<html::ChartRow> Own;
+    for (const PairResult *R : Rows)
+      Own.push_back(chartRow(*R, R->Engine + " / " + R->Backend, ""));
+    H += html::ratioChart(Own, 150, "chart-" + Check);
+    for (const PairResult *R : Rows)
+      H += pairSection(*R);
+    H += "</section>\n";
   }
+  H += "<h2>The checks</h2>" + html::checkDocs(Checks);
   return H + "</body></html>\n";
 }
 

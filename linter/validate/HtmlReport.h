@@ -1,13 +1,15 @@
-// One self-contained HTML page (no network): per check, the measured ratio as
-// a chart per engine and backend, the counters, and the fixture code side by side.
+// One self-contained HTML page (no network): the measured ratio of every
+// pair on a log axis, then per check its engines and backends, the counters,
+// the fixture code side by side and the check's documentation.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include "Results.h"
 
 #include <string>
 
 namespace mlperf::validate {
 
-std::string renderHtml(const nlohmann::json &Run);
+/// \p Run's results, in report order (sortForReport()).
+std::string renderHtml(const ValidationRun &Run);
 
 } // namespace mlperf::validate

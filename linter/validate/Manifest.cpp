@@ -1,4 +1,5 @@
 #include "Manifest.h"
+#include "Measure.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -18,10 +19,8 @@ llvm::Error fail(const std::string &Path, const std::string &Problem) {
 } // namespace
 
 bool isKnownMetric(const std::string &Metric) {
-  for (const char *M : {"step_time", "syncs", "h2d_bytes", "d2h_bytes", "compilations", "peak_memory"})
-    if (Metric == M)
-      return true;
-  return false;
+  const MetricInfo *M = findMetric(Metric);
+  return M && M->Selectable;
 }
 
 llvm::Expected<Manifest> loadManifest(const std::string &Path) {

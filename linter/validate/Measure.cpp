@@ -54,101 +54,125 @@ RunOutput runFixture(const std::string &Program, const std::vector<std::string> 
     Rest = Tail;
   }
   nlohmann::json J = nlohmann::json::parse(Last, nullptr, false);
-  if (Last.empty() || J.is_discarded() || !J.contains("checksum")) {
+  if (Last.empty() || J.is_discarded() || !J.is_object() || !J.contains("checksum")) {
     Out.Problem = Program + " printed no JSON report with a \"checksum\"\n" + Stdout + Stderr;
     return Out;
   }
+  if (!J["checksum"].is_number()) {
+    Out.Problem = Program + " reported a checksum that is not a number: " + J["checksum"].dump() + "\n" + Stdout +
+                  Stderr;
+    return Out;
+  }
+  Out.Checksum = J["checksum"].get<double>();
   Out.Ok = true;
   Out.Report = std::move(J);
   return Out;
 }
 
-static double number(const nlohmann::json &J, std::initializer_list<const char *> Path, double Default = 0) {
-  const nlohmann::json *Cur = &J;
-  for (const char *Key : Path) {
-    if (!Cur->is_object() || !Cur->contains(Key))
-      return Default;
-    Cur = &(*Cur)[Key];
-  }
-  return Cur->is_number() ? Cur->get<double>() : Default;
+namespace {
+// clang-format off
+const MetricInfo Metrics[] = {
+  // Id               Group    Key                Samples    PerStep Runtime                           Libtorch                                 Unit               Selectable
+  {"step_time",       nullptr, "total_ms",        "step_ms", true,  "step time",                       "step time",                             Unit::Milliseconds, true},
+  {"syncs",           "stats", "waits",           nullptr,   true,  "device syncs per step",           "host reads of tensor values per step",  Unit::Count,        true},
+  {"h2d_bytes",       "stats", "h2d_bytes",       nullptr,   true,  "host-to-device bytes per step",   "bytes copied by Tensor::to per step",   Unit::Bytes,        true},
+  {"d2h_bytes",       "stats", "d2h_bytes",       nullptr,   true,  "device-to-host bytes per step",   "device-to-host bytes per step",         Unit::Bytes,        true},
+  {"compilations",    "stats", "compilations",    nullptr,   false, "compilations",                    "compilations",                          Unit::Count,        true},
+  {"compile_seconds", "stats", "compile_seconds", nullptr,   false, "compile seconds",                 "compile seconds",                       Unit::Seconds,      false},
+  {"peak_memory",     "stats", "peak_bytes",      nullptr,   false, "peak device memory",              "peak host memory (RSS)",                Unit::Bytes,        true},
+};
+// clang-format on
+
+const nlohmann::json *member(const nlohmann::json &J, const char *Key) {
+  if (!J.is_object())
+    return nullptr;
+  auto It = J.find(Key);
+  return It == J.end() ? nullptr : &*It;
 }
 
-std::optional<double> metricOf(const nlohmann::json &R, const std::string &Metric) {
-  double Steps = std::max(1.0, number(R, {"steps"}, 1));
-  if (Metric == "step_time") {
-    if (R.contains("step_ms") && R["step_ms"].is_array() && !R["step_ms"].empty()) {
-      std::vector<double> V = R["step_ms"].get<std::vector<double>>();
-      return summarize(V).Median;
-    }
-    if (R.contains("total_ms"))
-      return number(R, {"total_ms"}) / Steps;
+double steps(const nlohmann::json &R) {
+  const nlohmann::json *S = member(R, "steps");
+  return S && S->is_number() ? std::max(1.0, S->get<double>()) : 1.0;
+}
+
+std::optional<double> rawValue(const nlohmann::json &R, const MetricInfo &M) {
+  const nlohmann::json *Holder = M.Group ? member(R, M.Group) : &R;
+  const nlohmann::json *V = Holder ? member(*Holder, M.Key) : nullptr;
+  if (!V || !V->is_number())
     return std::nullopt;
-  }
-  if (Metric == "syncs")
-    return number(R, {"stats", "waits"}) / Steps;
-  if (Metric == "h2d_bytes")
-    return number(R, {"stats", "h2d_bytes"}) / Steps;
-  if (Metric == "d2h_bytes")
-    return number(R, {"stats", "d2h_bytes"}) / Steps;
-  if (Metric == "compilations")
-    return number(R, {"stats", "compilations"});
-  if (Metric == "peak_memory")
-    return number(R, {"stats", "peak_bytes"});
-  return std::nullopt;
+  return V->get<double>();
+}
+} // namespace
+
+llvm::ArrayRef<MetricInfo> metricTable() { return Metrics; }
+
+const MetricInfo *findMetric(llvm::StringRef Id) {
+  for (const MetricInfo &M : Metrics)
+    if (Id == M.Id)
+      return &M;
+  return nullptr;
 }
 
-std::map<std::string, double> countersOf(const nlohmann::json &R, const std::string &Engine) {
-  double Steps = std::max(1.0, number(R, {"steps"}, 1));
+std::optional<double> metricOf(const nlohmann::json &R, llvm::StringRef Id) {
+  const MetricInfo *M = findMetric(Id);
+  if (!M)
+    return std::nullopt;
+  if (M->Samples)
+    if (const nlohmann::json *S = member(R, M->Samples); S && S->is_array() && !S->empty()) {
+      std::vector<double> V;
+      for (const nlohmann::json &X : *S)
+        if (X.is_number())
+          V.push_back(X.get<double>());
+      if (V.size() == S->size())
+        return summarize(V).Median;
+    }
+  std::optional<double> V = rawValue(R, *M);
+  if (V && M->PerStep)
+    *V /= steps(R);
+  return V;
+}
+
+std::map<std::string, double> countersOf(const nlohmann::json &R) {
   std::map<std::string, double> C;
-  if (!R.contains("stats") || !R["stats"].is_object())
-    return C;
-  const nlohmann::json &S = R["stats"];
-  auto Put = [&](const char *Key, const std::string &Name, double Divisor) {
-    if (S.contains(Key) && S[Key].is_number())
-      C[Name] = S[Key].get<double>() / Divisor;
-  };
-  Put("waits", describeMetric("syncs", Engine), Steps);
-  Put("h2d_bytes", describeMetric("h2d_bytes", Engine), Steps);
-  Put("d2h_bytes", describeMetric("d2h_bytes", Engine), Steps);
-  Put("compilations", describeMetric("compilations", Engine), 1);
-  Put("compile_seconds", "compile seconds", 1);
-  Put("peak_bytes", describeMetric("peak_memory", Engine), 1);
+  for (const MetricInfo &M : Metrics)
+    if (M.Group && llvm::StringRef(M.Group) == "stats")
+      if (std::optional<double> V = metricOf(R, M.Id))
+        C[M.Id] = *V;
   return C;
 }
 
-std::string formatCounter(const std::string &Name, double Value) {
+std::string formatCounter(llvm::StringRef Id, double Value) {
+  const MetricInfo *M = findMetric(Id);
+  Unit U = M ? M->U : Unit::Count;
   char Buf[48];
-  bool Bytes = Name.find("bytes") != std::string::npos || Name.find("memory") != std::string::npos;
-  if (!Bytes) {
+  switch (U) {
+  case Unit::Count:
     std::snprintf(Buf, sizeof Buf, "%.3g", Value);
     return Buf;
+  case Unit::Milliseconds:
+    std::snprintf(Buf, sizeof Buf, "%.3g ms", Value);
+    return Buf;
+  case Unit::Seconds:
+    std::snprintf(Buf, sizeof Buf, "%.3g s", Value);
+    return Buf;
+  case Unit::Bytes:
+    break;
   }
   static const char *Units[] = {"B", "KB", "MB", "GB", "TB"};
-  unsigned U = 0;
-  while (std::fabs(Value) >= 1000 && U + 1 < std::size(Units)) {
+  unsigned I = 0;
+  while (std::fabs(Value) >= 1000 && I + 1 < std::size(Units)) {
     Value /= 1000;
-    ++U;
+    ++I;
   }
-  std::snprintf(Buf, sizeof Buf, "%.3g %s", Value, Units[U]);
+  std::snprintf(Buf, sizeof Buf, "%.3g %s", Value, Units[I]);
   return Buf;
 }
 
-std::string describeMetric(const std::string &Metric, const std::string &Engine) {
-  // libtorch's counters come from its operator observers (fixtures/common/torch_counters.h).
-  bool Torch = Engine == "libtorch";
-  if (Metric == "step_time")
-    return "step time";
-  if (Metric == "syncs")
-    return Torch ? "host reads of tensor values per step" : "device syncs per step";
-  if (Metric == "h2d_bytes")
-    return Torch ? "bytes copied by Tensor::to per step" : "host-to-device bytes per step";
-  if (Metric == "d2h_bytes")
-    return "device-to-host bytes per step";
-  if (Metric == "compilations")
-    return "compilations";
-  if (Metric == "peak_memory")
-    return Torch ? "peak host memory (RSS)" : "peak device memory";
-  return Metric;
+std::string describeMetric(llvm::StringRef Id, llvm::StringRef Engine) {
+  const MetricInfo *M = findMetric(Id);
+  if (!M)
+    return Id.str();
+  return Engine == "libtorch" ? M->Libtorch : M->Runtime;
 }
 
 Summary summarize(std::vector<double> V) {

@@ -4,6 +4,8 @@
 
 #include "Manifest.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -13,27 +15,49 @@
 
 namespace mlperf::validate {
 
+enum class Unit { Count, Bytes, Milliseconds, Seconds };
+
+/// One quantity a fixture program reports: where it is in the program's JSON
+/// line, whether it is divided by the number of steps, how each engine's
+/// counter is described, and its unit.
+struct MetricInfo {
+  const char *Id;        // name in manifests and results: "syncs"
+  const char *Group;     // object of the report holding Key ("stats"), or nullptr for the top level
+  const char *Key;       // "waits"
+  const char *Samples;   // top-level array of per-step values whose median is preferred, or nullptr
+  bool PerStep;          // divided by the report's "steps"
+  const char *Runtime;   // what it counts on the bundled runtime
+  const char *Libtorch;  // what it counts on libtorch (fixtures/common/torch_counters.h)
+  Unit U;
+  bool Selectable;       // a manifest may name it as a pair's metric
+};
+
+/// Every metric and counter, step time first.
+llvm::ArrayRef<MetricInfo> metricTable();
+const MetricInfo *findMetric(llvm::StringRef Id);
+
 struct RunOutput {
   bool Ok = false;
   std::string Problem;  // why it failed, with the program's output
   nlohmann::json Report;  // the program's last JSON line
+  double Checksum = 0;  // the report's "checksum", a number
 };
 
 /// Runs \p Program with \p Args and MLPERF_BACKEND=\p Backend; the program
-/// prints one JSON line with "checksum", "steps" and its counters.
+/// prints one JSON line with a numeric "checksum", "steps" and its counters.
 RunOutput runFixture(const std::string &Program, const std::vector<std::string> &Args, const std::string &Backend,
                      unsigned TimeoutSeconds);
 
-/// The manifest's metric of one run (per step where the metric is a rate).
-std::optional<double> metricOf(const nlohmann::json &Report, const std::string &Metric);
-/// The counters that explain a metric, per step: syncs, copies, compilations,
-/// memory; those the program reports, named as describeMetric names them.
-std::map<std::string, double> countersOf(const nlohmann::json &Report, const std::string &Engine);
-/// A counter's value as a person reads it: byte counts (a \p Name that
-/// mentions bytes or memory) in B, KB, MB, GB; everything else to 3 digits.
-std::string formatCounter(const std::string &Name, double Value);
-/// What a metric or counter measures on \p Engine ("runtime" or "libtorch").
-std::string describeMetric(const std::string &Metric, const std::string &Engine = "runtime");
+/// The metric \p Id of one run (per step where the table says so).
+std::optional<double> metricOf(const nlohmann::json &Report, llvm::StringRef Id);
+/// The counters of one run (every metric of the table under "stats" that the
+/// program reports), keyed by metric id.
+std::map<std::string, double> countersOf(const nlohmann::json &Report);
+/// A value of metric \p Id as a person reads it, in the metric's unit: bytes
+/// in B, KB, MB, GB; times with ms or s; counts to 3 digits.
+std::string formatCounter(llvm::StringRef Id, double Value);
+/// What metric \p Id measures on \p Engine ("runtime" or "libtorch").
+std::string describeMetric(llvm::StringRef Id, llvm::StringRef Engine = "runtime");
 
 struct Summary {
   double Median = 0, Min = 0, Max = 0;

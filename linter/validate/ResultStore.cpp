@@ -13,50 +13,82 @@
 
 namespace mlperf::validate {
 
-std::string defaultResultsPath() {
-  if (const char *P = std::getenv("MLPERF_LINT_RESULTS"))
-    return P;
+std::string cacheDir() {
   std::string Base;
   if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
     Base = X;
-  else if (const char *H = std::getenv("HOME"))
+  else if (const char *H = std::getenv("HOME"); H && *H)
     Base = std::string(H) + "/.cache";
   else
     Base = "/tmp";
-  return Base + "/mlperf-lint/validation.json";
+  return Base + "/mlperf-lint";
 }
 
-nlohmann::json loadResults(const std::string &Path) {
+std::string defaultResultsPath() {
+  if (const char *P = std::getenv("MLPERF_LINT_RESULTS"); P && *P)
+    return P;
+  return cacheDir() + "/validation.json";
+}
+
+llvm::Expected<ValidationRun> loadResults(const std::string &Path) {
+  if (!llvm::sys::fs::exists(Path))
+    return ValidationRun();
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf)
-    return nlohmann::json::object();
+    return llvm::createStringError(Buf.getError(), "%s: cannot read stored results: %s", Path.c_str(),
+                                   Buf.getError().message().c_str());
   llvm::StringRef Text = (*Buf)->getBuffer();
   nlohmann::json J = nlohmann::json::parse(Text.begin(), Text.end(), nullptr, false);
-  if (J.is_discarded() || !J.is_object() || !J.contains("results") || !J["results"].is_array())
-    return nlohmann::json::object();
-  return J;
+  if (J.is_discarded())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: stored results are not valid JSON",
+                                   Path.c_str());
+  auto Run = runFromJson(J);
+  if (!Run)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: damaged stored results: %s", Path.c_str(),
+                                   llvm::toString(Run.takeError()).c_str());
+  return Run;
 }
 
-std::string storeResults(const std::string &Path, const nlohmann::json &Run) {
-  nlohmann::json Stored = loadResults(Path);
-  nlohmann::json Merged = nlohmann::json::array();
-  auto Key = [](const nlohmann::json &R) {
-    return R.value("check", "") + "|" + R.value("engine", "") + "|" + R.value("backend", "");
-  };
+ValidationRun storedResults(llvm::raw_ostream &Warnings) {
+  auto Run = loadResults(defaultResultsPath());
+  if (Run)
+    return std::move(*Run);
+  Warnings << "mlperf-lint: warning: " << llvm::toString(Run.takeError())
+           << "; ignored (`mlperf-lint validate` writes it again)\n";
+  return ValidationRun();
+}
+
+std::string checkResultsPath(const std::string &Path) {
+  llvm::StringRef Parent = llvm::sys::path::parent_path(Path);
+  if (Parent.empty())
+    Parent = ".";
+  if (llvm::sys::fs::is_directory(Parent) || Parent == cacheDir())
+    return "";
+  return Path + ": cannot store results: directory " + Parent.str() + " does not exist";
+}
+
+std::string storeResults(const std::string &Path, const ValidationRun &Run) {
+  if (std::string Problem = checkResultsPath(Path); !Problem.empty())
+    return Problem;
+  auto Stored = loadResults(Path);
+  if (!Stored) {
+    llvm::errs() << "mlperf-lint validate: warning: " << llvm::toString(Stored.takeError()) << "; replaced\n";
+    Stored = ValidationRun();
+  }
+  auto Key = [](const PairResult &R) { return R.Check + "|" + R.Engine + "|" + R.Backend; };
   std::set<std::string> Fresh;
-  for (const auto &R : Run["results"])
+  for (const PairResult &R : Run.Results)
     Fresh.insert(Key(R));
-  if (Stored.contains("results"))
-    for (const auto &R : Stored["results"])
-      if (!Fresh.count(Key(R)))
-        Merged.push_back(R);
-  for (const auto &R : Run["results"])
-    Merged.push_back(R);
-  nlohmann::json Out = Run;
-  Out["results"] = Merged;
-  llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path));
+  ValidationRun Out = Run;
+  Out.Results.clear();
+  for (const PairResult &R : Stored->Results)
+    if (!Fresh.count(Key(R)))
+      Out.Results.push_back(R);
+  Out.Results.insert(Out.Results.end(), Run.Results.begin(), Run.Results.end());
+  if (llvm::StringRef(Path).starts_with(cacheDir() + "/"))
+    llvm::sys::fs::create_directories(cacheDir());
   llvm::Error E = llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
-    OS << Out.dump(2) << "\n";
+    OS << toJson(Out).dump(2) << "\n";
     return llvm::Error::success();
   });
   return E ? Path + ": cannot store results: " + llvm::toString(std::move(E)) : "";
@@ -68,39 +100,58 @@ static std::string compact(double V) {
   return Buf;
 }
 
-std::optional<std::string> measuredNote(const nlohmann::json &Results, const std::string &Check,
-                                        const std::string &Engine) {
-  if (!Results.contains("results"))
-    return std::nullopt;
-  auto Usable = [&](const nlohmann::json &R) {
-    return R.value("check", "") == Check && R.value("verdict", "") != "failed";
-  };
-  bool HaveEngine = llvm::any_of(Results["results"], [&](const nlohmann::json &R) {
-    return Usable(R) && R.value("engine", "") == Engine;
-  });
-  const nlohmann::json *Best = nullptr, *Any = nullptr;
-  for (const auto &R : Results["results"]) {
-    if (!Usable(R) || (HaveEngine && R.value("engine", "") != Engine))
+const PairResult *measuredResult(const ValidationRun &Results, const std::string &Check, const std::string &Engine) {
+  auto Usable = [&](const PairResult &R) { return R.Check == Check && R.Outcome != Verdict::Failed; };
+  bool HaveEngine =
+      llvm::any_of(Results.Results, [&](const PairResult &R) { return Usable(R) && R.Engine == Engine; });
+  const PairResult *Best = nullptr, *Any = nullptr;
+  for (const PairResult &R : Results.Results) {
+    if (!Usable(R) || (HaveEngine && R.Engine != Engine))
       continue;
     Any = &R;
-    if (R.value("verdict", "") == "confirmed" &&
-        (!Best || R["ratio"].value("median", 0.0) > (*Best)["ratio"].value("median", 0.0)))
+    if (R.Outcome == Verdict::Confirmed && (!Best || R.Ratio.Median > Best->Ratio.Median))
       Best = &R;
   }
-  if (!Any)
+  return Best ? Best : Any;
+}
+
+std::string whereMeasured(const PairResult &R) {
+  if (R.Engine == "libtorch")
+    return R.Backend == "libtorch-cuda" ? "libtorch, CUDA" : "libtorch, CPU";
+  return R.Backend + " backend";
+}
+
+std::optional<std::string> measuredNote(const ValidationRun &Results, const std::string &Check,
+                                        const std::string &Engine) {
+  const PairResult *R = measuredResult(Results, Check, Engine);
+  if (!R)
     return std::nullopt;
-  const nlohmann::json &R = Best ? *Best : *Any;
-  std::string Where = R.value("backend", "") + " backend";
-  if (R.value("engine", "") == "libtorch")
-    Where = R.value("backend", "") == "libtorch-cuda" ? "libtorch, CUDA" : "libtorch, CPU";
-  if (!Best)
-    return "measured on the fixture: no measurable effect on " + R.value("metric_description", "") + " (" +
-           Where + ")";
-  std::string Text = "measured on the fixture: " + compact(R["ratio"].value("median", 0.0)) + "x " +
-                     R.value("metric_description", "");
-  if (R.contains("explain") && !R["explain"].get<std::string>().empty())
-    Text += ", " + R["explain"].get<std::string>();
-  return Text + " (" + Where + ")";
+  if (R->Outcome != Verdict::Confirmed)
+    return "measured on the fixture: no measurable effect on " + R->MetricDescription + " (" + whereMeasured(*R) +
+           ")";
+  std::string Text = "measured on the fixture: " + compact(R->Ratio.Median) + "x " + R->MetricDescription;
+  if (!R->Explain.empty())
+    Text += ", " + R->Explain;
+  return Text + " (" + whereMeasured(*R) + ")";
+}
+
+std::string engineOfSource(const std::string &Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "";
+  llvm::StringRef Rest = (*Buf)->getBuffer();
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    Rest = Tail;
+    Line = Line.trim();
+    if (!Line.consume_front("#") || !Line.ltrim().starts_with("include"))
+      continue;
+    if (Line.contains("torch/"))
+      return "libtorch";
+    if (Line.contains("mlperf/rt/"))
+      return "runtime";
+  }
+  return "";
 }
 
 std::string machineDescription() {

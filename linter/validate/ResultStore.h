@@ -2,30 +2,52 @@
 // the note the linter adds to each finding of a validated check.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include "Results.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 #include <string>
 
 namespace mlperf::validate {
 
-/// $MLPERF_LINT_RESULTS, else $XDG_CACHE_HOME/mlperf-lint/validation.json,
-/// else ~/.cache/mlperf-lint/validation.json.
+/// The directory the default results file lives in: $XDG_CACHE_HOME/mlperf-lint,
+/// else ~/.cache/mlperf-lint, else /tmp/mlperf-lint.
+std::string cacheDir();
+/// $MLPERF_LINT_RESULTS, else cacheDir()/validation.json.
 std::string defaultResultsPath();
 
-/// Reads stored results; an absent or unreadable file is "no results".
-nlohmann::json loadResults(const std::string &Path);
+/// Reads stored results; an absent file is an empty run, a damaged one an
+/// error naming the file and the field.
+llvm::Expected<ValidationRun> loadResults(const std::string &Path);
+/// The stored results at defaultResultsPath() for the linter: a damaged store
+/// is one warning on \p Warnings and then treated as empty.
+ValidationRun storedResults(llvm::raw_ostream &Warnings);
+
+/// Whether \p Path can be written without creating directories other than
+/// cacheDir(): "" or the problem.
+std::string checkResultsPath(const std::string &Path);
 /// Merges \p Run into the stored results (same check, engine and backend are
-/// replaced) and writes them atomically. Returns an error message or "".
-std::string storeResults(const std::string &Path, const nlohmann::json &Run);
+/// replaced) and writes them atomically. A damaged store is replaced. Returns
+/// an error message or "".
+std::string storeResults(const std::string &Path, const ValidationRun &Run);
 
 /// "measured on the fixture: 3.1x step time, 1 device sync per step vs 0
 /// (cpu backend)" for the check's strongest confirmed result; nothing when
 /// the check was never validated. \p Engine ("libtorch", "runtime" or empty)
 /// is the API of the code the finding is in; that engine's measurement is
 /// preferred when there is one.
-std::optional<std::string> measuredNote(const nlohmann::json &Results, const std::string &Check,
+std::optional<std::string> measuredNote(const ValidationRun &Results, const std::string &Check,
                                         const std::string &Engine = "");
+/// The result measuredNote() describes, or null.
+const PairResult *measuredResult(const ValidationRun &Results, const std::string &Check,
+                                 const std::string &Engine = "");
+/// "libtorch, CPU", "cpu backend": where a result was measured.
+std::string whereMeasured(const PairResult &R);
+
+/// The engine whose fixtures measure code like the file at \p Path, from
+/// what it includes: "libtorch", "runtime" or "".
+std::string engineOfSource(const std::string &Path);
 
 /// A one-line description of this machine for the report.
 std::string machineDescription();

@@ -4,102 +4,120 @@
 #include "Manifest.h"
 #include "Measure.h"
 #include "ResultStore.h"
+#include "Results.h"
 
 #include "clang-tidy/GlobList.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <chrono>
+#include <cmath>
 #include <ctime>
 #include <optional>
 
 namespace mlperf::validate {
 
+namespace cl = llvm::cl;
+
 namespace {
+/// validate's command line. The options unregister themselves, so the
+/// parser can run more than once in a process.
+struct CommandLine {
+  cl::OptionCategory Category{"mlperf-lint validate options"};
+  cl::opt<std::string> Backend{"backend", cl::desc("Runtime backend: reference, cpu or cuda (default: the runtime's)"),
+                               cl::cat(Category)};
+  cl::opt<std::string> Engine{"engine", cl::desc("Only pairs on this engine: runtime or libtorch"), cl::cat(Category)};
+  cl::opt<std::string> Checks{"checks", cl::desc("Check globs, as the linter's --checks"), cl::init("*"),
+                              cl::cat(Category)};
+  cl::opt<unsigned> Repeat{"repeat", cl::desc("Measured runs per side (default 5)"), cl::init(5), cl::cat(Category)};
+  cl::opt<bool> Quick{"quick", cl::desc("One run per side on the small sizes, no warm-up"), cl::cat(Category)};
+  cl::opt<std::string> Json{"json", cl::desc("Write the results as JSON"), cl::value_desc("file"), cl::cat(Category)};
+  cl::opt<std::string> Html{"html", cl::desc("Write the results as a self-contained HTML page"),
+                            cl::value_desc("file"), cl::cat(Category)};
+  cl::opt<std::string> Results{"results", cl::desc("Results store (default: $MLPERF_LINT_RESULTS, else the cache)"),
+                               cl::value_desc("file"), cl::init(defaultResultsPath()), cl::cat(Category)};
+  cl::opt<bool> NoStore{"no-store", cl::desc("Do not store the results for the linter"), cl::cat(Category)};
+  cl::opt<bool> NoFixCheck{"no-fix-check", cl::desc("Do not run the programs fixed by mlperf-lint --fix"),
+                           cl::cat(Category)};
+  cl::opt<std::string> BuildDir{"build-dir", cl::desc("Build directory holding fixtures/bin"), cl::value_desc("dir"),
+                                cl::init(MLPERF_BUILD_DIR), cl::cat(Category)};
+  cl::opt<std::string> Fixtures{"fixtures", cl::desc("Directory of the fixture manifests"), cl::value_desc("dir"),
+                                cl::init(MLPERF_SOURCE_DIR "/fixtures"), cl::cat(Category)};
+
+  ~CommandLine() {
+    for (cl::Option *O : std::initializer_list<cl::Option *>{&Backend, &Engine, &Checks, &Repeat, &Quick, &Json,
+                                                              &Html, &Results, &NoStore, &NoFixCheck, &BuildDir,
+                                                              &Fixtures})
+      O->removeArgument();
+  }
+};
+
 struct Options {
-  std::string Backend, Engine, Checks = "*", Json, Html, Results, BuildDir = MLPERF_BUILD_DIR,
-                                              Fixtures = MLPERF_SOURCE_DIR "/fixtures";
+  std::string Backend, Engine, Checks, Json, Html, Results, BuildDir, Fixtures;
   unsigned Repeat = 5;
   bool Quick = false, Store = true, FixCheck = true;
 };
 
+/// Exit status 2 with one line; an empty \p Problem was already printed (by
+/// LLVM's option parser, for a bad option value).
 int usage(const std::string &Problem) {
-  llvm::errs() << "mlperf-lint validate: error: " << Problem << "\n"
-               << "usage: mlperf-lint validate [--backend reference|cpu|cuda] [--engine runtime|libtorch] "
-                  "[--checks=<globs>] [--repeat N] [--json FILE] [--html FILE] [--quick] [--build-dir DIR] "
-                  "[--results FILE] [--no-store] [--no-fix-check]\n";
+  if (!Problem.empty())
+    llvm::errs() << "mlperf-lint validate: error: " << Problem
+                 << (llvm::StringRef(Problem).contains("--help") ? "" : " (see mlperf-lint validate --help)") << "\n";
   return 2;
 }
 
-std::optional<Options> parse(int Argc, const char **Argv, std::string &Error) {
-  Options O;
-  for (int I = 0; I < Argc; ++I) {
-    llvm::StringRef A(Argv[I]);
-    auto [Name, Inline] = A.split('=');
-    bool HasInline = A.contains('=');
-    auto Value = [&]() -> std::optional<std::string> {
-      if (HasInline)
-        return Inline.str();
-      if (I + 1 < Argc)
-        return std::string(Argv[++I]);
-      Error = Name.str() + " needs a value";
-      return std::nullopt;
-    };
-    std::optional<std::string> V;
-    if (Name == "--quick")
-      O.Quick = true;
-    else if (Name == "--no-store")
-      O.Store = false;
-    else if (Name == "--no-fix-check")
-      O.FixCheck = false;
-    else if (Name == "--backend" || Name == "--engine" || Name == "--checks" || Name == "--json" ||
-             Name == "--html" || Name == "--results" || Name == "--build-dir" || Name == "--fixtures" ||
-             Name == "--repeat") {
-      if (!(V = Value()))
-        return std::nullopt;
-      if (Name == "--backend")
-        O.Backend = *V;
-      else if (Name == "--engine")
-        O.Engine = *V;
-      else if (Name == "--checks")
-        O.Checks = *V;
-      else if (Name == "--json")
-        O.Json = *V;
-      else if (Name == "--html")
-        O.Html = *V;
-      else if (Name == "--results")
-        O.Results = *V;
-      else if (Name == "--build-dir")
-        O.BuildDir = *V;
-      else if (Name == "--fixtures")
-        O.Fixtures = *V;
-      else if (llvm::StringRef(*V).getAsInteger(10, O.Repeat) || O.Repeat == 0) {
-        Error = "--repeat needs a positive number, not '" + *V + "'";
-        return std::nullopt;
-      }
-    } else {
-      Error = "unknown argument '" + A.str() + "'";
-      return std::nullopt;
-    }
+llvm::Expected<Options> parse(int Argc, const char **Argv) {
+  auto Fail = [](const std::string &Problem) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", Problem.c_str());
+  };
+  CommandLine CL;
+  cl::HideUnrelatedOptions(CL.Category);
+  std::vector<const char *> Args = {"mlperf-lint validate"};
+  Args.insert(Args.end(), Argv, Argv + Argc);
+  std::string Errors;
+  llvm::raw_string_ostream ErrOS(Errors);
+  bool Parsed = cl::ParseCommandLineOptions(Args.size(), Args.data(),
+                                            "mlperf-lint validate: measures what each check's anti-pattern costs\n",
+                                            &ErrOS);
+  if (!Parsed) {
+    llvm::StringRef First = llvm::StringRef(Errors).split('\n').first;
+    First.consume_front("mlperf-lint validate: ");
+    First = First.split(".  Try:").first;
+    return Fail(First.trim().str() + (First.empty() ? "" : " (see mlperf-lint validate --help)"));
   }
-  if (!O.Backend.empty() && O.Backend != "reference" && O.Backend != "cpu" && O.Backend != "cuda") {
-    Error = "--backend must be reference, cpu or cuda, not '" + O.Backend + "'";
-    return std::nullopt;
-  }
-  if (!O.Engine.empty() && O.Engine != "runtime" && O.Engine != "libtorch") {
-    Error = "--engine must be runtime or libtorch, not '" + O.Engine + "'";
-    return std::nullopt;
-  }
+  Options O{CL.Backend, CL.Engine, CL.Checks, CL.Json, CL.Html, CL.Results, CL.BuildDir, CL.Fixtures,
+            CL.Repeat,  CL.Quick,  !CL.NoStore, !CL.NoFixCheck};
+  if (!O.Backend.empty() && O.Backend != "reference" && O.Backend != "cpu" && O.Backend != "cuda")
+    return Fail("--backend must be reference, cpu or cuda, not '" + O.Backend + "'");
+  if (!O.Engine.empty() && O.Engine != "runtime" && O.Engine != "libtorch")
+    return Fail("--engine must be runtime or libtorch, not '" + O.Engine + "'");
+  if (O.Repeat == 0)
+    return Fail("--repeat needs a positive number");
   if (O.Quick)
     O.Repeat = 1;
-  if (O.Results.empty())
-    O.Results = defaultResultsPath();
   return O;
+}
+
+/// "" when \p Path can be written (its directory exists and is writable, and
+/// the file, if present, is a writable regular file), else the problem.
+std::string checkOutput(const std::string &Path) {
+  llvm::StringRef Parent = llvm::sys::path::parent_path(Path);
+  if (Parent.empty())
+    Parent = ".";
+  if (!llvm::sys::fs::is_directory(Parent))
+    return Path + ": cannot write: directory " + Parent.str() + " does not exist";
+  if (llvm::sys::fs::is_directory(Path))
+    return Path + ": cannot write: is a directory";
+  if (llvm::sys::fs::access(llvm::sys::fs::exists(Path) ? llvm::StringRef(Path) : Parent,
+                            llvm::sys::fs::AccessMode::Write))
+    return Path + ": cannot write: permission denied";
+  return "";
 }
 
 std::string now() {
@@ -113,102 +131,122 @@ std::string program(const Options &O, const Manifest &M, const FixturePair &P, b
   return O.BuildDir + "/fixtures/bin/" + programName(M, P, Bad);
 }
 
-/// Builds the fixture programs when some are missing.
-void ensureBuilt(const Options &O, const std::vector<Manifest> &Ms) {
+/// Builds the fixture programs when some are missing; "" or the problem.
+std::string ensureBuilt(const Options &O, const std::vector<Manifest> &Ms) {
+  bool Missing = false;
   for (const Manifest &M : Ms)
     for (const FixturePair &P : M.Pairs)
-      if (!llvm::sys::fs::exists(program(O, M, P, true)) || !llvm::sys::fs::exists(program(O, M, P, false))) {
-        llvm::errs() << "mlperf-lint validate: building the fixture programs in " << O.BuildDir << "\n";
-        auto CMake = llvm::sys::findProgramByName("cmake");
-        if (CMake) {
-          llvm::StringRef Args[] = {*CMake, "--build", O.BuildDir, "--target", "mlperf_fixtures"};
-          llvm::sys::ExecuteAndWait(*CMake, Args);
-        }
-        return;
-      }
+      Missing |= !llvm::sys::fs::exists(program(O, M, P, true)) || !llvm::sys::fs::exists(program(O, M, P, false));
+  if (!Missing)
+    return "";
+  llvm::errs() << "mlperf-lint validate: building the fixture programs in " << O.BuildDir << "\n";
+  auto CMake = llvm::sys::findProgramByName("cmake");
+  if (!CMake)
+    return "cannot build the fixture programs: cmake is not on PATH";
+  llvm::StringRef Args[] = {*CMake, "--build", O.BuildDir, "--target", "mlperf_fixtures"};
+  std::string ExecError;
+  int Status = llvm::sys::ExecuteAndWait(*CMake, Args, std::nullopt, {}, 0, 0, &ExecError);
+  if (Status < 0)
+    return "cannot build the fixture programs: cmake could not run: " + ExecError;
+  if (Status != 0)
+    return "building the fixture programs in " + O.BuildDir + " failed (cmake exited with status " +
+           std::to_string(Status) + "); pairs whose programs are missing fail";
+  return "";
 }
 
 /// The build applies mlperf-lint's own fixes to each anti-pattern program and
 /// builds the result as <program>_fixed (fixtures/CMakeLists.txt); this runs
 /// it and compares it with the hand-written fix.
-nlohmann::json verifyFix(const Options &O, const Manifest &M, const FixturePair &P,
-                         const std::vector<std::string> &RunArgs, double GoodChecksum, double BadMetric) {
-  nlohmann::json R;
+std::optional<FixCheck> verifyFix(const Options &O, const Manifest &M, const FixturePair &P,
+                                  const std::vector<std::string> &RunArgs, double GoodChecksum, double BadMetric) {
   std::string Check = llvm::sys::path::filename(M.Dir).str();
   std::string FixedSource = O.BuildDir + "/fixtures/fixed/" + Check + "/" + P.Bad;
   auto Fixed = llvm::MemoryBuffer::getFile(FixedSource);
   auto Original = llvm::MemoryBuffer::getFile(M.Dir + "/" + P.Bad);
   if (!Fixed || !Original || (*Fixed)->getBuffer() == (*Original)->getBuffer())
-    return R;  // the check made no fix for this fixture
+    return std::nullopt; // the check made no fix for this fixture
+  FixCheck F;
+  F.Source = FixedSource;
   std::string Bin = program(O, M, P, true) + "_fixed";
-  R["source"] = FixedSource;
   if (!llvm::sys::fs::exists(Bin)) {
-    R["ok"] = false;
-    R["summary"] = "the fixed program " + Bin + " was not built: the fixed source does not compile";
-    return R;
+    F.Summary = "the fixed program " + Bin + " was not built: the fixed source does not compile";
+    return F;
   }
   RunOutput Run = runFixture(Bin, RunArgs, O.Backend, 600);
   if (!Run.Ok) {
-    R["ok"] = false;
-    R["summary"] = "the fixed program failed: " + Run.Problem;
-    return R;
+    F.Summary = "the fixed program failed: " + Run.Problem;
+    return F;
   }
-  double Checksum = Run.Report["checksum"].get<double>();
-  bool Same = sameResult(Checksum, GoodChecksum, P.Tolerance);
+  bool Same = sameResult(Run.Checksum, GoodChecksum, P.Tolerance);
   double Metric = metricOf(Run.Report, P.Metric).value_or(0);
   double Ratio = Metric > 0 ? BadMetric / Metric : 0;
-  R["same_result"] = Same;
-  R["ratio"] = Ratio;
-  R["ok"] = Same;
-  char Buf[200];
-  std::snprintf(Buf, sizeof Buf, "mlperf-lint --fix output compiled and ran; %s; anti-pattern / fixed = %.3gx %s",
-                Same ? "same result as the hand-written fix" : "DIFFERENT result from the hand-written fix", Ratio,
-                describeMetric(P.Metric, P.Engine).c_str());
-  R["summary"] = Buf;
-  return R;
+  F.SameResult = Same;
+  F.Ratio = Ratio;
+  F.Ok = Same;
+  F.Summary = std::string("mlperf-lint --fix output compiled and ran; ") +
+              (Same ? "same result as the hand-written fix" : "DIFFERENT result from the hand-written fix");
+  // One run of a time is noise (PairResult::ratioIsEvidence()).
+  if (P.Metric != "step_time" || O.Repeat >= 3) {
+    char Buf[200];
+    std::snprintf(Buf, sizeof Buf, "; anti-pattern / fixed = %.3gx %s", Ratio,
+                  describeMetric(P.Metric, P.Engine).c_str());
+    F.Summary += Buf;
+  }
+  return F;
 }
 
-std::string explain(const FixturePair &P, const std::map<std::string, double> &Bad,
-                    const std::map<std::string, double> &Good, double BadMetric, double GoodMetric) {
+std::string explain(const FixturePair &P, const SideResult &Bad, const SideResult &Good) {
   // The metric itself is named next to the ratio; its values say enough.
-  if (P.Metric != "step_time") {
-    std::string Name = describeMetric(P.Metric, P.Engine);
-    return formatCounter(Name, BadMetric) + " vs " + formatCounter(Name, GoodMetric);
-  }
+  if (P.Metric != "step_time")
+    return formatCounter(P.Metric, Bad.Metric) + " vs " + formatCounter(P.Metric, Good.Metric);
   // A counter explains a slower anti-pattern only if it is higher there.
   std::string Best;
   double BestChange = 0;
-  for (const auto &[K, V] : Bad) {
-    double G = Good.count(K) ? Good.at(K) : 0;
-    if (V <= G)
+  for (const auto &[K, V] : Bad.Counters) {
+    double G = Good.Counters.count(K) ? Good.Counters.at(K) : 0;
+    if (V <= G || K == "compile_seconds")
       continue;
     double Change = std::fabs(V - G) / std::max({std::fabs(V), std::fabs(G), 1e-12});
-    if (K != "compile seconds" && Change > BestChange + 1e-9 && Change > 0.2) {
+    if (Change > BestChange + 1e-9 && Change > 0.2) {
       BestChange = Change;
-      Best = formatCounter(K, V) + " vs " + formatCounter(K, G) + " " + K;
+      Best = formatCounter(K, V) + " vs " + formatCounter(K, G) + " " + describeMetric(K, P.Engine);
     }
   }
   return Best;
 }
 
-nlohmann::json measurePair(const Options &O, const Manifest &M, const FixturePair &P) {
-  nlohmann::json R;
-  R["check"] = M.Check;
-  R["engine"] = P.Engine;
-  R["backend"] = P.Engine == "libtorch" ? "libtorch-cpu" : (O.Backend.empty() ? "default" : O.Backend);
-  R["metric"] = P.Metric;
-  R["metric_description"] = describeMetric(P.Metric, P.Engine);
-  R["workload"] = P.Workload;
-  R["bad_file"] = P.Bad;
-  R["good_file"] = P.Good;
-  R["bad_path"] = M.Dir + "/" + P.Bad;
-  R["good_path"] = M.Dir + "/" + P.Good;
-  R["ratio"] = {{"median", 1.0}, {"min", 1.0}, {"max", 1.0}};
+/// Medians over the runs of one side.
+SideResult side(const std::vector<RunOutput> &Runs, const std::vector<double> &Metric) {
+  SideResult S;
+  S.Metric = summarize(Metric).Median;
+  S.Checksum = Runs.front().Checksum;
+  std::map<std::string, std::vector<double>> All;
+  for (const RunOutput &Run : Runs)
+    for (const auto &[K, V] : countersOf(Run.Report))
+      All[K].push_back(V);
+  for (const auto &[K, V] : All)
+    S.Counters[K] = summarize(V).Median;
+  return S;
+}
+
+PairResult measurePair(const Options &O, const Manifest &M, const FixturePair &P) {
+  PairResult R;
+  R.Check = M.Check;
+  R.Engine = P.Engine;
+  R.Backend = P.Engine == "libtorch" ? "libtorch-cpu" : (O.Backend.empty() ? "default" : O.Backend);
+  R.Metric = P.Metric;
+  R.MetricDescription = describeMetric(P.Metric, P.Engine);
+  R.Workload = P.Workload;
+  R.BadFile = P.Bad;
+  R.GoodFile = P.Good;
+  R.BadPath = M.Dir + "/" + P.Bad;
+  R.GoodPath = M.Dir + "/" + P.Good;
+  R.Date = now();
   std::string Bad = program(O, M, P, true), Good = program(O, M, P, false);
   const std::vector<std::string> &Args = O.Quick ? P.QuickArgs : P.Args;
   auto Fail = [&](const std::string &Problem) {
-    R["verdict"] = "failed";
-    R["problem"] = Problem;
+    R.Outcome = Verdict::Failed;
+    R.Problem = Problem;
     llvm::errs() << "mlperf-lint validate: " << M.Check << " (" << P.Engine << "): FAILED: " << Problem << "\n";
     return R;
   };
@@ -220,7 +258,7 @@ nlohmann::json measurePair(const Options &O, const Manifest &M, const FixturePai
       if (RunOutput W = runFixture(Prog, Args, O.Backend, 600); !W.Ok)
         return Fail(W.Problem);
   std::vector<double> BadM, GoodM, Ratios;
-  std::vector<nlohmann::json> BadRuns, GoodRuns;
+  std::vector<RunOutput> BadRuns, GoodRuns;
   for (unsigned I = 0; I < O.Repeat; ++I) {
     RunOutput B = runFixture(Bad, Args, O.Backend, 600);
     if (!B.Ok)
@@ -228,11 +266,10 @@ nlohmann::json measurePair(const Options &O, const Manifest &M, const FixturePai
     RunOutput G = runFixture(Good, Args, O.Backend, 600);
     if (!G.Ok)
       return Fail(G.Problem);
-    double CB = B.Report["checksum"].get<double>(), CG = G.Report["checksum"].get<double>();
-    if (!sameResult(CB, CG, P.Tolerance)) {
+    if (!sameResult(B.Checksum, G.Checksum, P.Tolerance)) {
       char Buf[200];
       std::snprintf(Buf, sizeof Buf, "the two sides compute different results: checksum %.9g vs %.9g (tolerance %g)",
-                    CB, CG, P.Tolerance);
+                    B.Checksum, G.Checksum, P.Tolerance);
       return Fail(Buf);
     }
     auto MB = metricOf(B.Report, P.Metric), MG = metricOf(G.Report, P.Metric);
@@ -241,71 +278,80 @@ nlohmann::json measurePair(const Options &O, const Manifest &M, const FixturePai
     BadM.push_back(*MB);
     GoodM.push_back(*MG);
     Ratios.push_back(*MG > 0 ? std::min(*MB / *MG, 1e6) : (*MB > 0 ? 1e6 : 1.0));
-    if ((P.Engine == "libtorch" || R["backend"] == "default") && B.Report.contains("backend"))
-      R["backend"] = B.Report["backend"];
-    BadRuns.push_back(B.Report);
-    GoodRuns.push_back(G.Report);
+    if (P.Engine == "libtorch" || R.Backend == "default")
+      if (auto It = B.Report.find("backend"); It != B.Report.end() && It->is_string())
+        R.Backend = It->get<std::string>();
+    BadRuns.push_back(std::move(B));
+    GoodRuns.push_back(std::move(G));
   }
-  Summary S = summarize(Ratios);
-  R["ratio"] = {{"median", S.Median}, {"min", S.Min}, {"max", S.Max}};
-  auto Counters = [&](const std::vector<nlohmann::json> &Runs) {
-    std::map<std::string, std::vector<double>> All;
-    for (const auto &Run : Runs)
-      for (const auto &[K, V] : countersOf(Run, P.Engine))
-        All[K].push_back(V);
-    std::map<std::string, double> Med;
-    for (const auto &[K, V] : All)
-      Med[K] = summarize(V).Median;
-    return Med;
-  };
-  auto BC = Counters(BadRuns), GC = Counters(GoodRuns);
-  double BadMetric = summarize(BadM).Median, GoodMetric = summarize(GoodM).Median;
-  R["bad"] = {{"metric", BadMetric}, {"counters", BC}, {"checksum", BadRuns.front()["checksum"]}};
-  R["good"] = {{"metric", GoodMetric}, {"counters", GC}, {"checksum", GoodRuns.front()["checksum"]}};
-  R["explain"] = explain(P, BC, GC, BadMetric, GoodMetric);
+  R.Runs = O.Repeat;
+  R.Ratio = summarize(Ratios);
+  R.Bad = side(BadRuns, BadM);
+  R.Good = side(GoodRuns, GoodM);
+  R.Explain = explain(P, *R.Bad, *R.Good);
   // Counters are exact; a time needs several runs before a gain is more
   // than noise on a shared machine.
-  bool Timed = P.Metric == "step_time";
-  bool Confirmed = S.Median >= 1 + M.MinEffect && S.Min > 1 && (!Timed || O.Repeat >= 3);
-  R["verdict"] = Confirmed ? "confirmed" : "not measurable here";
-  if (Timed && O.Repeat < 3)
-    R["note"] = "a time from fewer than 3 runs is not taken as evidence; run without --quick";
-  if (O.FixCheck) {
-    nlohmann::json F = verifyFix(O, M, P, Args, GoodRuns.front()["checksum"].get<double>(), BadMetric);
-    if (!F.is_null()) {
-      R["fix_check"] = F;
-      if (!F.value("ok", false))
-        return Fail("fix-it verification: " + F.value("summary", ""));
+  bool Confirmed = R.Ratio.Median >= 1 + M.MinEffect && R.Ratio.Min > 1 && R.ratioIsEvidence();
+  R.Outcome = Confirmed ? Verdict::Confirmed : Verdict::NotMeasurable;
+  if (!R.ratioIsEvidence())
+    R.Note = R.noRatioReason();
+  if (O.FixCheck)
+    if (std::optional<FixCheck> F = verifyFix(O, M, P, Args, R.Good->Checksum, R.Bad->Metric)) {
+      R.Fix = std::move(F);
+      if (!R.Fix->Ok)
+        return Fail("fix-it verification: " + R.Fix->Summary);
     }
-  }
   return R;
 }
 
-void printReport(const nlohmann::json &Run) {
-  llvm::outs() << "mlperf-lint validate — " << Run.value("machine", "") << "\n";
+void printReport(const ValidationRun &Run) {
+  llvm::outs() << "mlperf-lint validate — " << Run.Machine << "\n";
   llvm::outs() << llvm::format("%-36s %-9s %-13s %9s %9s %9s  %s\n", (const char *)"check", (const char *)"engine",
                                (const char *)"backend", (const char *)"median", (const char *)"min",
                                (const char *)"max", (const char *)"verdict");
-  for (const auto &R : Run["results"]) {
-    llvm::outs() << llvm::format("%-36s %-9s %-13s %8.3gx %8.3gx %8.3gx  %s", R.value("check", "").c_str(),
-                                 R.value("engine", "").c_str(), R.value("backend", "").c_str(),
-                                 R["ratio"].value("median", 0.0), R["ratio"].value("min", 0.0),
-                                 R["ratio"].value("max", 0.0), R.value("verdict", "").c_str());
-    llvm::outs() << " (" << R.value("metric_description", "") << ")";
-    if (!R.value("explain", "").empty())
-      llvm::outs() << "; " << R.value("explain", "");
-    if (R.contains("fix_check"))
-      llvm::outs() << "\n    fix-it: " << R["fix_check"].value("summary", "");
+  for (const PairResult &R : Run.Results) {
+    llvm::outs() << llvm::format("%-36s %-9s %-13s ", R.Check.c_str(), R.Engine.c_str(), R.Backend.c_str());
+    if (R.ratioIsEvidence())
+      llvm::outs() << llvm::format("%8.3gx %8.3gx %8.3gx", R.Ratio.Median, R.Ratio.Min, R.Ratio.Max);
+    else
+      llvm::outs() << "        –         –         –";
+    llvm::outs() << "  " << verdictName(R.Outcome) << " (" << R.MetricDescription << ")";
+    if (!R.ratioIsEvidence())
+      llvm::outs() << "; " << R.noRatioReason();
+    else if (!R.Explain.empty())
+      llvm::outs() << "; " << R.Explain;
+    if (R.Fix)
+      llvm::outs() << "\n    fix-it: " << R.Fix->Summary;
     llvm::outs() << "\n";
   }
+}
+
+bool write(const std::string &Path, const std::string &Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  if (!EC) {
+    OS << Text;
+    OS.close();
+    EC = OS.error();
+    OS.clear_error();
+  }
+  if (EC)
+    llvm::errs() << "mlperf-lint validate: error: " << Path << ": cannot write: " << EC.message() << "\n";
+  return !EC;
 }
 } // namespace
 
 int runValidate(int Argc, const char **Argv) {
-  std::string Error;
-  std::optional<Options> O = parse(Argc, Argv, Error);
+  auto O = parse(Argc, Argv);
   if (!O)
-    return usage(Error);
+    return usage(llvm::toString(O.takeError()));
+  for (const std::string *Out : {&O->Json, &O->Html})
+    if (!Out->empty())
+      if (std::string Problem = checkOutput(*Out); !Problem.empty())
+        return usage(Problem);
+  if (O->Store)
+    if (std::string Problem = checkResultsPath(O->Results); !Problem.empty())
+      return usage(Problem);
   auto Manifests = discoverManifests(O->Fixtures);
   if (!Manifests)
     return usage(llvm::toString(Manifests.takeError()));
@@ -314,47 +360,34 @@ int runValidate(int Argc, const char **Argv) {
   for (Manifest &M : *Manifests)
     if (Checks.contains(M.Check)) {
       if (!O->Engine.empty())
-        M.Pairs.erase(std::remove_if(M.Pairs.begin(), M.Pairs.end(),
-                                     [&](const FixturePair &P) { return P.Engine != O->Engine; }),
-                      M.Pairs.end());
+        llvm::erase_if(M.Pairs, [&](const FixturePair &P) { return P.Engine != O->Engine; });
       if (!M.Pairs.empty())
         Selected.push_back(std::move(M));
     }
   if (Selected.empty())
     return usage("no fixture matches --checks='" + O->Checks + "'" +
                  (O->Engine.empty() ? "" : " and --engine=" + O->Engine));
-  ensureBuilt(*O, Selected);
-
-  nlohmann::json Run;
-  Run["machine"] = machineDescription();
-  Run["date"] = now();
-  Run["repeat"] = O->Repeat;
-  Run["results"] = nlohmann::json::array();
   bool Failed = false;
+  if (std::string Problem = ensureBuilt(*O, Selected); !Problem.empty()) {
+    llvm::errs() << "mlperf-lint validate: error: " << Problem << "\n";
+    Failed = true;
+  }
+
+  ValidationRun Run;
+  Run.Machine = machineDescription();
+  Run.Date = now();
+  Run.Repeat = O->Repeat;
   for (const Manifest &M : Selected)
     for (const FixturePair &P : M.Pairs) {
-      nlohmann::json R = measurePair(*O, M, P);
-      Failed |= R.value("verdict", "") == "failed";
-      Run["results"].push_back(std::move(R));
+      Run.Results.push_back(measurePair(*O, M, P));
+      Failed |= Run.Results.back().Outcome == Verdict::Failed;
     }
-  std::stable_sort(Run["results"].begin(), Run["results"].end(), [](const nlohmann::json &A, const nlohmann::json &B) {
-    return A["ratio"].value("median", 0.0) > B["ratio"].value("median", 0.0);
-  });
+  sortForReport(Run.Results);
   printReport(Run);
-  auto Write = [&](const std::string &Path, const std::string &Text) {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Path, EC);
-    if (EC) {
-      llvm::errs() << "mlperf-lint validate: error: " << Path << ": cannot write: " << EC.message() << "\n";
-      Failed = true;
-      return;
-    }
-    OS << Text;
-  };
   if (!O->Json.empty())
-    Write(O->Json, Run.dump(2) + "\n");
+    Failed |= !write(O->Json, toJson(Run).dump(2) + "\n");
   if (!O->Html.empty())
-    Write(O->Html, renderHtml(Run));
+    Failed |= !write(O->Html, renderHtml(Run));
   if (O->Store)
     if (std::string E = storeResults(O->Results, Run); !E.empty()) {
       llvm::errs() << "mlperf-lint validate: error: " << E << "\n";

@@ -7,7 +7,8 @@
 namespace mlperf::validate {
 
 /// Exit status: 0 every fixture ran and agreed, 1 a fixture failed to build,
-/// crashed, or computed a different result, 2 usage errors.
+/// crashed, or computed a different result, 2 usage errors (found before any
+/// fixture runs: bad options, an output path that cannot be written).
 int runValidate(int Argc, const char **Argv);
 
 } // namespace mlperf::validate

@@ -1,6 +1,7 @@
 // `mlperf-lint validate` end to end in quick mode, and the measured figure
 // appearing with each finding. Counters, not times: timings are reported by
 // validate, never asserted.
+#include "HtmlTestSupport.h"
 #include "LintTestSupport.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -64,7 +65,10 @@ TEST_P(ValidateBackendTest, QuickRunConfirmsCountersAndWritesReports) {
   nlohmann::json J = nlohmann::json::parse(readFile(Json));
   expectSoundResults(J, GetParam());
   std::string Page = readFile(Html);
-  EXPECT_EQ(Page.rfind("<!doctype html>", 0), 0u);
+  EXPECT_EQ(Page.rfind("<!DOCTYPE html>", 0), 0u);
+  HtmlDoc Doc(Page);
+  EXPECT_EQ(Doc.errors(), "") << "the page of a real run is well-formed";
+  EXPECT_EQ(Doc.count("//*[@id='summary']/*[local-name()='rect']"), J["results"].size()) << "a bar per pair";
   EXPECT_NE(Page.find("<svg"), std::string::npos);
   EXPECT_EQ(Page.find("src=\"http"), std::string::npos) << "the page must be self-contained";
   EXPECT_EQ(Page.find("href=\"http"), std::string::npos);
@@ -105,49 +109,172 @@ TEST(ValidateTest, LibtorchPairsCountWithLibtorchsObservers) {
   llvm::sys::fs::remove_directories(Dir);
 }
 
-TEST(ValidateTest, DifferentResultsFailLoudly) {
-  // A fake fixture whose "fix" computes something else.
-  std::string Dir = tempDir("mlperf-validate-fail");
-  llvm::sys::fs::create_directories(Dir + "/fixtures/broken");
-  llvm::sys::fs::create_directories(Dir + "/build/fixtures/bin");
-  std::ofstream(Dir + "/fixtures/broken/manifest.json")
-      << R"({"check": "mlperf-sync-in-loop", "metric": "syncs", "pairs": [
-             {"engine": "runtime", "bad": "bad.cc", "good": "good.cc", "tolerance": 1e-6}]})";
-  std::ofstream(Dir + "/fixtures/broken/bad.cc") << "\n";
-  std::ofstream(Dir + "/fixtures/broken/good.cc") << "\n";
-  auto Script = [&](const std::string &Name, const char *Checksum) {
+/// A fake fixture (sync-in-loop's manifest) whose programs are shell
+/// scripts; each run leaves a mark in the directory.
+struct FakeFixture {
+  std::string Dir = tempDir("mlperf-validate-fake");
+  FakeFixture() {
+    llvm::sys::fs::create_directories(Dir + "/fixtures/broken");
+    llvm::sys::fs::create_directories(Dir + "/build/fixtures/bin");
+    std::ofstream(Dir + "/fixtures/broken/manifest.json")
+        << R"({"check": "mlperf-sync-in-loop", "metric": "syncs", "pairs": [
+               {"engine": "runtime", "bad": "bad.cc", "good": "good.cc", "tolerance": 1e-6}]})";
+    std::ofstream(Dir + "/fixtures/broken/bad.cc") << "\n";
+    std::ofstream(Dir + "/fixtures/broken/good.cc") << "\n";
+    script("fx_broken_bad", "1.0", 10);
+    script("fx_broken_good", "1.0", 1);
+  }
+  ~FakeFixture() { llvm::sys::fs::remove_directories(Dir); }
+  void script(const std::string &Name, const char *Checksum, int Waits) {
     std::string Path = Dir + "/build/fixtures/bin/" + Name;
-    std::ofstream(Path) << "#!/bin/sh\necho '{\"checksum\": " << Checksum
-                        << ", \"steps\": 10, \"stats\": {\"waits\": 10}}'\n";
+    std::ofstream(Path) << "#!/bin/sh\ntouch '" << Dir << "/ran'\necho '{\"checksum\": " << Checksum
+                        << ", \"steps\": 10, \"stats\": {\"waits\": " << Waits << "}}'\n";
     llvm::sys::fs::setPermissions(Path, llvm::sys::fs::all_exe | llvm::sys::fs::owner_all);
-  };
-  Script("fx_broken_bad", "1.0");
-  Script("fx_broken_good", "2.0");
-  std::string Json = Dir + "/v.json";
-  ProcessResult R = runProcess(MLPERF_LINT_BINARY, {"validate", "--quick", "--no-store", "--fixtures",
-                                                    Dir + "/fixtures", "--build-dir", Dir + "/build", "--json", Json});
+  }
+  ProcessResult validate(std::vector<std::string> Args,
+                         const std::vector<std::pair<std::string, std::string>> &Env = {}) {
+    Args.insert(Args.begin(), {"validate", "--quick", "--fixtures", Dir + "/fixtures", "--build-dir", Dir + "/build"});
+    return runProcess(MLPERF_LINT_BINARY, Args, "", Env);
+  }
+  bool ran() const { return llvm::sys::fs::exists(Dir + "/ran"); }
+};
+
+size_t lines(const std::string &Text) { return std::count(Text.begin(), Text.end(), '\n'); }
+
+size_t occurrences(const std::string &Text, const std::string &Part) {
+  size_t N = 0;
+  for (size_t At = Text.find(Part); At != std::string::npos; At = Text.find(Part, At + 1))
+    ++N;
+  return N;
+}
+
+TEST(ValidateTest, DifferentResultsFailLoudly) {
+  FakeFixture F;
+  F.script("fx_broken_good", "2.0", 1);
+  std::string Json = F.Dir + "/v.json";
+  ProcessResult R = F.validate({"--no-store", "--json", Json});
   EXPECT_EQ(R.Exit, 1) << R.Out << R.Err;
   EXPECT_NE(R.Err.find("the two sides compute different results"), std::string::npos) << R.Err;
   nlohmann::json J = nlohmann::json::parse(readFile(Json));
   EXPECT_EQ(J["results"][0]["verdict"], "failed");
 
-  Script("fx_broken_good", "oops-not-json");
-  ProcessResult Crash = runProcess(MLPERF_LINT_BINARY, {"validate", "--quick", "--no-store", "--fixtures",
-                                                        Dir + "/fixtures", "--build-dir", Dir + "/build"});
+  F.script("fx_broken_good", "oops-not-json", 1);
+  ProcessResult Crash = F.validate({"--no-store"});
   EXPECT_EQ(Crash.Exit, 1);
   EXPECT_NE(Crash.Err.find("printed no JSON report"), std::string::npos) << Crash.Err;
 
+  F.script("fx_broken_good", "\"1.0\"", 1);
+  ProcessResult Text = F.validate({"--no-store"});
+  EXPECT_EQ(Text.Exit, 1);
+  EXPECT_NE(Text.Err.find("reported a checksum that is not a number: \"1.0\""), std::string::npos) << Text.Err;
+}
+
+TEST(ValidateTest, OptionsAreLlvmCommandLineOptions) {
   ProcessResult Usage = runProcess(MLPERF_LINT_BINARY, {"validate", "--backend", "tpu"});
   EXPECT_EQ(Usage.Exit, 2);
   EXPECT_NE(Usage.Err.find("--backend must be reference, cpu or cuda"), std::string::npos);
+  for (std::vector<std::string> Bad : {std::vector<std::string>{"validate", "--repeat=abc"},
+                                       {"validate", "--repeat=0"}, {"validate", "--frob"}, {"validate", "extra"}}) {
+    ProcessResult R = runProcess(MLPERF_LINT_BINARY, Bad);
+    EXPECT_EQ(R.Exit, 2) << Bad.back();
+    EXPECT_EQ(lines(R.Err), 1u) << Bad.back() << ": one line\n" << R.Err;
+  }
+  EXPECT_NE(runProcess(MLPERF_LINT_BINARY, {"validate", "--frob"}).Err.find("Unknown command line argument '--frob'"),
+            std::string::npos);
+  ProcessResult Help = runProcess(MLPERF_LINT_BINARY, {"validate", "--help"});
+  EXPECT_EQ(Help.Exit, 0);
+  for (const char *Option : {"--build-dir=<dir>", "--fixtures=<dir>", "--results=<file>", "--quick", "--no-store"})
+    EXPECT_NE(Help.Out.find(Option), std::string::npos) << Option;
+  // `--opt value` and `--opt=value` both work.
+  FakeFixture F;
+  std::string Json = F.Dir + "/v.json";
+  ProcessResult R = runProcess(MLPERF_LINT_BINARY, {"validate", "--quick", "--no-store", "--fixtures=" + F.Dir +
+                                                    "/fixtures", "--build-dir", F.Dir + "/build", "--json=" + Json});
+  EXPECT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_EQ(nlohmann::json::parse(readFile(Json))["results"][0]["verdict"], "confirmed");
+}
+
+TEST(ValidateTest, OutputPathsAreCheckedBeforeAnyFixtureRuns) {
+  FakeFixture F;
+  for (const char *Option : {"--json", "--html"}) {
+    ProcessResult R = F.validate({"--no-store", Option, F.Dir + "/missing/dir/x.out"});
+    EXPECT_EQ(R.Exit, 2) << Option;
+    EXPECT_NE(R.Err.find("missing/dir/x.out: cannot write: directory " + F.Dir + "/missing/dir does not exist"),
+              std::string::npos)
+        << R.Err;
+    EXPECT_FALSE(F.ran()) << Option << ": no fixture may run before the outputs are known to be writable";
+  }
+  ProcessResult Dir = F.validate({"--no-store", "--json", F.Dir});
+  EXPECT_EQ(Dir.Exit, 2);
+  EXPECT_NE(Dir.Err.find("is a directory"), std::string::npos) << Dir.Err;
+
+  // --results never creates directories outside the cache directory.
+  ProcessResult R = F.validate({"--results", F.Dir + "/nonexistent/dir/r.json"});
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("cannot store results: directory " + F.Dir + "/nonexistent/dir does not exist"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_FALSE(llvm::sys::fs::exists(F.Dir + "/nonexistent"));
+  EXPECT_FALSE(F.ran());
+  // The cache directory itself is created when needed.
+  ProcessResult Cache = F.validate({}, {{"MLPERF_LINT_RESULTS", ""}, {"XDG_CACHE_HOME", F.Dir + "/cache"}});
+  EXPECT_EQ(Cache.Exit, 0) << Cache.Err;
+  std::string Stored = readFile(F.Dir + "/cache/mlperf-lint/validation.json");
+  EXPECT_EQ(nlohmann::json::parse(Stored)["schema"], 2) << Stored;
+}
+
+TEST(ValidateTest, AFailedFixtureBuildIsReported) {
+  FakeFixture F;
+  llvm::sys::fs::remove(F.Dir + "/build/fixtures/bin/fx_broken_good");
+  ProcessResult R = F.validate({"--no-store"});
+  EXPECT_EQ(R.Exit, 1);
+  EXPECT_NE(R.Err.find("mlperf-lint validate: error: "), std::string::npos) << R.Err;
+  EXPECT_TRUE(R.Err.find("failed (cmake exited with status") != std::string::npos ||
+              R.Err.find("cmake is not on PATH") != std::string::npos)
+      << R.Err;
+  EXPECT_NE(R.Err.find("fx_broken_good was not built"), std::string::npos) << R.Err;
+}
+
+TEST(ValidateTest, ADamagedStoreIsOneWarningAndLintingContinues) {
+  std::string Dir = tempDir("mlperf-validate-damaged");
+  std::string Src = Dir + "/s.cc", Results = Dir + "/validation.json";
+  std::ofstream(Src) << "extern \"C\" int cudaDeviceSynchronize();\nextern \"C\" int cuLaunchKernel(void *);\n"
+                        "void f(void *k) { for (int i = 0; i < 3; ++i) { cuLaunchKernel(k); cudaDeviceSynchronize(); } }\n";
+  for (const char *Store :
+       {R"({"schema": 2, "results": [{"check": "mlperf-sync-in-loop", "engine": 5, "backend": "cpu",
+            "metric": "syncs", "metric_description": "d", "runs": 1, "verdict": "confirmed",
+            "ratio": {"median": 2, "min": 2, "max": 2}}]})",
+        "{not json", R"({"machine": "written by an older mlperf-lint", "results": []})"}) {
+    std::ofstream(Results) << Store;
+    ProcessResult R = runProcess(MLPERF_LINT_BINARY, {"--format=json", "--quiet", Src, "--", "-std=c++17"}, "",
+                                 {{"MLPERF_LINT_RESULTS", Results}});
+    EXPECT_EQ(R.Exit, 1) << Store << "\n" << R.Err;
+    EXPECT_EQ(occurrences(R.Err, "mlperf-lint: warning: "), 1u) << R.Err;
+    EXPECT_EQ(occurrences(R.Err, "error"), 0u) << R.Err;
+    EXPECT_NE(R.Err.find("mlperf-lint: warning: " + Results + ": "), std::string::npos) << R.Err;
+    EXPECT_NE(R.Err.find("; ignored"), std::string::npos) << R.Err;
+    nlohmann::json J = nlohmann::json::parse(R.Out, nullptr, false);
+    ASSERT_FALSE(J.is_discarded()) << R.Out;
+    EXPECT_EQ(J["diagnostics"].size(), 1u);
+    EXPECT_EQ(R.Out.find("measured on the fixture"), std::string::npos);
+  }
+  ProcessResult Engine5 = runProcess(MLPERF_LINT_BINARY, {"--format=html", "-o", Dir + "/r.html", Src, "--",
+                                                          "-std=c++17"}, "", {{"MLPERF_LINT_RESULTS", Results}});
+  EXPECT_EQ(Engine5.Exit, 1) << Engine5.Err;
+  // validate replaces a damaged store.
+  FakeFixture F;
+  ProcessResult V = F.validate({"--results", Results});
+  EXPECT_EQ(V.Exit, 0) << V.Err;
+  EXPECT_NE(V.Err.find("replaced"), std::string::npos) << V.Err;
+  EXPECT_EQ(nlohmann::json::parse(readFile(Results))["results"].size(), 1u);
   llvm::sys::fs::remove_directories(Dir);
 }
 
 TEST(ValidateTest, FindingsCarryTheStoredMeasurement) {
   std::string Dir = tempDir("mlperf-validate-note");
   std::string Results = Dir + "/results.json";
-  std::ofstream(Results) << R"({"machine": "test", "results": [
-      {"check": "mlperf-sync-in-loop", "engine": "runtime", "backend": "cpu", "metric": "syncs",
+  std::ofstream(Results) << R"({"schema": 2, "machine": "test", "results": [
+      {"check": "mlperf-sync-in-loop", "engine": "runtime", "backend": "cpu", "metric": "syncs", "runs": 5,
        "metric_description": "device syncs per step", "verdict": "confirmed",
        "ratio": {"median": 21.0, "min": 20.0, "max": 22.0}, "explain": "1.05 vs 0.05"}]})";
   std::string Src = Dir + "/s.cc";
@@ -173,11 +300,11 @@ TEST(ValidateTest, FindingsCarryTheStoredMeasurement) {
 
   // A file that uses libtorch gets libtorch's measurement, even when another
   // engine's is stronger.
-  std::ofstream(Results) << R"({"machine": "test", "results": [
-      {"check": "mlperf-sync-in-loop", "engine": "runtime", "backend": "cpu", "metric": "syncs",
+  std::ofstream(Results) << R"({"schema": 2, "machine": "test", "results": [
+      {"check": "mlperf-sync-in-loop", "engine": "runtime", "backend": "cpu", "metric": "syncs", "runs": 5,
        "metric_description": "device syncs per step", "verdict": "confirmed",
        "ratio": {"median": 21.0, "min": 20.0, "max": 22.0}, "explain": "1.05 vs 0.05"},
-      {"check": "mlperf-sync-in-loop", "engine": "libtorch", "backend": "libtorch-cpu", "metric": "step_time",
+      {"check": "mlperf-sync-in-loop", "engine": "libtorch", "backend": "libtorch-cpu", "metric": "step_time", "runs": 5,
        "metric_description": "step time", "verdict": "not measurable here",
        "ratio": {"median": 0.99, "min": 0.9, "max": 1.05}}]})";
   llvm::sys::fs::create_directories(Dir + "/torch");
