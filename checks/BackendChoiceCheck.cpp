@@ -1,7 +1,7 @@
 #include "BackendChoiceCheck.h"
-#include "analysis/Autograd.h"
 #include "analysis/SourceUtils.h"
 
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang::ast_matchers;
@@ -28,186 +28,108 @@ void BackendChoiceCheck::onStartOfTranslationUnit() {
 void BackendChoiceCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   auto User = unless(isExpansionInSystemHeader());
-  // Layers with sizes in their constructor (parameters counted in check()).
-  Finder->addMatcher(
-      cxxConstructExpr(User, hasDeclaration(cxxConstructorDecl(ofClass(hasAnyName(
-                                 "::torch::nn::Linear", "::torch::nn::LinearImpl", "::torch::nn::LinearOptions",
-                                 "::torch::nn::Conv1d", "::torch::nn::Conv1dImpl", "::torch::nn::Conv2d",
-                                 "::torch::nn::Conv2dImpl", "::torch::nn::Conv3d", "::torch::nn::Conv3dImpl",
-                                 "::torch::nn::ConvOptions", "::torch::nn::Embedding", "::torch::nn::EmbeddingImpl",
-                                 "::torch::nn::EmbeddingOptions")))))
-          .bind("layer"),
-      this);
-  // The runtime's variables: Context::variable(g, name, Shape{...}, ...).
-  Finder->addMatcher(cxxMemberCallExpr(User, callee(cxxMethodDecl(hasName("::mlperf::rt::Context::variable"))),
-                                       argumentCountAtLeast(3))
-                         .bind("variable"),
+  // Layers with constant sizes (parameters counted in check()).
+  Finder->addMatcher(expr(User, anyOf(callExpr(), cxxConstructExpr()), hasFact(this, Role::Layer)).bind("layer"),
                      this);
-  // Backend and device choices.
-  Finder->addMatcher(callExpr(User, callee(functionDecl(hasName("::mlperf::rt::Backend::create"))),
-                              argumentCountAtLeast(1))
-                         .bind("create"),
+  // Backend and device choices: a backend by name, a module moved to a device,
+  // a device variable.
+  Finder->addMatcher(expr(User, anyOf(callExpr(), cxxConstructExpr()), hasFact(this, Role::BackendChoice))
+                         .bind("choice"),
                      this);
-  Finder->addMatcher(callExpr(User, callee(functionDecl(hasAnyName("::setenv", "::putenv")))).bind("setenv"), this);
-  auto DeviceType = qualType(hasCanonicalType(hasDeclaration(namedDecl(hasAnyName("::c10::Device", "::c10::DeviceType")))));
-  Finder->addMatcher(varDecl(User, unless(parmVarDecl()), hasType(DeviceType), hasInitializer(expr())).bind("device"),
+  Finder->addMatcher(varDecl(User, unless(parmVarDecl()), unless(hasType(referenceType())), hasInitializer(expr()),
+                             hasFactType(this, Role::BackendChoice))
+                         .bind("device"),
                      this);
-  Finder->addMatcher(
-      cxxMemberCallExpr(User, callee(cxxMethodDecl(hasName("to"), ofClass(isSameOrDerivedFrom("::torch::nn::Module")))),
-                        argumentCountAtLeast(1))
-          .bind("module-to"),
-      this);
   // What makes a choice informed, and whether the model trains.
-  Finder->addMatcher(callExpr(User, callee(functionDecl(hasAnyName(
-                                        "::torch::cuda::is_available", "::torch::cuda::device_count",
-                                        "::torch::cuda::cudnn_is_available", "::at::hasCUDA", "::at::hasMPS",
-                                        "::torch::mps::is_available", "::mlperf::rt::registered_backends"))))
-                         .bind("probe"),
-                     this);
+  Finder->addMatcher(callExpr(User, hasFact(this, Role::DeviceProbe)).bind("probe"), this);
   Finder->addMatcher(callExpr(User, hasRole(this, Role::Step)).bind("step"), this);
-  Finder->addMatcher(
-      callExpr(User, callee(functionDecl(anyOf(hasName("::mlperf::rt::gradients"),
-                                               cxxMethodDecl(hasName("minimize"),
-                                                             ofClass(isSameOrDerivedFrom("::mlperf::rt::Optimizer")))))))
-          .bind("train"),
-      this);
+  Finder->addMatcher(callExpr(User, hasFact(this, Role::Training)).bind("train"), this);
 }
 
-/// The value of a constant integer expression, through const variables.
-static std::optional<int64_t> constInt(const Expr *E, const ASTContext &Ctx) {
-  if (!E)
-    return std::nullopt;
-  E = stripWrappers(E);
-  if (E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Ctx))
-    return R.Val.getInt().getExtValue();
-  if (const VarDecl *VD = namedVar(E); VD && VD->getType().isConstQualified() && VD->getInit())
-    return constInt(VD->getInit(), Ctx);
-  return std::nullopt;
-}
-
-/// The product of the constant integers in a braced list (a Shape{...} or a
-/// kernel size {3, 3}), or of one integer raised to \p Rank.
-static std::optional<int64_t> volume(const Expr *E, unsigned Rank, const ASTContext &Ctx) {
-  if (!E)
-    return std::nullopt;
-  E = stripWrappers(E);
-  if (std::optional<int64_t> V = constInt(E, Ctx)) {
-    int64_t P = 1;
-    for (unsigned I = 0; I < Rank; ++I)
-      P *= *V;
-    return P;
-  }
-  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
-    int64_t P = 1;
-    for (const Expr *Init : IL->inits()) {
-      std::optional<int64_t> V = constInt(Init, Ctx);
-      if (!V)
-        return std::nullopt;
-      P *= *V;
-    }
-    return IL->getNumInits() ? std::optional<int64_t>(P) : std::nullopt;
-  }
-  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
-    return volume(SIL->getSubExpr(), Rank, Ctx);
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() >= 1)
-    return volume(CE->getArg(0), Rank, Ctx);
-  return std::nullopt;
-}
-
-/// The string a constant expression holds (a literal, a std::string built
-/// from one, a const variable initialized with one).
-static std::optional<std::string> constString(const Expr *E) {
-  if (!E)
-    return std::nullopt;
-  E = stripWrappers(E);
-  if (const auto *SL = dyn_cast<StringLiteral>(E))
-    return SL->getString().str();
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() >= 1)
-    return constString(CE->getArg(0));
-  if (const VarDecl *VD = namedVar(E); VD && VD->getInit() && VD->getType().isConstQualified())
-    return constString(VD->getInit());
-  return std::nullopt;
+static const Expr *argument(const Expr *E, std::optional<unsigned> I) {
+  const auto *CE = dyn_cast<CallExpr>(E);
+  const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+  unsigned N = CE ? CE->getNumArgs() : Ctor ? Ctor->getNumArgs() : 0;
+  if (!I || *I >= N)
+    return nullptr;
+  const Expr *A = CE ? CE->getArg(*I) : Ctor->getArg(*I);
+  return isa<CXXDefaultArgExpr>(A) ? nullptr : A;
 }
 
 /// Parameters of a layer constructed with constant sizes, or none.
-static std::optional<int64_t> layerParameters(const CXXConstructExpr *CE, const ASTContext &Ctx) {
-  std::string Class = plainQualifiedName(CE->getConstructor()->getParent());
-  StringRef Name = StringRef(Class).rsplit("::").second;
-  if (CE->getNumArgs() < 2)
-    return std::nullopt;
-  std::optional<int64_t> In = constInt(CE->getArg(0), Ctx), Out = constInt(CE->getArg(1), Ctx);
-  if (!In || !Out)
-    return std::nullopt;
-  if (Name.starts_with("Linear"))
-    return *In * *Out + *Out;
-  if (Name.starts_with("Embedding"))
-    return *In * *Out;
-  unsigned Rank = 0;
-  if (Name.starts_with("Conv1d"))
-    Rank = 1;
-  else if (Name.starts_with("Conv2d"))
-    Rank = 2;
-  else if (Name.starts_with("Conv3d"))
-    Rank = 3;
-  else if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(CE->getConstructor()->getParent());
-           Spec && Spec->getTemplateArgs().size() >= 1 && Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
-    Rank = Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue();  // ConvOptions<D>
-  if (!Rank || CE->getNumArgs() < 3)
-    return std::nullopt;
-  std::optional<int64_t> Kernel = volume(CE->getArg(2), Rank, Ctx);
-  if (!Kernel)
-    return std::nullopt;
-  return *In * *Out * *Kernel + *Out;
+static std::optional<int64_t> layerParameters(const Expr *E, const LayerSizes &L, const ASTContext &Ctx) {
+  if (const Expr *T = argument(E, L.TrainableArg)) {
+    bool Trainable = true;
+    if (stripWrappers(T)->EvaluateAsBooleanCondition(Trainable, Ctx) && !Trainable)
+      return std::nullopt;  // frozen
+  }
+  int64_t P = 1;
+  for (unsigned I : L.SizeArgs) {
+    std::optional<int64_t> V = constVolume(argument(E, I), 1, Ctx);
+    if (!V)
+      return std::nullopt;
+    P *= *V;
+  }
+  if (L.KernelArg) {
+    std::optional<unsigned> Rank = L.KernelRank;
+    const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+    const auto *Spec = Ctor ? dyn_cast<ClassTemplateSpecializationDecl>(Ctor->getConstructor()->getParent()) : nullptr;
+    if (L.KernelRankTemplateArg && Spec && *L.KernelRankTemplateArg < Spec->getTemplateArgs().size() &&
+        Spec->getTemplateArgs()[*L.KernelRankTemplateArg].getKind() == TemplateArgument::Integral)
+      Rank = Spec->getTemplateArgs()[*L.KernelRankTemplateArg].getAsIntegral().getZExtValue();
+    std::optional<int64_t> Kernel = Rank ? constVolume(argument(E, L.KernelArg), *Rank, Ctx) : std::nullopt;
+    if (!Kernel)
+      return std::nullopt;
+    P *= *Kernel;
+  }
+  if (L.BiasArg) {
+    std::optional<int64_t> Bias = constInt(argument(E, L.BiasArg), Ctx);
+    if (!Bias)
+      return std::nullopt;
+    P += *Bias;
+  }
+  return P;
+}
+
+/// Whether a backend-choice call names a slow backend (by value, and by name
+/// when the entry has one: `setenv("MLPERF_BACKEND", "reference", 1)`).
+static bool namesSlowBackend(const Expr *E, const ProfileEntry &Entry) {
+  std::optional<std::string> Value = constString(argument(E, Entry.ValueArg));
+  if (!Value || !llvm::is_contained(Entry.SlowValues, *Value))
+    return false;
+  return !Entry.NameArg || constString(argument(E, Entry.NameArg)) == std::optional<std::string>(Entry.Name);
 }
 
 void BackendChoiceCheck::check(const MatchFinder::MatchResult &Result) {
   const ASTContext &Ctx = *Result.Context;
   SM = Result.SourceManager;
-  auto AddLayer = [&](std::optional<int64_t> N, SourceLocation Loc) {
-    if (!N || *N <= 0)
-      return;
-    Parameters += *N;
-    if (*N > LargestLayerSize) {
-      LargestLayerSize = *N;
-      LargestLayer = reportLoc(Loc, *SM);
+  if (const auto *E = Result.Nodes.getNodeAs<Expr>("layer")) {
+    std::optional<int64_t> N = layerParameters(E, profiles().find(E, Role::Layer)->Layer, Ctx);
+    if (N && *N > 0) {
+      Parameters += *N;
+      if (*N > LargestLayerSize) {
+        LargestLayerSize = *N;
+        LargestLayer = reportLoc(E->getBeginLoc(), *SM);
+      }
     }
-  };
-  if (const auto *CE = Result.Nodes.getNodeAs<CXXConstructExpr>("layer"))
-    AddLayer(layerParameters(CE, Ctx), CE->getBeginLoc());
-  if (const auto *MC = Result.Nodes.getNodeAs<CXXMemberCallExpr>("variable")) {
-    bool Frozen = MC->getNumArgs() >= 6 && !isa<CXXDefaultArgExpr>(MC->getArg(5)) && [&] {
-      bool Trainable = true;
-      return stripWrappers(MC->getArg(5))->EvaluateAsBooleanCondition(Trainable, Ctx) && !Trainable;
-    }();
-    if (!Frozen)
-      AddLayer(volume(MC->getArg(2), 1, Ctx), MC->getBeginLoc());
   }
-  if (const auto *CE = Result.Nodes.getNodeAs<CallExpr>("create"))
-    if (constString(CE->getArg(0)) == std::optional<std::string>("reference"))
-      Choices.push_back({reportLoc(CE->getBeginLoc(), *SM), true});
-  if (const auto *CE = Result.Nodes.getNodeAs<CallExpr>("setenv")) {
-    std::optional<std::string> Var = CE->getNumArgs() >= 1 ? constString(CE->getArg(0)) : std::nullopt;
-    std::optional<std::string> Value = CE->getNumArgs() >= 2 ? constString(CE->getArg(1)) : std::nullopt;
-    if ((Var == std::optional<std::string>("MLPERF_BACKEND") && Value == std::optional<std::string>("reference")) ||
-        Var == std::optional<std::string>("MLPERF_BACKEND=reference"))
-      Choices.push_back({reportLoc(CE->getBeginLoc(), *SM), true});
+  if (const auto *E = Result.Nodes.getNodeAs<Expr>("choice")) {
+    const ProfileEntry &Entry = *profiles().find(E, Role::BackendChoice);
+    if (Entry.ValueArg && namesSlowBackend(E, Entry))
+      Choices.push_back({reportLoc(E->getBeginLoc(), *SM), &Entry});
+    // A device argument; variables are reported at their declaration.
+    if (const Expr *Arg = argument(E, Entry.DeviceArg);
+        Arg && !namedVar(Arg) && profiles().classifyDeviceArg(Arg) == DeviceKind::Cpu)
+      Choices.push_back({reportLoc(stripWrappers(Arg)->getBeginLoc(), *SM), &Entry});
   }
   if (const auto *VD = Result.Nodes.getNodeAs<VarDecl>("device"))
-    if (classifyDeviceArg(VD->getInit()) == DeviceKind::Cpu)
-      Choices.push_back({reportLoc(VD->getLocation(), *SM), false});
-  if (const auto *MC = Result.Nodes.getNodeAs<CXXMemberCallExpr>("module-to")) {
-    const Expr *Arg = MC->getArg(0);
-    if (!namedVar(Arg) && classifyDeviceArg(Arg) == DeviceKind::Cpu)  // variables are reported at their declaration
-      Choices.push_back({reportLoc(stripWrappers(Arg)->getBeginLoc(), *SM), false});
-  }
+    if (profiles().classifyDeviceArg(VD->getInit()) == DeviceKind::Cpu)
+      Choices.push_back({reportLoc(VD->getLocation(), *SM), profiles().findType(VD->getType(), Role::BackendChoice)});
   if (Result.Nodes.getNodeAs<CallExpr>("probe"))
     ChecksAccelerator = true;
   if (const auto *CE = Result.Nodes.getNodeAs<CallExpr>("step")) {
     std::optional<RoleMatch> M = profiles().match(CE);
-    if (M && (M->kind() == "backward" || M->kind() == "optimizer"))
+    if (M && (M->kind() == Kind::Backward || M->kind() == Kind::Optimizer))
       Training = true;
   }
   if (Result.Nodes.getNodeAs<CallExpr>("train"))
@@ -218,16 +140,7 @@ void BackendChoiceCheck::onEndOfTranslationUnit() {
   if (!SM || !Training || ChecksAccelerator || Parameters < MinParameters)
     return;
   for (const Choice &C : Choices) {
-    if (C.Runtime)
-      diag(C.Loc, "a model with %0 parameters trains on the 'reference' backend, which runs every op as its own "
-                  "unfused kernel; on a model this large the fused or accelerated backends pay off: let "
-                  "Backend::create() pick the fastest registered backend (or choose from registered_backends())")
-          << std::to_string(Parameters);
-    else
-      diag(C.Loc, "a model with %0 parameters trains on a hard-coded CPU device with no check for an "
-                  "accelerator; on a model this large a GPU pays off: pick the device with "
-                  "torch::cuda::is_available() ? torch::kCUDA : torch::kCPU")
-          << std::to_string(Parameters);
+    diag(C.Loc, "a model with %0 parameters trains on %1") << std::to_string(Parameters) << C.Entry->Message;
     diag(LargestLayer,
          "%0 parameters counted from the constant layer sizes (MinParameters is %1); the largest layer, %2 "
          "parameters, is here",

@@ -6,8 +6,8 @@
 
 namespace clang::tidy::mlperf {
 
-/// A large model (constant layer sizes) trained on the runtime's `reference`
-/// backend or on a hard-coded CPU device with no check for an accelerator.
+/// A large model (constant layer sizes) trained on a slow backend chosen by
+/// name or on a hard-coded CPU device with no check for an accelerator.
 class BackendChoiceCheck : public MlperfCheck {
 public:
   BackendChoiceCheck(StringRef Name, ClangTidyContext *Context);
@@ -20,7 +20,7 @@ public:
 private:
   struct Choice {
     SourceLocation Loc;
-    bool Runtime;  // the runtime's reference backend, else a libtorch CPU device
+    const ProfileEntry *Entry;  // the backend-choice fact: what the choice is, what to do instead
   };
   const int64_t MinParameters;
   int64_t Parameters = 0;

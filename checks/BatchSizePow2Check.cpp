@@ -1,5 +1,4 @@
 #include "BatchSizePow2Check.h"
-#include "analysis/Autograd.h"
 #include "analysis/SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -27,23 +26,8 @@ void BatchSizePow2Check::onStartOfTranslationUnit() {
 void BatchSizePow2Check::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   auto User = unless(isExpansionInSystemHeader());
-  auto Size = expr(hasType(isInteger())).bind("size");
   // Where a batch size is given: loader options, a dataset's batch, make_data_loader(dataset, n).
-  Finder->addMatcher(cxxConstructExpr(User,
-                                      hasDeclaration(cxxConstructorDecl(ofClass(hasAnyName(
-                                          "::torch::data::DataLoaderOptions", "::mlperf::rt::InMemoryDataset")))),
-                                      argumentCountAtLeast(1), hasArgument(0, Size))
-                         .bind("site"),
-                     this);
-  Finder->addMatcher(cxxMemberCallExpr(User,
-                                       callee(cxxMethodDecl(hasName("batch_size"),
-                                                            ofClass(hasName("::torch::data::DataLoaderOptions")))),
-                                       argumentCountIs(1), hasArgument(0, Size))
-                         .bind("site"),
-                     this);
-  Finder->addMatcher(callExpr(User, callee(functionDecl(hasName("::torch::data::make_data_loader"))),
-                              argumentCountAtLeast(2), hasArgument(1, Size))
-                         .bind("site"),
+  Finder->addMatcher(expr(User, anyOf(callExpr(), cxxConstructExpr()), hasFact(this, Role::BatchSize)).bind("site"),
                      this);
   // A constant named as a batch size: `const int batch_size = 100;`.
   Finder->addMatcher(varDecl(User, unless(parmVarDecl()), hasType(isInteger()), hasType(isConstQualified()),
@@ -55,17 +39,15 @@ void BatchSizePow2Check::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(cxxConstructExpr(User, hasRole(this, Role::Construct)).bind("construct"), this);
 }
 
-/// The value of a constant integer expression, through const variables.
-static std::optional<int64_t> constInt(const Expr *E, const ASTContext &Ctx) {
-  E = stripWrappers(E);
-  if (E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Ctx))
-    return R.Val.getInt().getExtValue();
-  if (const VarDecl *VD = namedVar(E); VD && VD->getType().isConstQualified() && VD->getInit())
-    return constInt(VD->getInit(), Ctx);
-  return std::nullopt;
+/// The argument an entry names as the batch size, when it is an integer.
+static const Expr *sizeArgument(const Expr *Site, const ProfileEntry &E) {
+  const auto *CE = dyn_cast<CallExpr>(Site);
+  const auto *Ctor = dyn_cast<CXXConstructExpr>(Site);
+  unsigned N = CE ? CE->getNumArgs() : Ctor->getNumArgs();
+  if (*E.SizeArg >= N)
+    return nullptr;
+  const Expr *Arg = (CE ? CE->getArg(*E.SizeArg) : Ctor->getArg(*E.SizeArg))->IgnoreParenImpCasts();
+  return Arg->getType()->isIntegerType() ? Arg : nullptr;
 }
 
 /// Whether a variable's name says it is a batch size (batch, batch_size,
@@ -85,7 +67,7 @@ void BatchSizePow2Check::check(const MatchFinder::MatchResult &Result) {
   if (analysis(*Result.Context).deviceAware())
     FeedsSpecialized = true;  // the TU can put the batches on an accelerator
   if (const auto *Site = Result.Nodes.getNodeAs<Expr>("site")) {
-    const auto *SizeArg = Result.Nodes.getNodeAs<Expr>("size");
+    const Expr *SizeArg = sizeArgument(Site, *profiles().find(Site, Role::BatchSize));
     std::optional<int64_t> V = constInt(SizeArg, Ctx);
     if (!V)
       return;

@@ -44,19 +44,18 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   ModelAnalysis &A = analysis(*Result.Context);
   std::optional<HotContext> Hot = A.inModelLoop(E);
   std::optional<RoleMatch> M = A.role(E);
-  if (!Hot || !M)
-    return;
+  if (!Hot || !M || profiles().findType(E->getType(), Role::SinglePass))
+    return;  // a single-pass object (a prefetcher) is built anew for every pass
   const SourceManager &SM = *Result.SourceManager;
   std::string What;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
     What = "'" + CE->getType().getUnqualifiedType().getAsString(Result.Context->getPrintingPolicy()) + "'";
   else
     What = "'" + cast<CallExpr>(E)->getDirectCallee()->getQualifiedNameAsString() + "'";
-  llvm::StringRef Kind = M->kind();
-  std::string Consequence = Kind == "optimizer" ? "; its state (momentum, moment estimates) is lost every time"
-                            : Kind == "executable" ? "; it is loaded and compiled again every time"
-                            : Kind == "data-loader" ? "; its worker threads and buffers are rebuilt every time"
-                                                    : "";
+  llvm::StringRef Consequence = M->kind() == Kind::Optimizer ? "; its state (momentum, moment estimates) is lost every time"
+                               : M->kind() == Kind::Executable ? "; it is loaded and compiled again every time"
+                               : M->kind() == Kind::DataLoader ? "; its worker threads and buffers are rebuilt every time"
+                                                               : "";
   {
     auto D = diag(reportLoc(E->getBeginLoc(), SM), "%0 is constructed on every iteration of a loop that runs the "
                                                    "model%1; construct it once before the loop")
@@ -68,7 +67,7 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
       std::vector<const Stmt *> Loops = A.enclosingLoops(DS);
       while (!Loops.empty() && Loops.back() != Loop)
         Loops.pop_back();
-      const Stmt *Target = outermostInvariantLoop(VD->getInit(), Loops);
+      const Stmt *Target = outermostInvariantLoop(VD->getInit(), Loops, profiles());
       std::string Text = sourceText(DS->getSourceRange(), *Result.Context);
       auto Removal = removeStatement(DS, *Result.Context);
       if (Target && !Text.empty() && Removal && isMacroFree(Target->getSourceRange()))

@@ -17,20 +17,29 @@ void CreateOnDeviceCheck::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
+/// `{0}` in a template replaced by \p Value.
+static std::string fill(llvm::StringRef Template, llvm::StringRef Value) {
+  std::string Out = Template.str();
+  if (size_t Pos = Out.find("{0}"); Pos != std::string::npos)
+    Out.replace(Pos, 3, Value.str());
+  return Out;
+}
+
 /// The replacement text for `factory(args).to(device)`, or "" when the
-/// factory has no trailing TensorOptions parameter or the move does more.
-static std::string onDeviceText(const CallExpr *Factory, const CXXMemberCallExpr *Move, const ASTContext &Ctx) {
+/// factory has no trailing options parameter or the move does more. The
+/// factory's profile entry gives the options type and how to set a device.
+static std::string onDeviceText(const CallExpr *Factory, const ProfileEntry &F, const CXXMemberCallExpr *Move,
+                                const ProfileEntry &M, const ASTContext &Ctx) {
   const FunctionDecl *FD = Factory->getDirectCallee();
-  const CXXMethodDecl *MoveFn = Move->getMethodDecl();
-  if (!FD || !MoveFn || FD->getNumParams() == 0)
+  if (!FD || F.OptionsType.empty() || FD->getNumParams() == 0)
     return "";
   const ParmVarDecl *Last = FD->getParamDecl(FD->getNumParams() - 1);
   const auto *OptType = Last->getType().getNonReferenceType()->getAsCXXRecordDecl();
-  if (!OptType || plainQualifiedName(OptType) != "c10::TensorOptions")
+  if (!OptType || plainQualifiedName(OptType) != F.OptionsType)
     return "";
   std::string Device;
-  if (MoveFn->getName() == "cuda" && Move->getNumArgs() == 0) {
-    Device = "torch::kCUDA";
+  if (!M.DefaultDevice.empty() && Move->getNumArgs() == 0) {
+    Device = M.DefaultDevice;
   } else {
     for (unsigned I = 1; I < Move->getNumArgs(); ++I)
       if (!isa<CXXDefaultArgExpr>(Move->getArg(I)))
@@ -53,20 +62,20 @@ static std::string onDeviceText(const CallExpr *Factory, const CXXMemberCallExpr
     Args.push_back(Text);
   }
   unsigned OptIndex = FD->getNumParams() - 1;
+  std::string SetDevice = fill(F.SetDevice, Device);
   if (Args.size() > OptIndex) {
     const Expr *Opt = stripWrappers(Factory->getArg(OptIndex));
-    // `torch::kFloat` converted implicitly to TensorOptions: wrap the source.
+    // A dtype converted implicitly to the options type: wrap the source.
     if (const auto *C = dyn_cast<CXXConstructExpr>(Opt);
         C && !isa<CXXTemporaryObjectExpr>(C) && C->getNumArgs() >= 1 && !C->getConstructor()->isCopyOrMoveConstructor())
       Opt = stripWrappers(C->getArg(0));
     if (isa<InitListExpr>(Opt) || llvm::StringRef(Args[OptIndex]).starts_with("{"))
       return "";
     const auto *RD = Opt->getType()->getAsCXXRecordDecl();
-    bool IsOptions = RD && plainQualifiedName(RD) == "c10::TensorOptions";
-    Args[OptIndex] = IsOptions ? Args[OptIndex] + ".device(" + Device + ")"
-                               : "torch::TensorOptions(" + Args[OptIndex] + ").device(" + Device + ")";
+    bool IsOptions = RD && plainQualifiedName(RD) == F.OptionsType;
+    Args[OptIndex] = (IsOptions ? Args[OptIndex] : fill(F.NewOptions, Args[OptIndex])) + SetDevice;
   } else if (Args.size() == OptIndex) {
-    Args.push_back("torch::TensorOptions().device(" + Device + ")");
+    Args.push_back(fill(F.NewOptions, "") + SetDevice);
   } else {
     return "";
   }
@@ -86,7 +95,9 @@ void CreateOnDeviceCheck::check(const MatchFinder::MatchResult &Result) {
                   "tensor is created on the host by %0 and then copied to the device, on every step; create it "
                   "on the device through its options")
              << Factory->getDirectCallee();
-    std::string Text = onDeviceText(Factory, Move, *Result.Context);
+    ModelAnalysis &A = analysis(*Result.Context);
+    std::optional<RoleMatch> F = A.role(Factory), M = A.role(Move);
+    std::string Text = F && M ? onDeviceText(Factory, *F->Entry, Move, *M->Entry, *Result.Context) : "";
     if (!Text.empty() && isMacroFree(Move->getSourceRange()))
       D << FixItHint::CreateReplacement(Move->getSourceRange(), Text);
   }

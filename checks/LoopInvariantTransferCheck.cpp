@@ -39,12 +39,12 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   // Only loops up to the one that runs the model every step.
   while (!Loops.empty() && Loops.back() != Hot->Loop)
     Loops.pop_back();
-  const Stmt *Target = outermostInvariantLoop(Call, Loops);
+  const Stmt *Target = outermostInvariantLoop(Call, Loops, profiles());
   if (!Target)
     return;
   // Keep going outward while the copy stays invariant: the epoch loop too.
   std::vector<const Stmt *> Outer = A.enclosingLoops(Call);
-  if (const Stmt *Wider = outermostInvariantLoop(Call, Outer))
+  if (const Stmt *Wider = outermostInvariantLoop(Call, Outer, profiles()))
     Target = Wider;
 
   const SourceManager &SM = *Result.SourceManager;

@@ -1,5 +1,5 @@
 #include "MissingFinalizeCheck.h"
-#include "analysis/Autograd.h"
+#include "analysis/DataFlow.h"
 #include "analysis/SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -9,8 +9,6 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::mlperf {
 
-static constexpr llvm::StringLiteral DeviceTensor = "mlperf::rt::Tensor";
-
 void MissingFinalizeCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   // Handle-style resources acquired every step.
@@ -18,7 +16,7 @@ void MissingFinalizeCheck::registerMatchers(MatchFinder *Finder) {
                               anyOf(hasRole(this, Role::Acquire), hasRole(this, Role::Construct)),
                               runsEveryStep(this))
                          .bind("acquire"), this);
-  // Runtime tensors stored into a container that outlives the iteration.
+  // Device tensors (types with the acquire role) stored into a container that outlives the iteration.
   Finder->addMatcher(cxxMemberCallExpr(unless(isExpansionInSystemHeader()),
                                        callee(cxxMethodDecl(hasAnyName("push_back", "emplace_back", "insert",
                                                                        "push_front", "emplace"))),
@@ -76,7 +74,15 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
     return;  // a member, a global or an untracked handle: owned elsewhere
   const Stmt *Region = Hot->Loop ? loopBody(Hot->Loop) : A.owner(Call)->getBody();
   const SourceManager &SM = *Result.SourceManager;
-  // Released in the region, or escaping (returned, stored into a member or container).
+  // Released in the region (the handle is the release's handle argument),
+  // or escaping (returned, stored into a member or container).
+  auto Releases = [&](const CallExpr *CE, const FunctionDecl *FD) {
+    if (plainQualifiedName(FD) != M->Entry->Pair)
+      return false;
+    const ProfileEntry *R = A.profiles().find(CE, Role::Release);
+    unsigned Arg = R && R->HandleArg ? *R->HandleArg : 0;
+    return Arg < CE->getNumArgs() && namedVar(CE->getArg(Arg)) == Handle;
+  };
   const CallExpr *Release = nullptr;
   bool Escapes = false;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
@@ -84,7 +90,7 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
       return;
     if (const auto *CE = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *FD = CE->getDirectCallee()) {
-        if (plainQualifiedName(FD) == M->Entry->Pair && CE->getNumArgs() >= 1 && namedVar(CE->getArg(0)) == Handle)
+        if (Releases(CE, FD))
           Release = Release ? Release : CE;
         if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE); MC && FD->getName().contains("push") &&
                                                               MC->getNumArgs() >= 1 && namedVar(MC->getArg(0)) == Handle)
@@ -115,8 +121,14 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
 void MissingFinalizeCheck::checkStore(const CXXMemberCallExpr *Store, const VarDecl *Container,
                                       const MatchFinder::MatchResult &Result) {
   ModelAnalysis &A = analysis(*Result.Context);
-  if (Store->getNumArgs() == 0 || !typeMentions(Store->getArg(0)->getType(), DeviceTensor) ||
-      !typeMentions(Container->getType(), DeviceTensor))
+  if (Store->getNumArgs() == 0)
+    return;
+  const ProfileEntry *Buffer = nullptr;
+  for (const ProfileEntry *E : A.profiles().entries(Role::Acquire))
+    for (const std::string &T : E->Types)
+      if (!Buffer && typeMentions(Store->getArg(0)->getType(), T) && typeMentions(Container->getType(), T))
+        Buffer = E;
+  if (!Buffer)
     return;
   std::optional<HotContext> Hot = A.perStep(Store);
   if (!Hot || !Hot->Loop)
@@ -157,8 +169,8 @@ void MissingFinalizeCheck::checkStore(const CXXMemberCallExpr *Store, const VarD
     return;
   diag(reportLoc(Store->getExprLoc(), SM),
        "device tensors produced every step are kept in %0, which outlives the iteration; device memory grows "
-       "every step until it runs out: keep only what is needed and call finalize() on the rest")
-      << Container;
+       "every step until it runs out: keep only what is needed and call %1() on the rest")
+      << Container << lastComponent(Buffer->Pair);
   explainHot(*Hot, SM);
 }
 

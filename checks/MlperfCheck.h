@@ -50,6 +50,16 @@ AST_MATCHER_P2(Expr, hasRole, const MlperfCheck *, Check, Role, R) {
   return M && M->R == R;
 }
 
+/// The call or construction matches an entry of fact \p R in the check's profiles.
+AST_MATCHER_P2(Expr, hasFact, const MlperfCheck *, Check, Role, R) {
+  return Check->profiles().find(&Node, R) != nullptr;
+}
+
+/// The variable's type (or a base of it) is named by an entry of fact \p R.
+AST_MATCHER_P2(VarDecl, hasFactType, const MlperfCheck *, Check, Role, R) {
+  return Check->profiles().findType(Node.getType(), R) != nullptr;
+}
+
 /// The statement runs once per model step.
 AST_MATCHER_P(Stmt, runsEveryStep, MlperfCheck *, Check) {
   return Check->analysis(Finder->getASTContext()).perStep(&Node).has_value();

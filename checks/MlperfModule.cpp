@@ -17,53 +17,67 @@
 namespace clang::tidy::mlperf {
 
 namespace {
-constexpr CheckInfo Checks[] = {
-    {"mlperf-backend-choice", "large model trained on the reference backend or a hard-coded CPU device", false},
-    {"mlperf-batch-size-pow2", "constant batch size that is not a power of two, feeding an executable or accelerator",
-     false},
-    {"mlperf-compile-in-loop", "module, optimizer, data loader or executable built inside a loop that runs the model",
-     true},
-    {"mlperf-create-on-device", "tensor created on the host and moved to the device on every step", true},
-    {"mlperf-loop-invariant-transfer", "host-to-device copy of a loop-invariant value on every step", true},
-    {"mlperf-materialize-in-loop", "device-to-host copy or wait on every step", true},
-    {"mlperf-sync-in-loop", "explicit device synchronization on every step", true},
-    {"mlperf-missing-finalize", "device memory kept past the iteration or handle resources never released", true},
-    {"mlperf-no-grad-inference", "model run for evaluation or inference with autograd on", true},
-    {"mlperf-retained-graph-accumulation", "tensor with autograd history accumulated across iterations", true},
-    {"mlperf-variable-batch-shape", "shape-specialized executable fed inputs whose shape changes per iteration",
-     true},
+template <class T> void registerAs(ClangTidyCheckFactories &F, llvm::StringRef Name) { F.registerCheck<T>(Name); }
+
+struct CheckEntry {
+  CheckInfo Info;
+  void (*Register)(ClangTidyCheckFactories &, llvm::StringRef);
+};
+
+/// Every check, sorted by name: its summary, default state and class.
+constexpr CheckEntry Checks[] = {
+    {{"mlperf-backend-choice", "large model trained on the reference backend or a hard-coded CPU device", false},
+     registerAs<BackendChoiceCheck>},
+    {{"mlperf-batch-size-pow2", "constant batch size that is not a power of two, feeding an executable or accelerator",
+      false},
+     registerAs<BatchSizePow2Check>},
+    {{"mlperf-compile-in-loop", "module, optimizer, data loader or executable built inside a loop that runs the model",
+      true},
+     registerAs<CompileInLoopCheck>},
+    {{"mlperf-create-on-device", "tensor created on the host and moved to the device on every step", true},
+     registerAs<CreateOnDeviceCheck>},
+    {{"mlperf-loop-invariant-transfer", "host-to-device copy of a loop-invariant value on every step", true},
+     registerAs<LoopInvariantTransferCheck>},
+    {{"mlperf-materialize-in-loop", "device-to-host copy or wait on every step", true},
+     registerAs<MaterializeInLoopCheck>},
+    {{"mlperf-missing-finalize", "device memory kept past the iteration or handle resources never released", true},
+     registerAs<MissingFinalizeCheck>},
+    {{"mlperf-no-grad-inference", "model run for evaluation or inference with autograd on", true},
+     registerAs<NoGradInferenceCheck>},
+    {{"mlperf-retained-graph-accumulation", "tensor with autograd history accumulated across iterations", true},
+     registerAs<RetainedGraphAccumulationCheck>},
+    {{"mlperf-sync-in-loop", "explicit device synchronization on every step", true}, registerAs<SyncInLoopCheck>},
+    {{"mlperf-variable-batch-shape", "shape-specialized executable fed inputs whose shape changes per iteration",
+      true},
+     registerAs<VariableBatchShapeCheck>},
 };
 
 class MlperfModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &F) override {
-    F.registerCheck<BackendChoiceCheck>("mlperf-backend-choice");
-    F.registerCheck<BatchSizePow2Check>("mlperf-batch-size-pow2");
-    F.registerCheck<CompileInLoopCheck>("mlperf-compile-in-loop");
-    F.registerCheck<CreateOnDeviceCheck>("mlperf-create-on-device");
-    F.registerCheck<LoopInvariantTransferCheck>("mlperf-loop-invariant-transfer");
-    F.registerCheck<MaterializeInLoopCheck>("mlperf-materialize-in-loop");
-    F.registerCheck<SyncInLoopCheck>("mlperf-sync-in-loop");
-    F.registerCheck<MissingFinalizeCheck>("mlperf-missing-finalize");
-    F.registerCheck<NoGradInferenceCheck>("mlperf-no-grad-inference");
-    F.registerCheck<RetainedGraphAccumulationCheck>("mlperf-retained-graph-accumulation");
-    F.registerCheck<VariableBatchShapeCheck>("mlperf-variable-batch-shape");
+    for (const CheckEntry &C : Checks)
+      C.Register(F, C.Info.Name);
   }
-  ClangTidyOptions getModuleOptions() override {
-    ClangTidyOptions Options;
-    return Options;
-  }
+  ClangTidyOptions getModuleOptions() override { return ClangTidyOptions(); }
 };
 } // namespace
 
-llvm::ArrayRef<CheckInfo> allChecks() { return Checks; }
+llvm::ArrayRef<CheckInfo> allChecks() {
+  static const std::vector<CheckInfo> Infos = [] {
+    std::vector<CheckInfo> V;
+    for (const CheckEntry &C : Checks)
+      V.push_back(C.Info);
+    return V;
+  }();
+  return Infos;
+}
 
 llvm::StringRef defaultChecksGlob() {
   static const std::string Glob = [] {
     std::string G = "-*,mlperf-*";
-    for (const CheckInfo &C : Checks)
-      if (!C.EnabledByDefault)
-        G += ",-" + C.Name.str();
+    for (const CheckEntry &C : Checks)
+      if (!C.Info.EnabledByDefault)
+        G += ",-" + C.Info.Name.str();
     return G;
   }();
   return Glob;

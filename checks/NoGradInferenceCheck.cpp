@@ -1,5 +1,5 @@
 #include "NoGradInferenceCheck.h"
-#include "analysis/Autograd.h"
+#include "analysis/DataFlow.h"
 #include "analysis/SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -44,7 +44,7 @@ void NoGradInferenceCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<RoleMatch> M = A.role(Call);
   // Only model calls of APIs with autograd (libtorch's modules), not runtimes
   // whose executables never record a graph.
-  if (!M || M->kind() != "forward" || M->deviceAlways())
+  if (!M || M->kind() != Kind::Forward || M->deviceAlways())
     return;
   const FunctionDecl *FD = A.owner(Call);
   if (!FD || A.isHotRoot(FD) || underNoGradGuard(Call, A))
@@ -73,16 +73,16 @@ void NoGradInferenceCheck::check(const MatchFinder::MatchResult &Result) {
   bool Trains = A.reachesTraining(FD);
   const Stmt *Scope = Trains ? loopBody(Loop) : FD->getBody();
   const SourceManager &SM = *Result.SourceManager;
+  const ProfileEntry *Guard = A.profiles().fixFor(*M->Entry->Owner, Role::NoGradGuard);
   auto D = diag(reportLoc(Call->getExprLoc(), SM),
                 "model is run for evaluation or inference with autograd on: every call records a graph and "
-                "keeps activations for a backward pass that never comes; add a torch::NoGradGuard (or "
-                "c10::InferenceMode) to the %select{function|loop}0")
-           << Trains;
+                "keeps activations for a backward pass that never comes; add %1 to the %select{function|loop}0")
+           << Trains << (Guard && !Guard->FixLabel.empty() ? Guard->FixLabel : "a no-grad guard");
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Scope);
-  if (Body && !Body->body_empty() && isMacroFree(Body->body_front()->getSourceRange())) {
+  if (Guard && Body && !Body->body_empty() && isMacroFree(Body->body_front()->getSourceRange())) {
     const Stmt *First = Body->body_front();
     std::string Indent = indentationOf(First->getBeginLoc(), *Result.Context);
-    D << FixItHint::CreateInsertion(First->getBeginLoc(), "torch::NoGradGuard no_grad;\n" + Indent);
+    D << FixItHint::CreateInsertion(First->getBeginLoc(), Guard->Fix + "\n" + Indent);
   }
 }
 

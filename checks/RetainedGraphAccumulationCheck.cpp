@@ -1,5 +1,5 @@
 #include "RetainedGraphAccumulationCheck.h"
-#include "analysis/Autograd.h"
+#include "analysis/DataFlow.h"
 #include "analysis/SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -8,11 +8,6 @@
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::mlperf {
-
-static bool isTensor(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && (plainQualifiedName(RD) == "at::Tensor" || plainQualifiedName(RD) == "torch::autograd::Variable");
-}
 
 void RetainedGraphAccumulationCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
@@ -38,7 +33,8 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
   const auto *Acc = Result.Nodes.getNodeAs<VarDecl>("acc");
   const Expr *Value = Result.Nodes.getNodeAs<Expr>("value");
   ModelAnalysis &A = analysis(*Result.Context);
-  if (!isTensor(Value->getType()))
+  const Profile *Tensors = A.profiles().autogradTensorProfile(Value->getType());
+  if (!Tensors)
     return;
   // `total = total + loss`: the value is the sum; find the part with history.
   const auto *Assign = dyn_cast<CXXOperatorCallExpr>(Store);
@@ -79,7 +75,7 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
         Detached = true;
         return true;
       }
-      if (M->R == Role::Step && (M->kind() == "forward")) {
+      if (M->R == Role::Step && M->kind() == Kind::Forward) {
         Carrier = E;
         return true;
       }
@@ -87,7 +83,7 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
     if (const auto *CE = dyn_cast<CallExpr>(E))
       if (const FunctionDecl *FD = CE->getDirectCallee(); FD && FD->getIdentifier() &&
                                                             FD->getName().contains_insensitive("loss") &&
-                                                            isTensor(CE->getType())) {
+                                                            A.profiles().autogradTensorProfile(CE->getType())) {
         Carrier = E;
         return true;
       }
@@ -103,10 +99,11 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
                 "tensor with autograd history is accumulated into %0, which outlives the iteration; every step's "
                 "graph stays alive until %0 goes: accumulate a detached value")
            << Acc;
-  if (isMacroFree(Part->getSourceRange()) && (isa<DeclRefExpr>(Part) || isa<CallExpr>(Part))) {
+  const ProfileEntry *Detach = A.profiles().fixFor(*Tensors, Role::Detach);
+  if (Detach && isMacroFree(Part->getSourceRange()) && (isa<DeclRefExpr>(Part) || isa<CallExpr>(Part))) {
     SourceLocation End =
         Lexer::getLocForEndOfToken(Part->getEndLoc(), 0, SM, Result.Context->getLangOpts());
-    D << FixItHint::CreateInsertion(End, ".detach()");
+    D << FixItHint::CreateInsertion(End, Detach->Fix);
   }
 }
 

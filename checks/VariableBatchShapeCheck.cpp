@@ -1,5 +1,5 @@
 #include "VariableBatchShapeCheck.h"
-#include "analysis/Autograd.h"
+#include "analysis/DataFlow.h"
 #include "analysis/Invariance.h"
 #include "analysis/SourceUtils.h"
 
@@ -16,19 +16,6 @@ void VariableBatchShapeCheck::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
-/// Whether \p E is a constant (a literal, a constexpr or a const variable
-/// initialized with one).
-static bool isConstant(const Expr *E, const ASTContext &Ctx) {
-  E = stripWrappers(E);
-  if (E->isValueDependent())
-    return false;
-  if (E->isIntegerConstantExpr(Ctx))
-    return true;
-  if (const VarDecl *VD = namedVar(E); VD && VD->getType().isConstQualified() && VD->getInit())
-    return isConstant(VD->getInit(), Ctx);
-  return false;
-}
-
 /// Whether \p E reads a variable that \p Loop changes or declares.
 static bool variesIn(const Expr *E, const Stmt *Loop) {
   return findInFlow(E, [&](const Stmt *S) {
@@ -39,9 +26,10 @@ static bool variesIn(const Expr *E, const Stmt *Loop) {
 }
 
 /// The expression that makes a shape vary between iterations of \p Loop, with
-/// what it is: `std::min(batch, n - i)`, a narrow/slice of varying length, or
-/// a container's size() that changes per iteration.
-static const Expr *varyingShape(const Expr *Input, const Stmt *Loop, const ASTContext &Ctx, std::string &What) {
+/// what it is: `std::min(batch, n - i)`, a slice of varying length, or a
+/// container's size() that changes per iteration.
+static const Expr *varyingShape(const Expr *Input, const Stmt *Loop, const ModelAnalysis &A, std::string &What) {
+  const ASTContext &Ctx = A.context();
   const Stmt *Found = findInFlow(Input, [&](const Stmt *S) {
     const auto *CE = dyn_cast<CallExpr>(S);
     const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
@@ -58,9 +46,10 @@ static const Expr *varyingShape(const Expr *Input, const Stmt *Loop, const ASTCo
       return false;
     }
     const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
-    if (MC && (Name == "narrow" || Name == "narrow_copy") && MC->getNumArgs() >= 3 &&
-        !isConstant(MC->getArg(2), Ctx) && variesIn(MC->getArg(2), Loop)) {
-      What = "a narrow() whose length changes between iterations";
+    if (const ProfileEntry *Slice = A.profiles().find(CE, Role::Slice);
+        Slice && *Slice->SizeArg < CE->getNumArgs() && !isConstant(CE->getArg(*Slice->SizeArg), Ctx) &&
+        variesIn(CE->getArg(*Slice->SizeArg), Loop)) {
+      What = "a " + Name.str() + "() whose length changes between iterations";
       return true;
     }
     if (MC && Name == "size" && MC->getNumArgs() == 0) {
@@ -75,27 +64,28 @@ static const Expr *varyingShape(const Expr *Input, const Stmt *Loop, const ASTCo
   return dyn_cast_or_null<Expr>(Found);
 }
 
-/// Whether \p E sets `drop_last(true)` on a data loader's options.
-static bool dropsLast(const Expr *E, const ASTContext &Ctx) {
+/// Whether \p E calls `Method(true)` (a loader's `drop_last(true)`).
+static bool dropsLast(const Expr *E, llvm::StringRef Method, const ASTContext &Ctx) {
   return findInFlow(E, [&](const Stmt *S) {
            const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
            const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
            bool Value = false;
-           return MD && MD->getIdentifier() && MD->getName() == "drop_last" && MC->getNumArgs() == 1 &&
+           return MD && MD->getIdentifier() && MD->getName() == Method && MC->getNumArgs() == 1 &&
                   stripWrappers(MC->getArg(0))->EvaluateAsBooleanCondition(Value, Ctx) && Value;
          }) != nullptr;
 }
 
 /// The data loader the input comes from when it does not drop its last,
-/// smaller batch (libtorch's make_data_loader without `drop_last(true)`).
-static const Expr *unevenLoader(const Expr *Input, const ModelAnalysis &A, const ASTContext &Ctx) {
+/// smaller batch (a loader whose profile names the option, built without it).
+static const Expr *unevenLoader(const Expr *Input, const ModelAnalysis &A, std::string &Option) {
   const Stmt *Found = findInFlow(Input, [&](const Stmt *S) {
     const auto *CE = dyn_cast<CallExpr>(S);
     std::optional<RoleMatch> M = CE ? A.role(CE) : std::nullopt;
-    if (!M || M->R != Role::Construct || M->kind() != "data-loader")
+    if (!M || M->R != Role::Construct || M->kind() != Kind::DataLoader || M->Entry->DropLastMethod.empty())
       return false;
+    Option = M->Entry->DropLastMethod;
     for (const Expr *Arg : CE->arguments())
-      if (dropsLast(Arg, Ctx))
+      if (dropsLast(Arg, Option, A.context()))
         return false;
     return true;
   }, /*Depth=*/6);  // batch -> range-for's __begin -> __range -> the loader
@@ -116,11 +106,12 @@ void VariableBatchShapeCheck::check(const MatchFinder::MatchResult &Result) {
   std::string What;
   const Expr *Varying = nullptr;
   for (const Expr *Arg : Call->arguments())
-    if ((Varying = varyingShape(Arg, Loop, *Result.Context, What)))
+    if ((Varying = varyingShape(Arg, Loop, A, What)))
       break;
+  std::string Option;
   for (const Expr *Arg : Call->arguments())
-    if (!Varying && (Varying = unevenLoader(Arg, A, *Result.Context)))
-      What = "a data loader without drop_last(true), whose last batch is smaller";
+    if (!Varying && (Varying = unevenLoader(Arg, A, Option)))
+      What = "a data loader without " + Option + "(true), whose last batch is smaller";
   if (!Varying)
     return;
   const SourceManager &SM = *Result.SourceManager;

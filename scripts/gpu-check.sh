@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the runtime core and the cuda backend on a GPU machine that has only CMake, a C++
-# compiler and the CUDA toolkit (no LLVM, no gtest, no Debian packages: nlohmann/json is
-# carried in runtime/third_party), then runs bench/gpu_check.cpp: cuda vs reference on
+# compiler, the CUDA toolkit and nlohmann/json's headers (no LLVM, no gtest; the headers are
+# found without their CMake package), then runs bench/gpu_check.cpp: cuda vs reference on
 # random inputs, and a short benchmark table. Budget: well under 10 minutes.
 #   scripts/gpu-check.sh [build-dir]        (default: build-gpu)
 set -euo pipefail

@@ -1,132 +1,18 @@
 #include "ApiProfile.h"
 #include "Embedded.h"
+#include "SourceUtils.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 
-#include <nlohmann/json.hpp>
-
 namespace clang::tidy::mlperf {
-
-namespace {
-constexpr std::pair<const char *, Role> RoleNames[] = {
-    {"materialize", Role::Materialize}, {"to-device", Role::ToDevice},
-    {"sync", Role::Sync},               {"step", Role::Step},
-    {"construct", Role::Construct},     {"factory", Role::Factory},
-    {"host-wrap", Role::HostWrap},      {"no-grad-guard", Role::NoGradGuard},
-    {"eval-mode", Role::EvalMode},      {"train-mode", Role::TrainMode},
-    {"detach", Role::Detach},           {"finalize", Role::Finalize},
-    {"acquire", Role::Acquire},         {"release", Role::Release},
-    {"host-data", Role::HostData},
-};
-
-using json = nlohmann::json;
-
-std::vector<std::string> stringOrList(const json &J, const char *Key) {
-  std::vector<std::string> Out;
-  if (!J.contains(Key))
-    return Out;
-  const json &V = J.at(Key);
-  if (V.is_string())
-    Out.push_back(V.get<std::string>());
-  else if (V.is_array())
-    for (const json &S : V)
-      Out.push_back(S.get<std::string>());
-  else
-    throw std::runtime_error(std::string("'") + Key + "' must be a string or a list of strings");
-  return Out;
-}
-
-Role roleOf(const json &J, const char *Key) {
-  std::string Name = J.at(Key).get<std::string>();
-  if (auto R = parseRole(Name))
-    return *R;
-  throw std::runtime_error("unknown role '" + Name + "'");
-}
-
-ProfileEntry parseEntry(const json &J) {
-  static const char *Known[] = {"role", "kind", "callee", "method", "class_derived_from", "overrides",
-                                "constructs_derived_from", "unless_derived_from", "types", "param_type", "device_arg", "cpu_role",
-                                "enum_arg", "pair", "handle_arg", "value_arg", "shape_specialized", "comment"};
-  for (auto It = J.begin(); It != J.end(); ++It)
-    if (std::find_if(std::begin(Known), std::end(Known), [&](const char *K) { return It.key() == K; }) ==
-        std::end(Known))
-      throw std::runtime_error("unknown key '" + It.key() + "' in entry");
-  ProfileEntry E;
-  E.R = roleOf(J, "role");
-  E.Kind = J.value("kind", "");
-  E.Callees = stringOrList(J, "callee");
-  E.Method = J.value("method", "");
-  E.ClassDerivedFrom = J.value("class_derived_from", "");
-  E.Overrides = J.value("overrides", false);
-  E.ConstructsDerivedFrom = stringOrList(J, "constructs_derived_from");
-  E.UnlessDerivedFrom = stringOrList(J, "unless_derived_from");
-  E.Types = stringOrList(J, "types");
-  E.Pair = J.value("pair", "");
-  E.ShapeSpecialized = J.value("shape_specialized", false);
-  if (J.contains("param_type"))
-    E.ParamType = {J.at("param_type").at("index").get<unsigned>(), J.at("param_type").at("type").get<std::string>()};
-  if (J.contains("device_arg"))
-    E.DeviceArg = J.at("device_arg").get<unsigned>();
-  if (J.contains("cpu_role"))
-    E.CpuRole = roleOf(J, "cpu_role");
-  if (J.contains("value_arg"))
-    E.ValueArg = J.at("value_arg").get<unsigned>();
-  if (J.contains("handle_arg"))
-    E.HandleArg = J.at("handle_arg").get<unsigned>();
-  if (J.contains("enum_arg")) {
-    const json &EA = J.at("enum_arg");
-    E.EnumArg = EA.at("index").get<unsigned>();
-    for (auto It = EA.at("roles").begin(); It != EA.at("roles").end(); ++It) {
-      auto R = parseRole(It.value().get<std::string>());
-      if (!R)
-        throw std::runtime_error("unknown role '" + It.value().get<std::string>() + "' in enum_arg");
-      E.EnumRoles[It.key()] = *R;
-    }
-  }
-  if (E.Callees.empty() && E.Method.empty() && E.ConstructsDerivedFrom.empty() && E.Types.empty())
-    throw std::runtime_error("entry with role '" + std::string(roleName(E.R)) +
-                             "' names no callee, method, constructs_derived_from or types");
-  return E;
-}
 
 llvm::StringRef lastComponent(llvm::StringRef Qualified) {
   size_t Pos = Qualified.rfind("::");
   return Pos == llvm::StringRef::npos ? Qualified : Qualified.substr(Pos + 2);
-}
-
-const Expr *stripArg(const Expr *E) {
-  while (true) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = F->getSubExpr();
-    else if (const auto *C = dyn_cast<CXXConstructExpr>(E);
-             C && !isa<CXXTemporaryObjectExpr>(C) && C->getNumArgs() >= 1 &&
-             (C->getNumArgs() == 1 || isa<CXXDefaultArgExpr>(C->getArg(1))))
-      E = C->getArg(0);
-    else
-      return E;
-  }
-}
-} // namespace
-
-std::optional<Role> parseRole(llvm::StringRef Name) {
-  for (const auto &[N, R] : RoleNames)
-    if (Name == N)
-      return R;
-  return std::nullopt;
-}
-
-llvm::StringRef roleName(Role R) {
-  for (const auto &[N, RR] : RoleNames)
-    if (RR == R)
-      return N;
-  return "?";
 }
 
 std::string plainQualifiedName(const NamedDecl *D) {
@@ -188,131 +74,12 @@ bool isDerivedFromName(const CXXRecordDecl *RD, llvm::StringRef Name) {
   return false;
 }
 
-DeviceKind classifyDeviceArg(const Expr *E) {
-  if (!E || isa<CXXDefaultArgExpr>(E))
-    return DeviceKind::NotDevice;
-  E = stripArg(E);
-  QualType T = E->getType().getCanonicalType().getUnqualifiedType();
-  std::string TypeName;
-  if (const auto *RD = T->getAsCXXRecordDecl())
-    TypeName = plainQualifiedName(RD);
-  else if (const auto *ET = T->getAs<EnumType>())
-    TypeName = plainQualifiedName(ET->getDecl());
-
-  auto FromName = [](llvm::StringRef N) {
-    N = lastComponent(N);
-    if (N == "kCPU" || N == "CPU")
-      return DeviceKind::Cpu;
-    if (N.starts_with("k") || N == "CUDA" || N == "HIP" || N == "MPS" || N == "XLA" || N == "XPU" || N == "Vulkan")
-      return DeviceKind::Accelerator;
-    return DeviceKind::UnknownDevice;
-  };
-
-  if (TypeName == "c10::ScalarType" || TypeName == "caffe2::TypeMeta" || TypeName == "at::Tensor" ||
-      TypeName == "c10::MemoryFormat" || TypeName == "c10::Layout")
-    return DeviceKind::NotDevice;
-  if (const auto *SL = dyn_cast<StringLiteral>(E)) {
-    llvm::StringRef S = SL->getString();
-    return S.starts_with("cpu") ? DeviceKind::Cpu : DeviceKind::Accelerator;
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const ValueDecl *VD = DRE->getDecl();
-    if (isa<EnumConstantDecl>(VD))
-      return TypeName == "c10::DeviceType" ? FromName(VD->getName()) : DeviceKind::NotDevice;
-    if (const auto *Var = dyn_cast<VarDecl>(VD)) {
-      if (TypeName == "c10::DeviceType" && Var->getName().starts_with("k"))
-        return FromName(Var->getName());
-      if (TypeName == "c10::Device" || TypeName == "c10::DeviceType") {
-        if (const Expr *Init = Var->getInit(); Init && Var->getType().isConstQualified())
-          return classifyDeviceArg(Init);
-        if (const Expr *Init = Var->getInit(); Init && !Var->isLocalVarDeclOrParm())
-          return classifyDeviceArg(Init);
-        if (const Expr *Init = Var->getInit(); Init && Var->isLocalVarDecl()) {
-          DeviceKind K = classifyDeviceArg(Init);
-          return K == DeviceKind::Cpu ? DeviceKind::Cpu : DeviceKind::UnknownDevice;
-        }
-        return DeviceKind::UnknownDevice;
-      }
-    }
-  }
-  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-    DeviceKind A = classifyDeviceArg(CO->getTrueExpr()), B = classifyDeviceArg(CO->getFalseExpr());
-    if (A == B)
-      return A;
-    return DeviceKind::UnknownDevice;
-  }
-  if (TypeName == "c10::Device") {
-    if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() >= 1)
-      return classifyDeviceArg(C->getArg(0));
-    return DeviceKind::UnknownDevice;
-  }
-  if (TypeName == "c10::DeviceType")
-    return DeviceKind::UnknownDevice;
-  if (TypeName == "c10::TensorOptions") {
-    // Options built inline: look for a .device(...) in the chain.
-    for (const Expr *Cur = E; Cur;) {
-      const auto *MC = dyn_cast<CXXMemberCallExpr>(Cur);
-      if (!MC)
-        break;
-      if (const auto *MD = MC->getMethodDecl(); MD && MD->getName() == "device" && MC->getNumArgs() >= 1)
-        return classifyDeviceArg(MC->getArg(0));
-      Cur = stripArg(MC->getImplicitObjectArgument());
-    }
-    if (const auto *CE = dyn_cast<CallExpr>(E))
-      if (const auto *FD = CE->getDirectCallee(); FD && FD->getName() == "device" && CE->getNumArgs() >= 1)
-        return classifyDeviceArg(CE->getArg(0));
-    return DeviceKind::NotDevice;
-  }
-  if (const auto *CE = dyn_cast<CallExpr>(E))
-    if (const auto *FD = CE->getDirectCallee(); FD && plainQualifiedName(FD) == "at::Tensor::device")
-      return DeviceKind::UnknownDevice;
-  return DeviceKind::NotDevice;
-}
-
 llvm::Error ApiProfiles::addJson(llvm::StringRef Text, llvm::StringRef SourceName) {
-  auto Fail = [&](const std::string &Msg) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: invalid API profile: %s",
-                                   SourceName.str().c_str(), Msg.c_str());
-  };
-  json J = json::parse(Text.begin(), Text.end(), nullptr, /*allow_exceptions=*/false);
-  if (J.is_discarded())
-    return Fail("not valid JSON");
-  if (!J.is_object())
-    return Fail("the top level must be an object");
-  auto P = std::make_unique<Profile>();
-  try {
-    P->Source = SourceName.str();
-    P->Name = J.at("name").get<std::string>();
-    P->Description = J.value("description", "");
-    std::string DC = J.value("device_context", "markers");
-    if (DC == "always")
-      P->Device = DeviceContext::Always;
-    else if (DC != "markers")
-      return Fail("device_context must be \"markers\" or \"always\", not \"" + DC + "\"");
-    if (J.contains("device_markers")) {
-      const json &M = J.at("device_markers");
-      P->MarkerDecls = stringOrList(M, "declarations");
-      P->MarkerTypes = stringOrList(M, "types");
-      P->MarkerCalls = stringOrList(M, "calls");
-    }
-    size_t Index = 0;
-    for (const json &E : J.at("entries")) {
-      try {
-        P->Entries.push_back(parseEntry(E));
-      } catch (const std::exception &Ex) {
-        return Fail("entry " + std::to_string(Index) + ": " + Ex.what());
-      }
-      ++Index;
-    }
-  } catch (const json::exception &Ex) {
-    return Fail(Ex.what());
-  } catch (const std::exception &Ex) {
-    return Fail(Ex.what());
-  }
-  for (ProfileEntry &E : P->Entries)
-    E.Owner = P.get();
-  index(*P);
-  Profiles.push_back(std::move(P));
+  llvm::Expected<std::unique_ptr<Profile>> P = parseProfileJson(Text, SourceName);
+  if (!P)
+    return P.takeError();
+  index(**P);
+  Profiles.push_back(std::move(*P));
   return llvm::Error::success();
 }
 
@@ -325,8 +92,10 @@ llvm::Error ApiProfiles::addFile(llvm::StringRef Path) {
 }
 
 void ApiProfiles::addBuiltins() {
+  // The built-in profiles are validated by the tests; one that fails here is a build defect.
   for (const EmbeddedFile &F : embeddedProfiles())
-    llvm::cantFail(addJson(F.Text, F.Name));
+    if (llvm::Error E = addJson(F.Text, F.Name))
+      llvm::report_fatal_error(std::move(E));
 }
 
 void ApiProfiles::index(const Profile &P) {
@@ -335,10 +104,11 @@ void ApiProfiles::index(const Profile &P) {
       ByCalleeName[lastComponent(C)].push_back(&E);
     if (!E.Method.empty())
       ByMethodName[E.Method].push_back(&E);
-    if (!E.ConstructsDerivedFrom.empty())
+    if (!E.ConstructsDerivedFrom.empty() || !E.Constructs.empty())
       Constructs.push_back(&E);
     if (!E.Types.empty())
       TypeEntries.push_back(&E);
+    ByRole[E.R].push_back(&E);
   }
   for (const auto &D : P.MarkerDecls)
     MarkerDecls[D] = true;
@@ -346,6 +116,20 @@ void ApiProfiles::index(const Profile &P) {
     MarkerTypes[T] = true;
   for (const auto &C : P.MarkerCalls)
     MarkerCalls[C] = true;
+  auto Append = [](std::vector<std::string> &To, const std::vector<std::string> &From) {
+    To.insert(To.end(), From.begin(), From.end());
+  };
+  const DeviceModel &D = P.Devices;
+  Append(Devices.DeviceTypes, D.DeviceTypes);
+  Append(Devices.DeviceKindTypes, D.DeviceKindTypes);
+  Append(Devices.OptionsTypes, D.OptionsTypes);
+  Append(Devices.NotDeviceTypes, D.NotDeviceTypes);
+  Append(Devices.DeviceGetters, D.DeviceGetters);
+  Append(Devices.CpuNames, D.CpuNames);
+  Append(Devices.AcceleratorNames, D.AcceleratorNames);
+  Append(Devices.CpuStringPrefixes, D.CpuStringPrefixes);
+  if (!D.OptionsDeviceMethod.empty())
+    Devices.OptionsDeviceMethod = D.OptionsDeviceMethod;
 }
 
 static bool calleeMatches(const ProfileEntry &E, const FunctionDecl *FD) {
@@ -361,8 +145,48 @@ static bool calleeMatches(const ProfileEntry &E, const FunctionDecl *FD) {
   return false;
 }
 
-static std::optional<RoleMatch> refineByArguments(const ProfileEntry &E, const CallExpr *CE,
-                                                  const FunctionDecl *FD) {
+/// Entries that a call names by callee, then by method, in load order.
+template <class Fn>
+static const ProfileEntry *forCallEntries(const llvm::StringMap<std::vector<const ProfileEntry *>> &ByCallee,
+                                          const llvm::StringMap<std::vector<const ProfileEntry *>> &ByMethod,
+                                          const CallExpr *CE, Fn Accept) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD || !(FD->getIdentifier() || FD->isOverloadedOperator()))
+    return nullptr;
+  std::string Short = FD->getNameInfo().getName().getAsString();
+  if (auto It = ByCallee.find(Short); It != ByCallee.end())
+    for (const ProfileEntry *E : It->second)
+      if (calleeMatches(*E, FD) && Accept(*E))
+        return E;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    if (auto It = ByMethod.find(Short); It != ByMethod.end())
+      for (const ProfileEntry *E : It->second)
+        if (isDerivedFromName(MD->getParent(), E->ClassDerivedFrom) && Accept(*E))
+          return E;
+  return nullptr;
+}
+
+static bool constructs(const ProfileEntry &E, const CXXConstructExpr *CE) {
+  if (CE->getConstructor()->isCopyOrMoveConstructor())
+    return false;
+  const CXXRecordDecl *RD = CE->getConstructor()->getParent();
+  if (!E.Constructs.empty()) {
+    std::string Name = plainQualifiedName(RD);
+    if (llvm::is_contained(E.Constructs, Name))
+      return true;
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+        Spec && llvm::is_contained(E.Constructs, plainQualifiedName(Spec->getSpecializedTemplate())))
+      return true;
+  }
+  for (const std::string &Base : E.ConstructsDerivedFrom)
+    if (isDerivedFromName(RD, Base) &&
+        llvm::none_of(E.UnlessDerivedFrom, [&](const std::string &U) { return isDerivedFromName(RD, U); }))
+      return true;
+  return false;
+}
+
+std::optional<RoleMatch> ApiProfiles::refineByArguments(const ProfileEntry &E, const CallExpr *CE,
+                                                        const FunctionDecl *FD) const {
   auto Arg = [&](unsigned I) -> const Expr * {
     unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     return I + Offset < CE->getNumArgs() ? CE->getArg(I + Offset) : nullptr;
@@ -406,35 +230,19 @@ static std::optional<RoleMatch> refineByArguments(const ProfileEntry &E, const C
 }
 
 std::optional<RoleMatch> ApiProfiles::matchCall(const CallExpr *CE) const {
-  const FunctionDecl *FD = CE->getDirectCallee();
-  if (!FD)
-    return std::nullopt;
-  if (FD->getIdentifier() || FD->isOverloadedOperator()) {
-    std::string Short = FD->getNameInfo().getName().getAsString();
-    if (auto It = ByCalleeName.find(Short); It != ByCalleeName.end())
-      for (const ProfileEntry *E : It->second)
-        if (calleeMatches(*E, FD))
-          if (auto M = refineByArguments(*E, CE, FD))
-            return M;
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
-      if (auto It = ByMethodName.find(Short); It != ByMethodName.end())
-        for (const ProfileEntry *E : It->second)
-          if (isDerivedFromName(MD->getParent(), E->ClassDerivedFrom))
-            if (auto M = refineByArguments(*E, CE, FD))
-              return M;
-  }
-  return std::nullopt;
+  std::optional<RoleMatch> M;
+  forCallEntries(ByCalleeName, ByMethodName, CE, [&](const ProfileEntry &E) {
+    if (isPrimaryRole(E.R))
+      M = refineByArguments(E, CE, CE->getDirectCallee());
+    return M.has_value();
+  });
+  return M;
 }
 
 std::optional<RoleMatch> ApiProfiles::matchConstruct(const CXXConstructExpr *CE) const {
-  const CXXRecordDecl *RD = CE->getConstructor()->getParent();
-  if (CE->getConstructor()->isCopyOrMoveConstructor())
-    return std::nullopt;
   for (const ProfileEntry *E : Constructs)
-    for (const std::string &Base : E->ConstructsDerivedFrom)
-      if (isDerivedFromName(RD, Base) &&
-          llvm::none_of(E->UnlessDerivedFrom, [&](const std::string &U) { return isDerivedFromName(RD, U); }))
-        return RoleMatch{E->R, E};
+    if (isPrimaryRole(E->R) && constructs(*E, CE))
+      return RoleMatch{E->R, E};
   return std::nullopt;
 }
 
@@ -446,6 +254,16 @@ std::optional<RoleMatch> ApiProfiles::match(const Expr *E) const {
   return std::nullopt;
 }
 
+const ProfileEntry *ApiProfiles::find(const Expr *E, Role R) const {
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return forCallEntries(ByCalleeName, ByMethodName, CE, [&](const ProfileEntry &PE) { return PE.R == R; });
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    for (const ProfileEntry *PE : Constructs)
+      if (PE->R == R && constructs(*PE, CE))
+        return PE;
+  return nullptr;
+}
+
 std::optional<RoleMatch> ApiProfiles::matchVarType(const VarDecl *VD) const { return matchType(VD->getType()); }
 
 std::optional<RoleMatch> ApiProfiles::matchType(QualType T) const {
@@ -454,10 +272,38 @@ std::optional<RoleMatch> ApiProfiles::matchType(QualType T) const {
     return std::nullopt;
   std::string Name = plainQualifiedName(RD);
   for (const ProfileEntry *E : TypeEntries)
-    for (const std::string &T : E->Types)
-      if (T == Name)
-        return RoleMatch{E->R, E};
+    if (isPrimaryRole(E->R) && llvm::is_contained(E->Types, Name))
+      return RoleMatch{E->R, E};
   return std::nullopt;
+}
+
+const ProfileEntry *ApiProfiles::findType(QualType T, Role R) const {
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  T = T.getCanonicalType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  const auto *ET = T->getAs<EnumType>();
+  for (const ProfileEntry *E : TypeEntries)
+    if (E->R == R)
+      for (const std::string &Name : E->Types)
+        if ((RD && isDerivedFromName(RD, Name)) || (ET && plainQualifiedName(ET->getDecl()) == Name))
+          return E;
+  return nullptr;
+}
+
+llvm::ArrayRef<const ProfileEntry *> ApiProfiles::entries(Role R) const {
+  auto It = ByRole.find(R);
+  if (It == ByRole.end())
+    return {};
+  return It->second;
+}
+
+const ProfileEntry *ApiProfiles::fixFor(const Profile &P, Role R) const {
+  for (const ProfileEntry *E : entries(R))
+    if (E->Owner == &P && !E->Fix.empty())
+      return E;
+  return nullptr;
 }
 
 bool ApiProfiles::isDeviceMarkerDecl(const NamedDecl *D) const {
@@ -471,6 +317,17 @@ bool ApiProfiles::isDeviceMarkerType(QualType T) const {
 
 bool ApiProfiles::isDeviceMarkerCall(const FunctionDecl *FD) const {
   return !MarkerCalls.empty() && MarkerCalls.count(plainQualifiedName(FD));
+}
+
+const Profile *ApiProfiles::autogradTensorProfile(QualType T) const {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD)
+    return nullptr;
+  std::string Name = plainQualifiedName(RD);
+  for (const auto &P : Profiles)
+    if (llvm::is_contained(P->AutogradTensorTypes, Name))
+      return P.get();
+  return nullptr;
 }
 
 } // namespace clang::tidy::mlperf

@@ -1,5 +1,6 @@
 // API profiles: what calls into a framework mean for performance, described as
-// roles in JSON so checks reason about roles, not names.
+// roles in JSON so checks reason about roles, not names. The format is
+// documented in profiles/README.md; ProfileParser.cpp validates it.
 #pragma once
 
 #include "clang/AST/Decl.h"
@@ -17,6 +18,7 @@
 namespace clang::tidy::mlperf {
 
 enum class Role {
+  // What a call, construction or type is; ApiProfiles::match() answers these.
   Materialize,  // device -> host copy or wait
   ToDevice,     // host -> device copy
   Sync,         // explicit device synchronization
@@ -26,44 +28,100 @@ enum class Role {
   HostWrap,     // wraps host memory as a tensor
   NoGradGuard,  // RAII guard that disables autograd
   EvalMode,     // puts a module in evaluation mode
-  TrainMode,
   Detach,       // drops autograd history: detach(), or a result that is never differentiable (indices, comparisons)
   Finalize,     // releases a device buffer now
   Acquire,      // acquires a handle-style resource (paired with Release)
   Release,
   HostData,     // a value whose tensors are host memory (a data loader's examples)
+  // Facts that hold beside the role above; ApiProfiles::find() answers these.
+  Layer,          // a layer whose constructor arguments give its parameter count
+  BatchSize,      // an argument that is a batch size
+  DeviceProbe,    // asks whether an accelerator is present
+  Training,       // builds or applies a training update (symbolic gradients, an optimizer's minimize)
+  BackendChoice,  // chooses where the model runs (a backend by name, a device)
+  SinglePass,     // an object consumed by one pass (a prefetcher, an iterator): built anew per epoch
+  Slice,          // takes a slice whose length is an argument (narrow)
+};
+
+/// Refines a role; which kinds a role allows is checked at load.
+enum class Kind {
+  None,
+  Forward, Backward, Optimizer, Exec,            // step
+  Module, Executable, DataLoader,                // construct (and Optimizer)
+  NotDifferentiable,                             // detach
+  DeviceTensor,                                  // acquire
 };
 
 std::optional<Role> parseRole(llvm::StringRef Name);
 llvm::StringRef roleName(Role R);
+llvm::StringRef kindName(Kind K);
+/// Whether match() reports the role (else it is a fact, see find()).
+bool isPrimaryRole(Role R);
 
 enum class DeviceContext { Markers, Always };
 
+/// How a layer's constructor arguments give its parameter count:
+/// product(SizeArgs) * KernelArg^rank + BiasArg.
+struct LayerSizes {
+  std::vector<unsigned> SizeArgs;
+  std::optional<unsigned> KernelArg, KernelRank, KernelRankTemplateArg, BiasArg, TrainableArg;
+};
+
 struct ProfileEntry {
   Role R = Role::Step;
-  std::string Kind;  // e.g. forward/backward/optimizer/exec, module/optimizer
+  Kind K = Kind::None;
   std::vector<std::string> Callees;
   std::string Method, ClassDerivedFrom;
   bool Overrides = false;
   std::vector<std::string> ConstructsDerivedFrom;
   std::vector<std::string> UnlessDerivedFrom;  // exceptions to ConstructsDerivedFrom
+  std::vector<std::string> Constructs;         // exactly these classes (or specializations of these templates)
   std::vector<std::string> Types;
   std::optional<std::pair<unsigned, std::string>> ParamType;
   std::optional<unsigned> DeviceArg;
   std::optional<Role> CpuRole;
   std::optional<unsigned> EnumArg;
   std::map<std::string, Role> EnumRoles;
-  std::string Pair;  // for Acquire: the releasing function
+  std::string Pair;                   // for Acquire/Construct: the releasing function
   std::optional<unsigned> HandleArg;  // for Acquire/Release: the argument that is the handle
-  std::optional<unsigned> ValueArg;   // for ToDevice: the argument holding the copied value
+  std::optional<unsigned> ValueArg;   // for ToDevice: the value copied; BackendChoice: the backend named
   bool ShapeSpecialized = false;      // for Step: compiles/specializes per input shape
+  LayerSizes Layer;                   // for Layer
+  std::optional<unsigned> SizeArg;    // for BatchSize, Slice: the size or length
+  std::optional<unsigned> NameArg;    // for BackendChoice: the argument that must be Name
+  std::string Name;
+  std::vector<std::string> SlowValues;  // for BackendChoice: values of ValueArg that choose a slow backend
+  std::string Message;                  // for BackendChoice: what the choice is and what to do instead
+  std::optional<unsigned> GradModeArg;  // for NoGradGuard: `true` there turns gradients on
+  std::string DropLastMethod;           // for Construct data-loader: the option that drops a short last batch
+  // Fix-it templates.
+  std::string Fix;            // NoGradGuard: the declaration to insert; Detach: the suffix to append
+  std::string FixLabel;       // NoGradGuard: how a message names the fix
+  std::string DefaultDevice;  // ToDevice without arguments (`.cuda()`): the device it means
+  std::string OptionsType;    // Factory: the type of its trailing options parameter
+  std::string NewOptions;     // Factory: options from a value, `{0}` is the value ("" for none)
+  std::string SetDevice;      // Factory: the call appended to options to set the device, `{0}` is the device
   const struct Profile *Owner = nullptr;
+};
+
+/// What a profile says about device arguments (`t.to(x)`).
+struct DeviceModel {
+  std::vector<std::string> DeviceTypes;      // values that are a device (c10::Device)
+  std::vector<std::string> DeviceKindTypes;  // enums whose enumerators name a device kind (c10::DeviceType)
+  std::vector<std::string> OptionsTypes;     // options that may carry a device (c10::TensorOptions)
+  std::string OptionsDeviceMethod;           // ... set through this method
+  std::vector<std::string> NotDeviceTypes;   // other arguments of the same calls (dtypes, layouts)
+  std::vector<std::string> DeviceGetters;    // calls whose device is known only at run time
+  std::vector<std::string> CpuNames, AcceleratorNames;  // enumerator names; `k*` is a prefix
+  std::vector<std::string> CpuStringPrefixes;           // device strings ("cpu", "cpu:0")
 };
 
 struct Profile {
   std::string Name, Description, Source;
   DeviceContext Device = DeviceContext::Markers;
   std::vector<std::string> MarkerDecls, MarkerTypes, MarkerCalls;
+  std::vector<std::string> AutogradTensorTypes;
+  DeviceModel Devices;
   std::vector<ProfileEntry> Entries;
 };
 
@@ -71,7 +129,7 @@ struct Profile {
 struct RoleMatch {
   Role R;
   const ProfileEntry *Entry;
-  llvm::StringRef kind() const { return Entry->Kind; }
+  Kind kind() const { return Entry->K; }
   bool deviceAlways() const { return Entry->Owner->Device == DeviceContext::Always; }
 };
 
@@ -81,7 +139,7 @@ enum class DeviceKind { Cpu, Accelerator, UnknownDevice, NotDevice };
 /// The set of loaded profiles with an index for fast matching.
 class ApiProfiles {
 public:
-  /// Parses one profile; errors name the source and the problem.
+  /// Parses and validates one profile; errors name the source, the entry and the field.
   llvm::Error addJson(llvm::StringRef Json, llvm::StringRef SourceName);
   llvm::Error addFile(llvm::StringRef Path);
   /// Loads the profiles shipped with mlperf-lint.
@@ -93,30 +151,51 @@ public:
   std::optional<RoleMatch> matchVarType(const clang::VarDecl *VD) const;
   /// A role given to a type by its `types` list (references see through).
   std::optional<RoleMatch> matchType(clang::QualType T) const;
+  /// The first entry of fact \p R that a call or construction matches.
+  const ProfileEntry *find(const clang::Expr *E, Role R) const;
+  /// The first entry of \p R whose `types` name \p T, a class \p T derives
+  /// from, or an enum (references and pointers see through).
+  const ProfileEntry *findType(clang::QualType T, Role R) const;
+  /// Entries of \p R (in load order).
+  llvm::ArrayRef<const ProfileEntry *> entries(Role R) const;
+  /// The first entry of \p R in \p P with a fix-it template.
+  const ProfileEntry *fixFor(const Profile &P, Role R) const;
 
   bool isDeviceMarkerDecl(const clang::NamedDecl *D) const;
   bool isDeviceMarkerType(clang::QualType T) const;
   bool isDeviceMarkerCall(const clang::FunctionDecl *FD) const;
+  /// The profile whose autograd tensor types include \p T, or null.
+  const Profile *autogradTensorProfile(clang::QualType T) const;
+  /// Classifies an expression used as a device argument.
+  DeviceKind classifyDeviceArg(const clang::Expr *E) const;
 
   llvm::ArrayRef<std::unique_ptr<Profile>> profiles() const { return Profiles; }
 
 private:
   std::optional<RoleMatch> matchCall(const clang::CallExpr *CE) const;
   std::optional<RoleMatch> matchConstruct(const clang::CXXConstructExpr *CE) const;
+  std::optional<RoleMatch> refineByArguments(const ProfileEntry &E, const clang::CallExpr *CE,
+                                             const clang::FunctionDecl *FD) const;
+  DeviceKind deviceKindOfName(llvm::StringRef Name) const;
   void index(const Profile &P);
 
   std::vector<std::unique_ptr<Profile>> Profiles;
   llvm::StringMap<std::vector<const ProfileEntry *>> ByCalleeName;  // last name component
   llvm::StringMap<std::vector<const ProfileEntry *>> ByMethodName;
   std::vector<const ProfileEntry *> Constructs, TypeEntries;
+  std::map<Role, std::vector<const ProfileEntry *>> ByRole;
   llvm::StringMap<bool> MarkerDecls, MarkerTypes, MarkerCalls;
+  DeviceModel Devices;  // the union of every profile's
 };
+
+/// Parses and validates one profile (ProfileParser.cpp).
+llvm::Expected<std::unique_ptr<Profile>> parseProfileJson(llvm::StringRef Json, llvm::StringRef SourceName);
 
 /// Qualified name without template arguments or inline namespaces, e.g.
 /// "torch::nn::ModuleHolder::operator()".
 std::string plainQualifiedName(const clang::NamedDecl *D);
 bool isDerivedFromName(const clang::CXXRecordDecl *RD, llvm::StringRef Name);
-/// Classifies an expression used as a device argument.
-DeviceKind classifyDeviceArg(const clang::Expr *E);
+/// The last component of a qualified name.
+llvm::StringRef lastComponent(llvm::StringRef Qualified);
 
 } // namespace clang::tidy::mlperf

@@ -72,17 +72,28 @@ private:
 
 class VarRefs : public RecursiveASTVisitor<VarRefs> {
 public:
+  explicit VarRefs(const ApiProfiles &P) : P(P) {}
   llvm::SmallVector<const VarDecl *, 4> Vars;
   bool Unsupported = false;
   bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (P.findType(E->getType(), Role::SinglePass))
+      Unsupported = true;
     if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()); VD && VD->hasLocalStorage())
       Vars.push_back(VD);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    if (P.findType(E->getType(), Role::SinglePass))
+      Unsupported = true;
     return true;
   }
   bool VisitCXXThisExpr(CXXThisExpr *) {
     Unsupported = true;
     return true;
   }
+
+private:
+  const ApiProfiles &P;
 };
 
 bool contains(const Stmt *Region, SourceLocation Loc, const SourceManager &SM) {
@@ -97,8 +108,8 @@ bool isChangedIn(const VarDecl *VD, const Stmt *Region) {
   return F.Changed;
 }
 
-const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> Loops) {
-  VarRefs Refs;
+const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> Loops, const ApiProfiles &P) {
+  VarRefs Refs(P);
   Refs.TraverseStmt(const_cast<Expr *>(E));
   if (Refs.Unsupported || Loops.empty())
     return nullptr;

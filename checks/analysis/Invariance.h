@@ -12,7 +12,9 @@ bool isChangedIn(const VarDecl *VD, const Stmt *Region);
 
 /// The outermost loop among \p Loops (innermost first) in which every
 /// variable that \p E reads is loop-invariant and declared outside the loop;
-/// null when E depends on the innermost loop.
-const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> Loops);
+/// null when E depends on the innermost loop, or reads or builds a
+/// single-pass object (a prefetcher, an iterator): what it yields changes
+/// with every use, so no hoist may move it.
+const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> Loops, const ApiProfiles &P);
 
 } // namespace clang::tidy::mlperf

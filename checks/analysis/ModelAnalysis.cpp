@@ -141,7 +141,7 @@ void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *
           DeviceAware = true;
       }
       if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-          CE && Site.Role && Site.Role->R == Role::Construct && Site.Role->kind() == "executable")
+          CE && Site.Role && Site.Role->R == Role::Construct && Site.Role->kind() == Kind::Executable)
         for (const Expr *Arg : CE->arguments())
           if (const FunctionDecl *Fn = modelFunctionOf(Arg))
             ModelFunctions.insert(Fn);
@@ -239,7 +239,7 @@ bool ModelAnalysis::anyCall(const FunctionDecl *FD, llvm::function_ref<bool(cons
 }
 
 static bool isTrainingStep(const RoleMatch &M) {
-  return M.R == Role::Step && (M.kind() == "backward" || M.kind() == "optimizer" || M.kind() == "train");
+  return M.R == Role::Step && (M.kind() == Kind::Backward || M.kind() == Kind::Optimizer);
 }
 
 static bool within(const ModelAnalysis &A, const Stmt *S, const Stmt *Loop) {

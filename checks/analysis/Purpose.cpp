@@ -216,8 +216,8 @@ static bool isHostTensorAt(const Expr *E, const ModelAnalysis &A, int Depth) {
     return false;
   E = stripWrappers(E);
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    if (auto R = A.role(CE))
-      return R->R == Role::Materialize;
+    if (auto R = A.role(CE))  // a copy to the host, or host memory wrapped as a tensor
+      return R->R == Role::Materialize || R->R == Role::HostWrap;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
       return isHostTensorAt(MC->getImplicitObjectArgument(), A, Depth + 1);
     return false;

@@ -44,6 +44,96 @@ const Expr *stripWrappers(const Expr *E) {
   return E;
 }
 
+const Expr *stripConversions(const Expr *E) {
+  while (true) {
+    E = stripWrappers(E);
+    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = F->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+             C && !isa<CXXTemporaryObjectExpr>(C) && C->getNumArgs() >= 1 &&
+             (C->getNumArgs() == 1 || isa<CXXDefaultArgExpr>(C->getArg(1))))
+      E = C->getArg(0);
+    else
+      return E;
+  }
+}
+
+const VarDecl *namedVar(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = stripWrappers(E);
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = stripWrappers(U->getSubExpr());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+std::optional<int64_t> constInt(const Expr *E, const ASTContext &Ctx) {
+  if (!E)
+    return std::nullopt;
+  E = stripWrappers(E);
+  if (E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().getExtValue();
+  if (const VarDecl *VD = namedVar(E); VD && VD->getType().isConstQualified() && VD->getInit())
+    return constInt(VD->getInit(), Ctx);
+  return std::nullopt;
+}
+
+bool isConstant(const Expr *E, const ASTContext &Ctx) {
+  E = stripWrappers(E);
+  if (E->isValueDependent())
+    return false;
+  if (E->isIntegerConstantExpr(Ctx))
+    return true;
+  if (const VarDecl *VD = namedVar(E); VD && VD->getType().isConstQualified() && VD->getInit())
+    return isConstant(VD->getInit(), Ctx);
+  return false;
+}
+
+std::optional<std::string> constString(const Expr *E) {
+  if (!E)
+    return std::nullopt;
+  E = stripWrappers(E);
+  if (const auto *SL = dyn_cast<StringLiteral>(E))
+    return SL->getString().str();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() >= 1)
+    return constString(CE->getArg(0));
+  if (const VarDecl *VD = namedVar(E); VD && VD->getInit() && VD->getType().isConstQualified())
+    return constString(VD->getInit());
+  return std::nullopt;
+}
+
+std::optional<int64_t> constVolume(const Expr *E, unsigned Rank, const ASTContext &Ctx) {
+  if (!E)
+    return std::nullopt;
+  E = stripWrappers(E);
+  if (std::optional<int64_t> V = constInt(E, Ctx)) {
+    int64_t P = 1;
+    for (unsigned I = 0; I < Rank; ++I)
+      P *= *V;
+    return P;
+  }
+  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    int64_t P = 1;
+    for (const Expr *Init : IL->inits()) {
+      std::optional<int64_t> V = constInt(Init, Ctx);
+      if (!V)
+        return std::nullopt;
+      P *= *V;
+    }
+    return IL->getNumInits() ? std::optional<int64_t>(P) : std::nullopt;
+  }
+  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
+    return constVolume(SIL->getSubExpr(), Rank, Ctx);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() >= 1)
+    return constVolume(CE->getArg(0), Rank, Ctx);
+  return std::nullopt;
+}
+
 bool isMacroFree(SourceRange R) { return R.isValid() && !R.getBegin().isMacroID() && !R.getEnd().isMacroID(); }
 
 } // namespace clang::tidy::mlperf

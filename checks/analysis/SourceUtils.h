@@ -1,9 +1,11 @@
-// Small helpers over source text shared by the checks' fix-its.
+// Small helpers shared by the checks: source text for fix-its, and what an
+// expression is once its wrappers are gone (a variable, a constant).
 #pragma once
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
+#include <optional>
 #include <string>
 
 namespace clang::tidy::mlperf {
@@ -14,7 +16,24 @@ std::string sourceText(SourceRange R, const ASTContext &Ctx);
 std::string indentationOf(SourceLocation Loc, const ASTContext &Ctx);
 /// Strips parentheses, implicit casts and temporaries.
 const Expr *stripWrappers(const Expr *E);
+/// stripWrappers, and also functional casts and converting constructions
+/// (`Device(kCUDA)` is its argument): what a call's argument is made from.
+const Expr *stripConversions(const Expr *E);
 /// Whether every location of the range is outside macros.
 bool isMacroFree(SourceRange R);
+
+/// The variable \p E names (through casts, temporaries and `&`), or null.
+const VarDecl *namedVar(const Expr *E);
+/// The value of a constant integer expression, through const variables.
+std::optional<int64_t> constInt(const Expr *E, const ASTContext &Ctx);
+/// Whether \p E is a constant (a literal, a constexpr or a const variable
+/// initialized with one).
+bool isConstant(const Expr *E, const ASTContext &Ctx);
+/// The string a constant expression holds (a literal, a std::string built
+/// from one, a const variable initialized with one).
+std::optional<std::string> constString(const Expr *E);
+/// The product of the constant integers in a braced list (a Shape{...} or a
+/// kernel size {3, 3}), or of one integer raised to \p Rank.
+std::optional<int64_t> constVolume(const Expr *E, unsigned Rank, const ASTContext &Ctx);
 
 } // namespace clang::tidy::mlperf

@@ -230,7 +230,9 @@ TEST_F(CliTest, BadInputs) {
   write("bad.json", "{\"name\": \"x\", \"entries\": [{\"role\": \"teleport\", \"callee\": \"f\"}]}");
   ProcessResult Profile = lint({"--profile=bad.json", "sync.cc"});
   EXPECT_EQ(Profile.Exit, 2);
-  EXPECT_NE(Profile.Err.find("bad.json: invalid API profile: entry 0: unknown role 'teleport'"), std::string::npos)
+  EXPECT_NE(Profile.Err.find("bad.json: invalid API profile: entry 0 (role 'teleport', callee 'f'): 'role': unknown "
+                             "role \"teleport\""),
+            std::string::npos)
       << Profile.Err;
   write("notjson.json", "{not json");
   EXPECT_NE(lint({"--profile=notjson.json", "sync.cc"}).Err.find("notjson.json: invalid API profile: not valid JSON"),

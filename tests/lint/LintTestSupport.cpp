@@ -48,7 +48,7 @@ std::vector<std::string> fixtureArgs(bool NeedsTorch, bool NeedsRuntime) {
       Args.push_back(MLPERF_TORCH_PCH);
     }
   }
-  Args.push_back("-resource-dir=/usr/lib/llvm-19/lib/clang/19");
+  Args.push_back("-resource-dir=" MLPERF_CLANG_RESOURCE_DIR);
   return Args;
 }
 

@@ -1,4 +1,4 @@
-#include "Autograd.h"
+#include "DataFlow.h"
 #include "SourceUtils.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -19,11 +19,11 @@ bool underNoGradGuard(const Stmt *S, const ModelAnalysis &A) {
         for (const Decl *D : DS->decls())
           if (const auto *VD = dyn_cast<VarDecl>(D))
             if (auto M = A.profiles().matchVarType(VD); M && M->R == Role::NoGradGuard) {
-              // AutoGradMode(true) turns gradients on; anything else is a guard.
+              // A grad-mode guard given `true` (AutoGradMode(true)) turns gradients on.
               const auto *CE = dyn_cast_or_null<CXXConstructExpr>(VD->getInit() ? stripWrappers(VD->getInit())
                                                                                   : nullptr);
-              if (CE && CE->getNumArgs() == 1 && VD->getType().getAsString().find("AutoGradMode") != std::string::npos)
-                if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(CE->getArg(0)->IgnoreParenImpCasts());
+              if (std::optional<unsigned> I = M->Entry->GradModeArg; I && CE && *I < CE->getNumArgs())
+                if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(CE->getArg(*I)->IgnoreParenImpCasts());
                     B && B->getValue())
                   continue;
               return true;
@@ -31,17 +31,6 @@ bool underNoGradGuard(const Stmt *S, const ModelAnalysis &A) {
     }
   }
   return false;
-}
-
-const VarDecl *namedVar(const Expr *E) {
-  if (!E)
-    return nullptr;
-  E = stripWrappers(E);
-  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
-    E = stripWrappers(U->getSubExpr());
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return dyn_cast<VarDecl>(DRE->getDecl());
-  return nullptr;
 }
 
 static const Stmt *findIn(const Stmt *S, llvm::function_ref<bool(const Stmt *)> Visit,

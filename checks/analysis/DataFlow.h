@@ -1,5 +1,5 @@
-// Helpers for the memory and autograd checks: no-grad guards in scope, local
-// data flow into an expression, and the variable an expression names.
+// Local data flow and scopes: what flows into an expression through local
+// variables, which guards are in scope, what a type mentions.
 #pragma once
 
 #include "ModelAnalysis.h"
@@ -11,8 +11,6 @@ namespace clang::tidy::mlperf {
 /// Whether a no-grad guard (a variable whose type has the no-grad-guard role)
 /// is declared before \p S in one of its enclosing blocks, in its function.
 bool underNoGradGuard(const Stmt *S, const ModelAnalysis &A);
-/// The variable \p E names (through casts, temporaries and `&`), or null.
-const VarDecl *namedVar(const Expr *E);
 /// Visits \p E and, through local variables it reads, their initializers
 /// (up to a small depth); stops when \p Visit returns true. Returns that node.
 const Stmt *findInFlow(const Expr *E, llvm::function_ref<bool(const Stmt *)> Visit, unsigned Depth = 4);

@@ -1,0 +1,101 @@
+// Where a device argument (`t.to(x)`, a module's `to(x)`) sends a tensor,
+// from the profiles' `devices` model.
+#include "ApiProfile.h"
+#include "SourceUtils.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace clang::tidy::mlperf {
+
+static bool nameIn(llvm::StringRef Name, const std::vector<std::string> &Patterns) {
+  for (llvm::StringRef P : Patterns)
+    if (P.consume_back("*") ? Name.starts_with(P) : Name == P)
+      return true;
+  return false;
+}
+
+DeviceKind ApiProfiles::deviceKindOfName(llvm::StringRef Name) const {
+  Name = lastComponent(Name);
+  if (nameIn(Name, Devices.CpuNames))
+    return DeviceKind::Cpu;
+  if (nameIn(Name, Devices.AcceleratorNames))
+    return DeviceKind::Accelerator;
+  return DeviceKind::UnknownDevice;
+}
+
+DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E) const {
+  if (!E || isa<CXXDefaultArgExpr>(E))
+    return DeviceKind::NotDevice;
+  E = stripConversions(E);
+  QualType T = E->getType().getCanonicalType().getUnqualifiedType();
+  std::string TypeName;
+  if (const auto *RD = T->getAsCXXRecordDecl())
+    TypeName = plainQualifiedName(RD);
+  else if (const auto *ET = T->getAs<EnumType>())
+    TypeName = plainQualifiedName(ET->getDecl());
+  const DeviceModel &D = Devices;
+  bool IsDevice = llvm::is_contained(D.DeviceTypes, TypeName);
+  bool IsDeviceKind = llvm::is_contained(D.DeviceKindTypes, TypeName);
+
+  if (llvm::is_contained(D.NotDeviceTypes, TypeName))
+    return DeviceKind::NotDevice;
+  if (const auto *SL = dyn_cast<StringLiteral>(E)) {
+    llvm::StringRef S = SL->getString();
+    return llvm::any_of(D.CpuStringPrefixes, [&](llvm::StringRef P) { return S.starts_with(P); })
+               ? DeviceKind::Cpu
+               : DeviceKind::Accelerator;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *VD = DRE->getDecl();
+    if (isa<EnumConstantDecl>(VD))
+      return IsDeviceKind ? deviceKindOfName(VD->getName()) : DeviceKind::NotDevice;
+    if (const auto *Var = dyn_cast<VarDecl>(VD)) {
+      // A library's constant named like a device kind (`constexpr DeviceType kCUDA`).
+      if (IsDeviceKind && deviceKindOfName(Var->getName()) != DeviceKind::UnknownDevice)
+        return deviceKindOfName(Var->getName());
+      if (IsDevice || IsDeviceKind) {
+        const Expr *Init = Var->getInit();
+        if (Init && (Var->getType().isConstQualified() || !Var->isLocalVarDeclOrParm()))
+          return classifyDeviceArg(Init);
+        if (Init && Var->isLocalVarDecl())
+          return classifyDeviceArg(Init) == DeviceKind::Cpu ? DeviceKind::Cpu : DeviceKind::UnknownDevice;
+        return DeviceKind::UnknownDevice;
+      }
+    }
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    DeviceKind A = classifyDeviceArg(CO->getTrueExpr()), B = classifyDeviceArg(CO->getFalseExpr());
+    return A == B ? A : DeviceKind::UnknownDevice;
+  }
+  if (IsDevice) {
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() >= 1)
+      return classifyDeviceArg(C->getArg(0));
+    return DeviceKind::UnknownDevice;
+  }
+  if (IsDeviceKind)
+    return DeviceKind::UnknownDevice;
+  if (llvm::is_contained(D.OptionsTypes, TypeName)) {
+    // Options built inline: look for the device setter in the chain.
+    auto IsSetter = [&](const FunctionDecl *FD, unsigned Args) {
+      return FD && FD->getIdentifier() && FD->getName() == D.OptionsDeviceMethod && Args >= 1;
+    };
+    for (const Expr *Cur = E; Cur;) {
+      const auto *MC = dyn_cast<CXXMemberCallExpr>(Cur);
+      if (!MC)
+        break;
+      if (IsSetter(MC->getMethodDecl(), MC->getNumArgs()))
+        return classifyDeviceArg(MC->getArg(0));
+      Cur = stripConversions(MC->getImplicitObjectArgument());
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(E); CE && IsSetter(CE->getDirectCallee(), CE->getNumArgs()))
+      return classifyDeviceArg(CE->getArg(0));
+    return DeviceKind::NotDevice;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    if (const auto *FD = CE->getDirectCallee(); FD && llvm::is_contained(D.DeviceGetters, plainQualifiedName(FD)))
+      return DeviceKind::UnknownDevice;
+  return DeviceKind::NotDevice;
+}
+
+} // namespace clang::tidy::mlperf
