@@ -105,9 +105,9 @@ std::string applyEdits(const std::string &Text, json Edits) {
 }
 
 TEST_F(LspTest, DiagnosticsQuickFixAndShutdownOverStdio) {
-  write("validation.json", R"({"results": [{"check": "mlperf-sync-in-loop", "verdict": "confirmed",
-      "engine": "runtime", "backend": "reference", "ratio": {"median": 21.0, "min": 20.0, "max": 22.0},
-      "metric_description": "device syncs per step"}]})");
+  write("validation.json", R"({"schema": 2, "machine": "test", "results": [{"check": "mlperf-sync-in-loop",
+      "verdict": "confirmed", "engine": "runtime", "backend": "reference", "metric": "syncs", "runs": 5,
+      "ratio": {"median": 21.0, "min": 20.0, "max": 22.0}, "metric_description": "device syncs per step"}]})");
   write("p.json", TransferProfile);
   // On disk the file is clean: the server must lint the editor's buffer.
   write("sync.cc", "void train() {}\n");
