@@ -2,10 +2,13 @@
 // compile flags, runs the checks, and applies or exports the fixes.
 #pragma once
 
+#include "FileGuard.h"
 #include "Request.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,11 +19,17 @@ struct LintOutcome {
   std::vector<clang::tidy::ClangTidyError> Errors;   // findings and compiler errors
   std::vector<std::string> Problems;                 // one line each, reported as errors
   std::vector<std::string> Messages;                 // announcements for stderr
+  std::vector<std::string> Warnings;                 // configuration warnings, printed even with --quiet
   ProviderFactory Providers;                         // the configuration, for the text report
   bool Fatal = false;                                // nothing was linted: a usage or configuration error
+  std::shared_ptr<ContentHashes> Hashes;             // what each file held when clang read it
+  std::set<std::string> Uncompilable;                // files --fix leaves alone without --fix-errors
 };
 
 LintOutcome runLint(LintRequest R);
+/// Applies the fixes --fix asks for; called after the report is written, so
+/// that the report shows the code the findings are about.
+void applyRequestedFixes(const LintRequest &R, LintOutcome &Out);
 
 /// Findings that count for the exit status: warnings, and errors raised by
 /// --warnings-as-errors (compiler errors are problems, not findings).

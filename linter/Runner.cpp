@@ -1,5 +1,7 @@
 #include "Runner.h"
 
+#include "Isolation.h"
+
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -13,11 +15,16 @@ using namespace clang::tidy;
 
 RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
                     const ProviderFactory &Providers, unsigned Jobs) {
+  RunResult Out;
   std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
+  std::vector<std::optional<std::string>> Crashes(Files.size());
   auto RunOne = [&](size_t I) {
-    ClangTidyContext Context(Providers());
-    auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
-    PerFile[I] = runClangTidy(Context, DB, {Files[I]}, FS, /*ApplyAnyFix=*/true);
+    Crashes[I] = runIsolated([&] {
+      ClangTidyContext Context(Providers());
+      auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+          recordingFileSystem(llvm::vfs::getRealFileSystem(), *Out.Hashes));
+      PerFile[I] = runClangTidy(Context, DB, {Files[I]}, FS, /*ApplyAnyFix=*/true);
+    });
   };
   if (Jobs <= 1 || Files.size() <= 1) {
     for (size_t I = 0; I < Files.size(); ++I)
@@ -28,7 +35,18 @@ RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling:
       Pool.async([&, I] { RunOne(I); });
     Pool.wait();
   }
-  RunResult Out;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    if (Crashes[I]) {
+      PerFile[I].clear();
+      Out.Problems.push_back(Files[I] + ": clang crashed while parsing (" + *Crashes[I] + ")");
+      Out.Uncompilable.insert(normalizedPath(Files[I]));
+    }
+    for (const ClangTidyError &E : PerFile[I])
+      if (E.DiagLevel == ClangTidyError::Error && !E.IsWarningAsError) {
+        Out.Uncompilable.insert(normalizedPath(Files[I]));
+        Out.Uncompilable.insert(normalizedPath(E.Message.FilePath));
+      }
+  }
   std::set<std::tuple<std::string, unsigned, std::string, std::string>> Seen;
   for (auto &Errors : PerFile)
     for (ClangTidyError &E : Errors)

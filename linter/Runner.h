@@ -2,16 +2,22 @@
 #pragma once
 
 #include "Config.h"
+#include "FileGuard.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 
+#include <memory>
+#include <set>
 #include <vector>
 
 namespace mlperf::lint {
 
 struct RunResult {
   std::vector<clang::tidy::ClangTidyError> Errors;  // ordered by input file, deduplicated
+  std::shared_ptr<ContentHashes> Hashes = std::make_shared<ContentHashes>();  // of every file clang read
+  std::set<std::string> Uncompilable;  // normalized: inputs that did not compile, files with compile errors
+  std::vector<std::string> Problems;   // "<file>: clang crashed while parsing (...)"
 };
 
 RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
