@@ -12,6 +12,7 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -119,8 +120,12 @@ llvm::Expected<ClangTidyOptions> parseConfig(llvm::MemoryBufferRef Buf, const st
                                              std::vector<std::string> *Warnings) {
   std::string Message;
   auto Parsed = parseConfigurationWithDiags(Buf, [&](const llvm::SMDiagnostic &D) {
-    if (Message.empty() && D.getKind() == llvm::SourceMgr::DK_Error)
-      Message = "line " + std::to_string(D.getLineNo()) + ": " + D.getMessage().str();
+    if (Message.empty() && D.getKind() == llvm::SourceMgr::DK_Error) {
+      // One line, even when the message quotes a key with line breaks.
+      std::string Text = D.getMessage().str();
+      std::replace(Text.begin(), Text.end(), '\n', ' ');
+      Message = "line " + std::to_string(D.getLineNo()) + ": " + Text;
+    }
   });
   if (!Parsed)
     return fail(Source, "invalid configuration: " + (Message.empty() ? Parsed.getError().message() : Message));

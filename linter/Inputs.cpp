@@ -88,8 +88,12 @@ public:
   }
 
 private:
-  bool excluded(llvm::StringRef Rel, llvm::StringRef Name) const {
-    return llvm::any_of(Excludes, [&](const llvm::GlobPattern &G) { return G.match(Name) || G.match(Rel); });
+  /// Globs match the name, the path below the walked directory, or the path
+  /// as walked (`src/gen/*`).
+  bool excluded(llvm::StringRef Rel, llvm::StringRef Name, llvm::StringRef Path = "") const {
+    return llvm::any_of(Excludes, [&](const llvm::GlobPattern &G) {
+      return G.match(Name) || G.match(Rel) || (!Path.empty() && G.match(Path));
+    });
   }
 
   void walk(const std::string &Dir, const std::string &Rel, const struct stat &St, std::vector<std::string> &Found) {
@@ -115,7 +119,7 @@ private:
         Out.Skipped.push_back(Path + ": " + std::strerror(errno));
         continue;
       }
-      if (excluded(ChildRel, Name)) {
+      if (excluded(ChildRel, Name, Path)) {
         Out.Skipped.push_back(Path + ": excluded");
       } else if (S_ISDIR(C.st_mode)) {
         if (isSkippedDirectory(Path))

@@ -54,11 +54,13 @@ public:
     return !Changed;
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
-    // A non-const method may change the object (`data.reset()`, libtorch's
-    // in-place `x.add_()`). Calls through a handle's overloaded operator->
-    // change the pointee, which the handle does not hold by value.
+    // A non-const method may change the object (`data.reset()`), and so do
+    // in-place ops named with a trailing '_' (libtorch's `x.add_()` is const
+    // on the handle). Calls through a handle's overloaded operator-> change
+    // the pointee, which the handle does not hold by value.
     const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (MD && !MD->isStatic() && !MD->isConst() && refersTo(MC->getImplicitObjectArgument(), VD))
+    bool InPlace = MD && MD->getIdentifier() && MD->getName().ends_with("_");
+    if (MD && !MD->isStatic() && (!MD->isConst() || InPlace) && refersTo(MC->getImplicitObjectArgument(), VD))
       Changed = true;
     return !Changed;
   }
