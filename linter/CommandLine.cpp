@@ -42,6 +42,17 @@ struct Options {
   cl::opt<unsigned> Jobs{"j", cl::desc("Files linted in parallel (default: cores)"), cl::init(0), cl::Prefix,
                          cl::cat(Category)};
   cl::opt<bool> Quiet{"quiet", cl::desc("No summary or announcements on stderr"), cl::cat(Category)};
+  cl::opt<std::string> CacheDir{"cache-dir", cl::desc("Result cache directory (default: $XDG_CACHE_HOME/mlperf-lint "
+                                                      "or ~/.cache/mlperf-lint)"),
+                                cl::value_desc("dir"), cl::cat(Category)};
+  cl::opt<bool> NoCache{"no-cache", cl::desc("Neither read nor write the result cache"), cl::cat(Category)};
+  cl::opt<std::string> CacheSize{"cache-size", cl::desc("Result cache size limit, e.g. 512M (the default) or 2G"),
+                                 cl::value_desc("size"), cl::cat(Category)};
+  cl::opt<bool> NoPreamble{"no-preamble", cl::desc("Parse every file's includes itself, without a shared "
+                                                    "precompiled preamble"),
+                           cl::cat(Category)};
+  cl::opt<std::string> ShardSpec{"shard", cl::desc("Lint only shard K of N (1 <= K <= N), split by a hash of each path"),
+                                 cl::value_desc("K/N"), cl::cat(Category)};
 };
 
 llvm::Error usage(const std::string &Message) {
@@ -127,6 +138,21 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
   R.Fix = O.Fix;
   R.Jobs = O.Jobs;
   R.Quiet = O.Quiet;
+  R.Cache.Enabled = !O.NoCache;
+  R.Cache.Dir = O.CacheDir;
+  R.SharedPreamble = !O.NoPreamble;
+  if (O.CacheSize.getNumOccurrences()) {
+    std::optional<uint64_t> Size = parseByteSize(O.CacheSize);
+    if (!Size)
+      return usage("--cache-size: '" + O.CacheSize + "' is not a size (a number of bytes, or with K, M or G)");
+    R.Cache.MaxBytes = *Size;
+  }
+  if (O.ShardSpec.getNumOccurrences()) {
+    auto S = parseShard(O.ShardSpec);
+    if (!S)
+      return usage("--shard: " + llvm::toString(S.takeError()));
+    R.OnlyShard = *S;
+  }
   return R;
 }
 

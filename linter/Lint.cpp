@@ -2,6 +2,7 @@
 
 #include "Fixes.h"
 #include "Inputs.h"
+#include "Jobs.h"
 #include "MeasuredNotes.h"
 #include "Runner.h"
 
@@ -30,6 +31,8 @@ bool hasCompilerErrors(llvm::ArrayRef<ClangTidyError> Errors) {
 LintOutcome runLint(LintRequest R) {
   LintOutcome Out;
   InputSet Inputs = collectInputs(R.Paths, R.Headers);
+  if (R.OnlyShard)
+    Inputs.Files = selectShard(Inputs.Files, *R.OnlyShard);
   Out.Problems = Inputs.Errors;
   Out.Files = Inputs.Files;
 
@@ -51,8 +54,32 @@ LintOutcome runLint(LintRequest R) {
   if (!Flags->Announcement.empty())
     Out.Messages.push_back(Flags->Announcement);
 
-  unsigned Jobs = R.Jobs ? R.Jobs : llvm::hardware_concurrency().compute_thread_count();
-  RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs);
+  unsigned Jobs = R.Jobs;
+  if (!Jobs) {
+    JobChoice C = defaultJobs(llvm::hardware_concurrency().compute_thread_count(), Inputs.Files.size(),
+                              memAvailable());
+    Jobs = C.Jobs;
+    if (!C.Note.empty())
+      Out.Messages.push_back(C.Note);
+  }
+  std::unique_ptr<ResultCache> Cache;
+  if (R.Cache.Enabled) {
+    auto Opened = ResultCache::open(R.Cache, *Flags->Database, Out.Providers);
+    if (Opened)
+      Cache = std::move(*Opened);
+    else
+      Out.Messages.push_back("result cache off: " + llvm::toString(Opened.takeError()));
+  }
+  std::unique_ptr<SharedPreambles> Preambles;
+  if (Cache && R.SharedPreamble)
+    Preambles = std::make_unique<SharedPreambles>(*Flags->Database, Cache->dir() + "/preamble", Inputs.Files);
+  RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs, Cache.get(), Preambles.get());
+  if (Cache) {
+    Cache->trim();
+    if (Cache->hits())
+      Out.Messages.push_back(std::to_string(Cache->hits()) + " of " + std::to_string(Inputs.Files.size()) +
+                             " file(s) from the result cache");
+  }
   Out.Errors = std::move(Result.Errors);
   addMeasuredNotes(Out.Errors);
 

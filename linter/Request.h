@@ -2,10 +2,13 @@
 // parsed into it, and running and reporting read only it.
 #pragma once
 
+#include "Cache.h"
 #include "CompileFlags.h"
 #include "Config.h"
 #include "Report.h"
+#include "Shard.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +29,9 @@ struct LintRequest {
   bool Fix = false;
   unsigned Jobs = 0;  // 0: one per core
   bool Quiet = false;
+  CacheSettings Cache;
+  bool SharedPreamble = true;      // with the cache: precompile shared include prefixes into it
+  std::optional<Shard> OnlyShard;  // --shard=K/N
 };
 
 } // namespace mlperf::lint

@@ -1,7 +1,9 @@
 // Runs the checks over files, in parallel, each file with its own context.
 #pragma once
 
+#include "Cache.h"
 #include "Config.h"
+#include "Preamble.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -15,6 +17,7 @@ struct RunResult {
 };
 
 RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
-                    const ProviderFactory &Providers, unsigned Jobs);
+                    const ProviderFactory &Providers, unsigned Jobs, ResultCache *Cache = nullptr,
+                    SharedPreambles *Preambles = nullptr);
 
 } // namespace mlperf::lint
