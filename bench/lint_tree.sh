@@ -65,17 +65,17 @@ measure() {
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 findings() { grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error): ' | sed 's/,-warnings-as-errors//' | sort -u; }
 
-mlperf() { "$LINT" --checks='-*,mlperf-*' -p "$TREE" -j "$JOBS" "$@" "$TREE"; }
-tidy() { run-clang-tidy-19 -load "$PLUGIN" -checks='-*,mlperf-*' -p "$TREE" -j "$JOBS" -quiet "$@"; }
+mlperf=("$LINT" --checks='-*,mlperf-*' -p "$TREE" -j "$JOBS" "$TREE")
+tidy=(run-clang-tidy-19 -load "$PLUGIN" -checks='-*,mlperf-*' -p "$TREE" -j "$JOBS" -quiet)
 
 for r in $(seq "$REPS"); do
   rm -rf "$WORK/cache"
-  measure cold mlperf --cache-dir="$WORK/cache"
-  measure plain mlperf --no-cache
-  measure tidy tidy
-  measure warm mlperf --cache-dir="$WORK/cache"
+  measure cold "${mlperf[@]}" --cache-dir="$WORK/cache"
+  measure plain "${mlperf[@]}" --no-cache
+  measure tidy "${tidy[@]}"
+  measure warm "${mlperf[@]}" --cache-dir="$WORK/cache"
   echo "// touched $r" >>"$ONE"
-  measure touched mlperf --cache-dir="$WORK/cache"
+  measure touched "${mlperf[@]}" --cache-dir="$WORK/cache"
   measure lint1 "$LINT" --no-cache -p "$TREE" -j 1 "$ONE"
   measure syntax1 clang++-19 "${FLAGS[@]}" -fsyntax-only "$ONE"
   echo "run $r: cold $(tail -1 "$WORK/cold.t") no-cache $(tail -1 "$WORK/plain.t") run-clang-tidy $(tail -1 "$WORK/tidy.t")" \

@@ -189,7 +189,8 @@ llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> RecordingFileSystem::openFileFor
     llvm::SmallString<256> Abs;
     Path.toVector(Abs);
     if (St && St->isRegularFile() && !makeAbsolute(Abs)) {
-      llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+      // Not "..": a component before it can be a symbolic link.
+      llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/false);
       Files.insert({std::string(Abs), St->getLastModificationTime()});
     }
   }
