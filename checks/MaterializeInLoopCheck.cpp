@@ -22,9 +22,19 @@ void MaterializeInLoopCheck::registerMatchers(MatchFinder *Finder) {
                               runsEveryStep(this))
                          .bind("call"),
                      this);
+  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()), callsLibraryWith(this, Role::Materialize),
+                              onDevice(this), runsEveryStep(this))
+                         .bind("library-call"),
+                     this);
 }
 
 void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("library-call")) {
+    if (auto Reach = libraryReach(Call, Role::Materialize, *Result.SourceManager))
+      reportLibraryCall(Call, *Reach, "reads a tensor value to the host", *analysis(*Result.Context).perStep(Call),
+                        *Result.SourceManager);
+    return;
+  }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
   // `t.cpu().item()`, `auto h = t.cpu(); h.sum().item()`: the tensor is

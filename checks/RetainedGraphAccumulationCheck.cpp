@@ -14,6 +14,17 @@ static bool isTensor(QualType T) {
   return RD && (plainQualifiedName(RD) == "at::Tensor" || plainQualifiedName(RD) == "torch::autograd::Variable");
 }
 
+/// `loss.backward()` in \p Loop: whatever produced \p V, it carries a graph.
+static bool backwardIsCalledOn(const VarDecl *V, const Stmt *S, const ModelAnalysis &A) {
+  if (!S)
+    return false;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+    if (auto M = A.role(MC); M && M->R == Role::Step && M->kind() == "backward" &&
+                             namedVar(MC->getImplicitObjectArgument()) == V)
+      return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return backwardIsCalledOn(V, C, A); });
+}
+
 void RetainedGraphAccumulationCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   auto Outer = declRefExpr(to(varDecl().bind("acc")));
@@ -93,6 +104,9 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
       }
     return false;
   });
+  if (!Carrier && !Detached)
+    if (const VarDecl *V = namedVar(Value); V && backwardIsCalledOn(V, Loop, A))
+      Carrier = Value;
   if (Detached || !Carrier)
     return;
   const Expr *Part = stripWrappers(Value);

@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlperf::lint {
@@ -42,6 +43,11 @@ struct Options {
   cl::opt<unsigned> Jobs{"j", cl::desc("Files linted in parallel (default: cores)"), cl::init(0), cl::Prefix,
                          cl::cat(Category)};
   cl::opt<bool> Quiet{"quiet", cl::desc("No summary or announcements on stderr"), cl::cat(Category)};
+  cl::opt<bool> StrictIncludes{"strict-includes",
+                               cl::desc("A header that cannot be found is a fatal error (default: skipped as empty)"),
+                               cl::cat(Category)};
+  cl::opt<std::string> CudaPath{"cuda-path", cl::desc("CUDA toolkit for .cu files (default: clang's search)"),
+                                cl::value_desc("dir"), cl::cat(Category)};
 };
 
 llvm::Error usage(const std::string &Message) {
@@ -127,6 +133,10 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
   R.Fix = O.Fix;
   R.Jobs = O.Jobs;
   R.Quiet = O.Quiet;
+  R.Parse.RecoverIncludes = !O.StrictIncludes;
+  R.Parse.CudaPath = O.CudaPath;
+  if (!R.Parse.CudaPath.empty() && !llvm::sys::fs::exists(R.Parse.CudaPath + "/include/cuda_runtime.h"))
+    return usage("--cuda-path: '" + R.Parse.CudaPath + "' is not a CUDA toolkit (no include/cuda_runtime.h)");
   return R;
 }
 

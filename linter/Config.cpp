@@ -2,6 +2,7 @@
 
 #include "MlperfCheck.h"
 #include "MlperfModule.h"
+#include "ProjectScope.h"
 
 #include "clang-tidy/GlobList.h"
 #include "llvm/Support/FileSystem.h"
@@ -86,7 +87,9 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
   ClangTidyGlobalOptions Global;
   ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
   Defaults.Checks = clang::tidy::mlperf::defaultChecksGlob().str();
-  Defaults.HeaderFilterRegex = "";
+  Defaults.HeaderFilterRegex = R.DefaultHeaderFilter;
+  if (!R.DefaultHeaderFilter.empty())
+    Defaults.ExcludeHeaderFilterRegex = thirdPartyHeaderFilter();
   Defaults.SystemHeaders = false;
   ClangTidyOptions Overrides;
   if (R.Checks) {
@@ -96,8 +99,10 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
   }
   if (R.WarningsAsErrors)
     Overrides.WarningsAsErrors = *R.WarningsAsErrors;
-  if (R.HeaderFilter)
+  if (R.HeaderFilter) {
     Overrides.HeaderFilterRegex = *R.HeaderFilter;
+    Overrides.ExcludeHeaderFilterRegex = "";
+  }
   if (!R.Profiles.empty()) {
     std::string Joined;
     for (const std::string &P : R.Profiles)

@@ -19,6 +19,7 @@ inline constexpr const char *ConfigFileName = ".mlperf-lint";
 struct ConfigRequest {
   std::optional<std::string> Checks, WarningsAsErrors, HeaderFilter, ConfigFile, ConfigText;
   std::vector<std::string> Profiles;
+  std::string DefaultHeaderFilter;  // used unless a configuration or --header-filter sets one
 };
 
 using ProviderFactory = std::function<std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>()>;

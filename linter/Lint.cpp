@@ -3,7 +3,9 @@
 #include "Fixes.h"
 #include "Inputs.h"
 #include "MeasuredNotes.h"
+#include "ProjectScope.h"
 #include "Runner.h"
+#include "WholeProject.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/Threading.h"
@@ -33,6 +35,7 @@ LintOutcome runLint(LintRequest R) {
   Out.Problems = Inputs.Errors;
   Out.Files = Inputs.Files;
 
+  R.Config.DefaultHeaderFilter = projectHeaderFilter(R.Paths);
   auto Providers = makeOptionsProviders(R.Config, Inputs.Files);
   if (!Providers) {
     Out.Problems.push_back(llvm::toString(Providers.takeError()));
@@ -52,8 +55,13 @@ LintOutcome runLint(LintRequest R) {
     Out.Messages.push_back(Flags->Announcement);
 
   unsigned Jobs = R.Jobs ? R.Jobs : llvm::hardware_concurrency().compute_thread_count();
-  RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs);
+  WholeProjectResult Whole = prepareWholeProject(R.Paths, Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Parse);
+  Out.Messages.insert(Out.Messages.end(), Whole.Messages.begin(), Whole.Messages.end());
+  RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Parse);
+  Out.Messages.insert(Out.Messages.end(), Result.Incomplete.begin(), Result.Incomplete.end());
   Out.Errors = std::move(Result.Errors);
+  if (!R.Config.HeaderFilter)
+    dropVendoredFindings(Out.Errors, Inputs.Files);
   addMeasuredNotes(Out.Errors);
 
   if (!R.ExportFixes.empty()) {

@@ -4,6 +4,7 @@
 
 #include "CompileFlags.h"
 #include "Config.h"
+#include "IncludeRecovery.h"
 #include "Report.h"
 
 #include <string>
@@ -26,6 +27,7 @@ struct LintRequest {
   bool Fix = false;
   unsigned Jobs = 0;  // 0: one per core
   bool Quiet = false;
+  ParseOptions Parse;  // --strict-includes, --cuda-path
 };
 
 } // namespace mlperf::lint

@@ -12,12 +12,15 @@ namespace mlperf::lint {
 using namespace clang::tidy;
 
 RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
-                    const ProviderFactory &Providers, unsigned Jobs) {
+                    const ProviderFactory &Providers, unsigned Jobs, const ParseOptions &Parse) {
   std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
+  std::vector<std::string> Incomplete(Files.size());
   auto RunOne = [&](size_t I) {
     ClangTidyContext Context(Providers());
     auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
-    PerFile[I] = runClangTidy(Context, DB, {Files[I]}, FS, /*ApplyAnyFix=*/true);
+    FileRun Run = runTidyOnFile(Context, DB, Files[I], FS, Parse);
+    PerFile[I] = std::move(Run.Errors);
+    Incomplete[I] = incompleteMessage(Files[I], Run);
   };
   if (Jobs <= 1 || Files.size() <= 1) {
     for (size_t I = 0; I < Files.size(); ++I)
@@ -29,6 +32,9 @@ RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling:
     Pool.wait();
   }
   RunResult Out;
+  for (std::string &Line : Incomplete)
+    if (!Line.empty())
+      Out.Incomplete.push_back(std::move(Line));
   std::set<std::tuple<std::string, unsigned, std::string, std::string>> Seen;
   for (auto &Errors : PerFile)
     for (ClangTidyError &E : Errors)

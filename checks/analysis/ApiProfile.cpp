@@ -48,7 +48,7 @@ Role roleOf(const json &J, const char *Key) {
 ProfileEntry parseEntry(const json &J) {
   static const char *Known[] = {"role", "kind", "callee", "method", "class_derived_from", "overrides",
                                 "constructs_derived_from", "unless_derived_from", "types", "param_type", "device_arg", "cpu_role",
-                                "enum_arg", "pair", "handle_arg", "value_arg", "shape_specialized", "comment"};
+                                "enum_arg", "pair", "handle_arg", "value_arg", "shape_specialized", "kernel_launch", "comment"};
   for (auto It = J.begin(); It != J.end(); ++It)
     if (std::find_if(std::begin(Known), std::end(Known), [&](const char *K) { return It.key() == K; }) ==
         std::end(Known))
@@ -65,6 +65,7 @@ ProfileEntry parseEntry(const json &J) {
   E.Types = stringOrList(J, "types");
   E.Pair = J.value("pair", "");
   E.ShapeSpecialized = J.value("shape_specialized", false);
+  E.KernelLaunch = J.value("kernel_launch", false);
   if (J.contains("param_type"))
     E.ParamType = {J.at("param_type").at("index").get<unsigned>(), J.at("param_type").at("type").get<std::string>()};
   if (J.contains("device_arg"))
@@ -85,7 +86,7 @@ ProfileEntry parseEntry(const json &J) {
       E.EnumRoles[It.key()] = *R;
     }
   }
-  if (E.Callees.empty() && E.Method.empty() && E.ConstructsDerivedFrom.empty() && E.Types.empty())
+  if (E.Callees.empty() && E.Method.empty() && E.ConstructsDerivedFrom.empty() && E.Types.empty() && !E.KernelLaunch)
     throw std::runtime_error("entry with role '" + std::string(roleName(E.R)) +
                              "' names no callee, method, constructs_derived_from or types");
   return E;
@@ -339,6 +340,8 @@ void ApiProfiles::index(const Profile &P) {
       Constructs.push_back(&E);
     if (!E.Types.empty())
       TypeEntries.push_back(&E);
+    if (E.KernelLaunch)
+      KernelLaunches.push_back(&E);
   }
   for (const auto &D : P.MarkerDecls)
     MarkerDecls[D] = true;
@@ -406,6 +409,8 @@ static std::optional<RoleMatch> refineByArguments(const ProfileEntry &E, const C
 }
 
 std::optional<RoleMatch> ApiProfiles::matchCall(const CallExpr *CE) const {
+  if (isa<CUDAKernelCallExpr>(CE) && !KernelLaunches.empty())
+    return RoleMatch{KernelLaunches.front()->R, KernelLaunches.front()};
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return std::nullopt;
@@ -439,6 +444,10 @@ std::optional<RoleMatch> ApiProfiles::matchConstruct(const CXXConstructExpr *CE)
 }
 
 std::optional<RoleMatch> ApiProfiles::match(const Expr *E) const {
+  // Nothing that involves a declaration the parser could not resolve (a type
+  // from a header that was not found) has a role.
+  if (E->containsErrors())
+    return std::nullopt;
   if (const auto *CE = dyn_cast<CallExpr>(E))
     return matchCall(CE);
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
@@ -446,7 +455,11 @@ std::optional<RoleMatch> ApiProfiles::match(const Expr *E) const {
   return std::nullopt;
 }
 
-std::optional<RoleMatch> ApiProfiles::matchVarType(const VarDecl *VD) const { return matchType(VD->getType()); }
+std::optional<RoleMatch> ApiProfiles::matchVarType(const VarDecl *VD) const {
+  if (VD->isInvalidDecl())
+    return std::nullopt;
+  return matchType(VD->getType());
+}
 
 std::optional<RoleMatch> ApiProfiles::matchType(QualType T) const {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();

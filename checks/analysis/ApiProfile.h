@@ -57,6 +57,7 @@ struct ProfileEntry {
   std::optional<unsigned> HandleArg;  // for Acquire/Release: the argument that is the handle
   std::optional<unsigned> ValueArg;   // for ToDevice: the argument holding the copied value
   bool ShapeSpecialized = false;      // for Step: compiles/specializes per input shape
+  bool KernelLaunch = false;          // the role of a CUDA kernel launch, `kernel<<<grid, block>>>(...)`
   const struct Profile *Owner = nullptr;
 };
 
@@ -108,7 +109,7 @@ private:
   std::vector<std::unique_ptr<Profile>> Profiles;
   llvm::StringMap<std::vector<const ProfileEntry *>> ByCalleeName;  // last name component
   llvm::StringMap<std::vector<const ProfileEntry *>> ByMethodName;
-  std::vector<const ProfileEntry *> Constructs, TypeEntries;
+  std::vector<const ProfileEntry *> Constructs, TypeEntries, KernelLaunches;
   llvm::StringMap<bool> MarkerDecls, MarkerTypes, MarkerCalls;
 };
 
