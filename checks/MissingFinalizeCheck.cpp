@@ -80,7 +80,7 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   const CallExpr *Release = nullptr;
   bool Escapes = false;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S)
+    if (!S || isa<CXXCatchStmt>(S))  // a handler runs only when something failed, not every iteration
       return;
     if (const auto *CE = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *FD = CE->getDirectCallee()) {
@@ -128,7 +128,7 @@ void MissingFinalizeCheck::checkStore(const CXXMemberCallExpr *Store, const VarD
   // Cleared or finalized somewhere in the function: the program manages it.
   bool Managed = false;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || Managed)
+    if (!S || Managed || isa<CXXCatchStmt>(S))
       return;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
       const CXXMethodDecl *MD = MC->getMethodDecl();

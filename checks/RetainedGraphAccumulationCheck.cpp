@@ -1,5 +1,6 @@
 #include "RetainedGraphAccumulationCheck.h"
 #include "analysis/Autograd.h"
+#include "analysis/Facts.h"
 #include "analysis/SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -56,6 +57,14 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
   if (!Hot)
     return;
   const Stmt *Loop = Hot->Loop && Hot->CallChain.empty() ? Hot->Loop : A.innermostLoop(Store);
+  // The iteration that is a training step: the innermost loop whose own body
+  // runs the backward pass or the optimizer (an epoch loop's sum over its
+  // steps outlives each step).
+  for (const Stmt *L : A.enclosingLoops(Store))
+    if (A.trainsDirectly(L)) {
+      Loop = L;
+      break;
+    }
   if (!Loop)
     return;
   const SourceManager &SM = *Result.SourceManager;
@@ -71,6 +80,11 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
   const Expr *Carrier = nullptr;
   bool Detached = false;
   findInFlow(Value, [&](const Stmt *S) {
+    // `loss.backward()` in the loop: whatever produced it, it has a graph.
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && provesGraph(dyn_cast<VarDecl>(Ref->getDecl()), Loop, A)) {
+      Carrier = Ref;
+      return true;
+    }
     const auto *E = dyn_cast<Expr>(S);
     if (!E || !isa<CallExpr, CXXConstructExpr>(E))
       return false;

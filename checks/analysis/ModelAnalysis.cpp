@@ -1,4 +1,5 @@
 #include "ModelAnalysis.h"
+#include "Facts.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
@@ -58,7 +59,7 @@ bool loopKind(const Stmt *S) {
     if (const auto *B = dyn_cast_or_null<CXXBoolLiteralExpr>(Cond); B && !B->getValue())
       return false;
   }
-  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) && !runsOnce(S);
 }
 
 const FunctionDecl *definitionOf(const FunctionDecl *FD) {
@@ -412,6 +413,8 @@ std::optional<HotContext> ModelAnalysis::hotFunction(const FunctionDecl *FD) {
 }
 
 std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
+  if (neverRuns(S, *this))
+    return std::nullopt;
   bool Guarded = false;
   const FunctionDecl *FD = nullptr;
   const Stmt *Child = S;
@@ -439,6 +442,8 @@ std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
 }
 
 std::optional<HotContext> ModelAnalysis::inModelLoop(const Stmt *S) {
+  if (neverRuns(S, *this))
+    return std::nullopt;
   const Stmt *Outermost = nullptr;
   for (const Stmt *L : enclosingLoops(S))
     if (runsModel(L))
