@@ -166,6 +166,13 @@ const FunctionDecl *ModelAnalysis::owner(const Stmt *S) const {
   return BodyOwner.lookup(Top);
 }
 
+std::vector<const Expr *> ModelAnalysis::callSites(const FunctionDecl *FD) const {
+  std::vector<const Expr *> Sites;
+  for (size_t I : Callers.lookup(FD))
+    Sites.push_back(Calls[I].E);
+  return Sites;
+}
+
 bool ModelAnalysis::isLoop(const Stmt *S) const { return S && loopKind(S); }
 
 const Stmt *loopBody(const Stmt *Loop) {

@@ -66,6 +66,8 @@ public:
 
   /// Functions whose every call is a model step by construction (forward).
   bool isHotRoot(const FunctionDecl *FD) const;
+  /// The calls of \p FD (its definition in this TU) from user code.
+  std::vector<const Expr *> callSites(const FunctionDecl *FD) const;
 
 private:
   struct CallSite {
