@@ -74,7 +74,10 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   }
   if (!Handle || !Handle->isLocalVarDecl())
     return;  // a member, a global or an untracked handle: owned elsewhere
-  const Stmt *Region = Hot->Loop ? loopBody(Hot->Loop) : A.owner(Call)->getBody();
+  // The iteration when the loop is in the acquiring function, else the
+  // acquiring function (called from the loop): a release on its path counts.
+  bool InLoop = Hot->Loop && isInside(Call, Hot->Loop, A);
+  const Stmt *Region = InLoop ? loopBody(Hot->Loop) : A.owner(Call)->getBody();
   const SourceManager &SM = *Result.SourceManager;
   // Released in the region, or escaping (returned, stored into a member or container).
   const CallExpr *Release = nullptr;
@@ -108,7 +111,7 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   diag(reportLoc(Call->getExprLoc(), SM),
        "%0 acquires %1 on every step and %select{never releases it|does not release it on every path}2 before "
        "the %select{next iteration|function returns}3; call %4 on every path, or acquire it once outside the loop")
-      << Call->getDirectCallee() << Handle << EarlyExit << (Hot->Loop == nullptr) << M->Entry->Pair;
+      << Call->getDirectCallee() << Handle << EarlyExit << !InLoop << M->Entry->Pair;
   explainHot(*Hot, SM);
 }
 
