@@ -48,7 +48,7 @@ Role roleOf(const json &J, const char *Key) {
 ProfileEntry parseEntry(const json &J) {
   static const char *Known[] = {"role", "kind", "callee", "method", "class_derived_from", "overrides",
                                 "constructs_derived_from", "unless_derived_from", "types", "param_type", "device_arg", "cpu_role",
-                                "enum_arg", "pair", "handle_arg", "value_arg", "shape_specialized", "comment"};
+                                "enum_arg", "pair", "handle_arg", "value_arg", "shape_specialized", "metadata_when_set", "comment"};
   for (auto It = J.begin(); It != J.end(); ++It)
     if (std::find_if(std::begin(Known), std::end(Known), [&](const char *K) { return It.key() == K; }) ==
         std::end(Known))
@@ -75,6 +75,10 @@ ProfileEntry parseEntry(const json &J) {
     E.ValueArg = J.at("value_arg").get<unsigned>();
   if (J.contains("handle_arg"))
     E.HandleArg = J.at("handle_arg").get<unsigned>();
+  if (J.contains("metadata_when_set")) {
+    E.MetadataArg = J.at("metadata_when_set").at("index").get<unsigned>();
+    E.MetadataFields = J.at("metadata_when_set").at("fields").get<std::vector<std::string>>();
+  }
   if (J.contains("enum_arg")) {
     const json &EA = J.at("enum_arg");
     E.EnumArg = EA.at("index").get<unsigned>();

@@ -57,6 +57,10 @@ struct ProfileEntry {
   std::optional<unsigned> HandleArg;  // for Acquire/Release: the argument that is the handle
   std::optional<unsigned> ValueArg;   // for ToDevice: the argument holding the copied value
   bool ShapeSpecialized = false;      // for Step: compiles/specializes per input shape
+  /// For Construct: a struct argument whose named fields, when set (true or
+  /// non-null), make the construction build only metadata (ggml's no_alloc).
+  std::optional<unsigned> MetadataArg;
+  std::vector<std::string> MetadataFields;
   const struct Profile *Owner = nullptr;
 };
 
