@@ -39,9 +39,6 @@ class Row:
         self.name, self.repo, self.commit, self.checkout, paths, _ = cells[:6]
         self.paths = paths.split()
 
-    def covers(self, path):
-        return any(p == "." or path == p or path.startswith(p.rstrip("/") + "/") for p in self.paths)
-
 
 def load_findings(rows, results, checkouts):
     """(repo, path, line, check) -> message; and per repo the TUs that failed."""
@@ -55,7 +52,7 @@ def load_findings(rows, results, checkouts):
             sys.exit(f"score.py: cannot read the findings of {row.name}: {e}")
         errors = collections.defaultdict(list)
         for d in diags:
-            rel = os.path.relpath(d["file"], base)
+            rel = os.path.relpath(d["file"], base) if d.get("file") else "<command line>"
             if rel.startswith(".."):
                 rel = d["file"]
             if d.get("severity") == "error" or d["check"].startswith("clang-diagnostic"):
@@ -66,11 +63,39 @@ def load_findings(rows, results, checkouts):
             with open(os.path.join(results, row.name + ".stderr"), encoding="utf-8", errors="replace") as f:
                 for tu in re.findall(r"^Error while processing (.*)\.$", f.read(), re.M):
                     rel = os.path.relpath(tu, base)
-                    msgs = errors.get(rel) or [m for ms in errors.values() for m in ms]
+                    # The JSON does not say which file an error in a header came from.
+                    msgs = errors.get(rel) or sorted({m for ms in errors.values() for m in ms})
                     failed[row.repo][rel] = msgs
         except OSError:
             pass
     return findings, failed
+
+
+def reach(key, rows, failed, missing, checkouts):
+    """Where a labelled line sits: in a linted file that compiled or not, in a
+    header that only failing files include, or in a file no linted file reaches."""
+    repo, path = key[0], key[1]
+    tus = {(r.checkout, p) for r in rows if r.repo == repo for p in r.paths}
+    bad = failed.get(repo, {})
+    if any(p == path for _, p in tus):
+        if path in bad:
+            return "in a linted file with a missing include" if (repo, path) in missing \
+                else "in a linted file that did not compile"
+        return "in a linted file that compiled"
+    name = os.path.basename(path)
+    includers = []
+    for checkout, p in tus:
+        try:
+            with open(os.path.join(checkouts, checkout, p), encoding="utf-8", errors="replace") as f:
+                if re.search(r'#\s*include\s*[<"]([^>"]*/)?' + re.escape(name) + '[>"]', f.read()):
+                    includers.append(p)
+        except OSError:
+            pass
+    if not includers:
+        return "in a file no linted file includes directly"
+    if all(p in bad for p in includers):
+        return "in a header of linted files that did not compile"
+    return "in a header of a linted file that compiled"
 
 
 def ratio(a, b):
@@ -96,7 +121,7 @@ def main():
         repo, commit, path, line, check, label, reason = c[:7]
         if label not in ("yes", "no", "unclear"):
             sys.exit(f"{a.corpus}:{n}: label must be yes, no or unclear, not '{label}'")
-        if not any(r.repo == repo and r.covers(path) for r in rows):
+        if repo not in commits:
             continue
         if commits[repo] != commit:
             print(f"warning: {a.corpus}:{n}: labelled at {commit[:12]}, repos.tsv has {commits[repo][:12]}")
@@ -139,14 +164,14 @@ def main():
     nfailed = sum(len(v) for v in failed.values())
     missing = {(repo, tu) for repo, tus in failed.items() for tu, msgs in tus.items()
                if any("file not found" in m for m in msgs)}
-    yes_lines = [k for k, (l, _) in labels.items() if l == "yes"]
-    in_failed = [k for k in yes_lines if k[1] in failed.get(k[0], {})]
-    in_missing = [k for k in in_failed if (k[0], k[1]) in missing]
-    print(f"files that did not compile: {nfailed} ({len(missing)} for a missing include); "
-          f"yes lines in them: {len(in_failed)} ({len(in_missing)} in files with a missing include)")
+    print(f"files that did not compile: {nfailed} ({len(missing)} with a missing include)")
     for repo in sorted(failed):
         for tu, msgs in sorted(failed[repo].items()):
-            print(f"  {repo} {tu}: {msgs[0] if msgs else 'error'}")
+            print(f"  {repo} {tu}: {'; '.join(msgs[:3]) if msgs else 'error'}")
+    where = collections.Counter()
+    for key in (k for k, (l, _) in labels.items() if l == "yes"):
+        where[reach(key, rows, failed, missing, a.checkouts)] += 1
+    print("yes lines by where they are: " + ", ".join(f"{n} {w}" for w, n in where.most_common()))
 
     if unlabelled:
         print(f"\nunlabelled findings ({len(unlabelled)}), as corpus.tsv lines to complete:")

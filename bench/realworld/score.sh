@@ -8,6 +8,8 @@
 #     --reuse           score the JSON already in --results; lint only what is missing
 #     --only N1,N2      lint and score only these rows of repos.tsv (by name)
 #     --jobs N          passed to mlperf-lint -j (default 1)
+#     --extra-arg ARG   one more compiler argument for every repository (repeatable),
+#                       e.g. -isystem<dir> with empty stand-ins for missing headers
 #     -v                list every false negative, not only their count
 #
 # <dir-of-checkouts>/<checkout> must hold each repository of repos.tsv at its
@@ -17,8 +19,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 linter=${MLPERF_LINT:-$root/build/linter/mlperf-lint}
 results=$root/build/realworld
-reuse=0 only="" jobs=1 verbose=""
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+reuse=0 only="" jobs=1 verbose="" common=()
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --linter) linter=$2; shift 2 ;;
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
     --reuse) reuse=1; shift ;;
     --only) only=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
+    --extra-arg) common+=("--extra-arg=$2"); shift 2 ;;
     -v) verbose=-v; shift ;;
     -h|--help) usage ;;
     -*) echo "score.sh: unknown option '$1'" >&2; usage ;;
@@ -48,7 +51,7 @@ while IFS=$'\t' read -r name repo commit checkout paths args; do
   fi
   out=$results/$name.json
   [ "$reuse" = 1 ] && [ -s "$out" ] && continue
-  lint_args=(--format=json -j "$jobs" -o "$out")
+  lint_args=(--format=json -j "$jobs" -o "$out" "${common[@]}")
   for a in ${args//\{repo\}/$dir}; do lint_args+=("--extra-arg=$a"); done
   targets=()
   for p in $paths; do targets+=("$dir/$p"); done
