@@ -2,33 +2,12 @@
 
 #include "validate/ResultStore.h"
 
-#include "llvm/Support/MemoryBuffer.h"
-
 #include <map>
 #include <optional>
 
 namespace mlperf::lint {
 
 using clang::tidy::ClangTidyError;
-
-std::string engineOf(const std::string &Path) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return "";
-  llvm::StringRef Rest = (*Buf)->getBuffer();
-  while (!Rest.empty()) {
-    auto [Line, Tail] = Rest.split('\n');
-    Rest = Tail;
-    Line = Line.trim();
-    if (!Line.consume_front("#") || !Line.ltrim().starts_with("include"))
-      continue;
-    if (Line.contains("torch/"))
-      return "libtorch";
-    if (Line.contains("mlperf/rt/"))
-      return "runtime";
-  }
-  return "";
-}
 
 void addMeasuredNotes(std::vector<ClangTidyError> &Errors) {
   auto Results = ::mlperf::validate::storedResults(llvm::errs());
@@ -39,7 +18,7 @@ void addMeasuredNotes(std::vector<ClangTidyError> &Errors) {
       continue;
     auto [EngineIt, NewFile] = Engines.try_emplace(E.Message.FilePath);
     if (NewFile)
-      EngineIt->second = engineOf(E.Message.FilePath);
+      EngineIt->second = ::mlperf::validate::engineOfSource(E.Message.FilePath);
     auto [It, New] = Notes.try_emplace({E.DiagnosticName, EngineIt->second});
     if (New)
       It->second = ::mlperf::validate::measuredNote(Results, E.DiagnosticName, EngineIt->second);

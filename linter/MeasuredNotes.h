@@ -9,10 +9,6 @@
 
 namespace mlperf::lint {
 
-/// The engine whose fixtures measure code like this file's, from what it
-/// includes: "libtorch", "runtime", or "" when neither.
-std::string engineOf(const std::string &Path);
-
 /// Adds the stored measurement of each finding's check, preferring the one
 /// on the engine the file uses.
 void addMeasuredNotes(std::vector<clang::tidy::ClangTidyError> &Errors);
