@@ -54,10 +54,14 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
                 "before the loop")
            << Var;
   std::string Text = sourceText(Call->getSourceRange(), *Result.Context);
-  if (!Text.empty() && isMacroFree(Target->getSourceRange())) {
+  // The same copy made twice in the loop is hoisted once, by the first
+  // finding's fix, which replaces every copy.
+  if (!Text.empty() && isMacroFree(Target->getSourceRange()) && firstHoistOf(Call, Target, *Result.Context)) {
     std::string Name = freshName(Var->getName().str() + "_on_device", A.owner(Call), *Result.Context);
-    D << insertBefore(Target, "auto " + Name + " = " + Text + ";", *Result.Context)
-      << FixItHint::CreateReplacement(Call->getSourceRange(), Name);
+    D << insertBefore(Target, "auto " + Name + " = " + Text + ";", *Result.Context);
+    for (const Expr *Same : sameExpressionsIn(Target, Call, *Result.Context))
+      if (isMacroFree(Same->getSourceRange()))
+        D << FixItHint::CreateReplacement(Same->getSourceRange(), Name);
   }
   }
   explainHot(*Hot, SM);

@@ -64,6 +64,13 @@ struct Options {
                                  cl::init("absolute"), cl::cat(Category)};
   cl::opt<bool> Headers{"headers", cl::desc("Also lint headers found in directories"), cl::cat(Category)};
   cl::opt<bool> Fix{"fix", cl::desc("Apply the suggested fixes in place"), cl::cat(Category)};
+  cl::opt<bool> FixErrors{"fix-errors", cl::desc("Apply fixes even to files with compile errors (implies --fix)"),
+                          cl::cat(Category)};
+  cl::list<std::string> Excludes{"exclude", cl::desc("Skip files and directories matching this glob (repeatable)"),
+                                 cl::value_desc("glob"), cl::cat(Category)};
+  cl::opt<bool> Verbose{"verbose", cl::desc("Say which paths the directory walk skips"), cl::cat(Category)};
+  cl::opt<bool> VerifyConfig{"verify-config", cl::desc("Check the configuration files and exit"),
+                             cl::cat(Category)};
   cl::opt<std::string> ExportFixes{"export-fixes", cl::desc("Write fixes as YAML for clang-apply-replacements"),
                                    cl::value_desc("file"), cl::cat(Category)};
   cl::opt<std::string> OutputFormat{"format", cl::desc("Output format: text, json, sarif or html"), cl::init("text"),
@@ -78,7 +85,7 @@ struct Options {
   cl::list<std::string> ExtraArgs{"extra-arg", cl::desc("Compiler argument to append"), cl::cat(Category)};
   cl::list<std::string> ExtraArgsBefore{"extra-arg-before", cl::desc("Compiler argument to prepend"),
                                         cl::cat(Category)};
-  cl::opt<unsigned> Jobs{"j", cl::desc("Files linted in parallel (default: cores)"), cl::init(0), cl::Prefix,
+  cl::opt<int> Jobs{"j", cl::desc("Files linted in parallel (default: cores)"), cl::init(0), cl::Prefix,
                          cl::cat(Category)};
   cl::opt<std::string> LineFilter{"line-filter",
                                   cl::desc("Report only findings on these lines: clang-tidy's JSON, "
@@ -145,6 +152,8 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
                                             "mlperf-lint: performance linter for ML model code\n", &ParseOS);
   ParseOS.flush();
   if (!Parsed) {
+    // Errors in an option's value are printed by LLVM directly; the empty
+    // message tells the driver there is nothing more to say.
     llvm::StringRef First = llvm::StringRef(ParseErrors).split('\n').first;
     First.consume_front("mlperf-lint: ");
     return usage(First.str());
@@ -156,6 +165,10 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
     R.ExplainCheck = O.Explain;
   } else if (O.DumpConfig)
     R.What = Action::DumpConfig;
+  else if (O.VerifyConfig)
+    R.What = Action::VerifyConfig;
+  if (O.Jobs < 0)
+    return usage("-j: the number of jobs must be 0 (one per core) or more, not " + std::to_string(O.Jobs));
 
   std::optional<Format> Fmt = parseFormat(O.OutputFormat);
   if (!Fmt)
@@ -193,7 +206,10 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
   R.OutputPath = O.Output;
   R.SarifRoot = O.SarifRoot;
   R.ExportFixes = O.ExportFixes;
-  R.Fix = O.Fix;
+  R.Fix = O.Fix || O.FixErrors;
+  R.FixErrors = O.FixErrors;
+  R.Excludes.assign(O.Excludes.begin(), O.Excludes.end());
+  R.Verbose = O.Verbose;
   R.Jobs = O.Jobs;
   R.Quiet = O.Quiet;
   R.CompilerStats = !O.Quiet;

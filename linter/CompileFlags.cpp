@@ -4,6 +4,7 @@
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -109,6 +110,51 @@ ArgumentsAdjuster cxxHeaderAdjuster() {
   };
 }
 
+/// The compile_commands.json in \p Dir or the nearest parent, or "".
+std::string jsonDatabaseAt(llvm::StringRef Dir) {
+  llvm::SmallString<256> D(Dir);
+  llvm::sys::fs::make_absolute(D);
+  for (llvm::StringRef P = D; !P.empty(); P = llvm::sys::path::parent_path(P)) {
+    llvm::SmallString<256> Candidate(P);
+    llvm::sys::path::append(Candidate, "compile_commands.json");
+    if (llvm::sys::fs::exists(Candidate))
+      return std::string(Candidate);
+  }
+  return "";
+}
+
+llvm::Error checkJsonDatabase(const std::string &File) {
+  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+  if (!Buf)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: cannot read compilation database: %s",
+                                   File.c_str(), Buf.getError().message().c_str());
+  return checkCompileDatabaseText((*Buf)->getBuffer(), File);
+}
+} // namespace
+
+llvm::Error checkCompileDatabaseText(llvm::StringRef Json, llvm::StringRef Name) {
+  auto Parsed = llvm::json::parse(Json);
+  std::string Problem;
+  if (!Parsed)
+    Problem = llvm::toString(Parsed.takeError());
+  else if (!Parsed->getAsArray())
+    Problem = "not a JSON array of compile commands";
+  else
+    for (const llvm::json::Value &V : *Parsed->getAsArray()) {
+      const llvm::json::Object *O = V.getAsObject();
+      if (!O || !O->getString("directory") || !O->getString("file") ||
+          (!O->getString("command") && !O->getArray("arguments"))) {
+        Problem = "an entry is not an object with \"directory\", \"file\" and \"command\" or \"arguments\"";
+        break;
+      }
+    }
+  if (Problem.empty())
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: invalid compilation database: %s",
+                                 Name.str().c_str(), Problem.c_str());
+}
+
+namespace {
 std::string joined(const std::vector<std::string> &Args) {
   std::string S;
   for (const std::string &A : Args)
@@ -122,14 +168,21 @@ llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
   std::string Error;
   std::unique_ptr<CompilationDatabase> DB;
   if (!R.BuildPath.empty()) {
+    if (std::string Json = jsonDatabaseAt(R.BuildPath); !Json.empty())
+      if (llvm::Error E = checkJsonDatabase(Json))
+        return std::move(E);
     DB = CompilationDatabase::autoDetectFromDirectory(R.BuildPath, Error);
     if (!DB)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: cannot load compilation database: %s",
-                                     R.BuildPath.c_str(), Error.c_str());
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s: no compilation database (compile_commands.json or compile_flags.txt) in "
+                                     "this directory or its parents",
+                                     R.BuildPath.c_str());
     DB = std::make_unique<WithFallback>(std::move(DB));
   } else if (R.HaveFixedArgs) {
     DB = std::make_unique<FixedCompilationDatabase>(".", R.FixedArgs);
   } else if (std::string Dir = findDatabaseNear(R.Files); !Dir.empty()) {
+    if (llvm::Error E = checkJsonDatabase(Dir + "/compile_commands.json"))
+      return std::move(E);
     DB = CompilationDatabase::loadFromDirectory(Dir, Error);
     if (!DB)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),

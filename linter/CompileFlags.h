@@ -25,6 +25,9 @@ struct Flags {
 };
 
 llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R);
+/// Rejects a compile_commands.json (named \p Name) that is not whole: clang's
+/// reader would use what it parsed before a syntax error.
+llvm::Error checkCompileDatabaseText(llvm::StringRef Json, llvm::StringRef Name);
 /// The flags used when nothing else says how to compile \p File: C++17 (what
 /// libtorch 1.13's headers need), C++20 for files using the bundled runtime.
 std::vector<std::string> fallbackFlags(llvm::StringRef File = "");

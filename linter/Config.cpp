@@ -4,12 +4,17 @@
 #include "MlperfCheck.h"
 #include "MlperfModule.h"
 
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/GlobList.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 namespace mlperf::lint {
@@ -39,29 +44,120 @@ llvm::Error fail(const std::string &Source, const std::string &Problem) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s", Source.c_str(), Problem.c_str());
 }
 
-llvm::Expected<ClangTidyOptions> parseConfig(llvm::MemoryBufferRef Buf, const std::string &Source) {
+/// Every check option key the checks read, as `<check>.<option>`.
+const std::set<std::string> &knownOptionKeys() {
+  static const std::set<std::string> Keys = [] {
+    ClangTidyOptions O = ClangTidyOptions::getDefaults();
+    O.Checks = "-*,mlperf-*";
+    ClangTidyContext Context(std::make_unique<DefaultOptionsProvider>(ClangTidyGlobalOptions(), O));
+    Context.setCurrentFile("mlperf-lint-options.cc");
+    ClangTidyASTConsumerFactory Factory(Context);
+    std::set<std::string> S;
+    for (const auto &[Key, Value] : Factory.getCheckOptions())
+      S.insert(Key.str());
+    return S;
+  }();
+  return Keys;
+}
+
+/// Empty when \p Key is a check option some check reads, else the warning.
+std::string unknownKey(llvm::StringRef Key) {
+  const std::set<std::string> &Known = knownOptionKeys();
+  if (Known.count(Key.str()))
+    return "";
+  auto [Check, Option] = Key.rsplit('.');
+  if (Option.empty()) {  // a global option: some check must read it
+    for (const std::string &K : Known)
+      if (llvm::StringRef(K).ends_with(("." + Key).str()))
+        return "";
+  } else if (!Check.starts_with("mlperf-")) {
+    return "";  // another tool's check
+  }
+  std::string Best;
+  unsigned BestDistance = 4;
+  for (const std::string &K : Known)
+    if (unsigned D = Key.edit_distance(K, true, BestDistance); D < BestDistance) {
+      BestDistance = D;
+      Best = K;
+    }
+  return "unknown check option '" + Key.str() + "'" + (Best.empty() ? "" : "; did you mean '" + Best + "'?");
+}
+
+bool enablesSomeCheck(llvm::StringRef Globs) {
+  GlobList G((clang::tidy::mlperf::defaultChecksGlob() + "," + Globs).str());
+  for (const clang::tidy::mlperf::CheckInfo &C : clang::tidy::mlperf::allChecks())
+    if (G.contains(C.Name))
+      return true;
+  return false;
+}
+
+llvm::Error verifyRegex(const std::string &Regex, const std::string &Source) {
+  std::string Problem;
+  if (!llvm::Regex(Regex).isValid(Problem))
+    return fail(Source, "invalid regular expression '" + Regex + "': " + Problem);
+  return llvm::Error::success();
+}
+
+llvm::Error verifyOptions(const ClangTidyOptions &O, const std::string &Source) {
+  if (O.Checks) {
+    if (llvm::Error E = verifyCheckGlobs(*O.Checks, Source))
+      return E;
+    if (!enablesSomeCheck(*O.Checks))
+      return fail(Source, "checks '" + *O.Checks + "' enable no check (see --list-checks)");
+  }
+  if (O.WarningsAsErrors)
+    if (llvm::Error E = verifyCheckGlobs(*O.WarningsAsErrors, Source))
+      return E;
+  if (O.HeaderFilterRegex)
+    if (llvm::Error E = verifyRegex(*O.HeaderFilterRegex, Source))
+      return E;
+  for (const auto &[Key, Value] : O.CheckOptions)
+    if (Key == "Profiles" || llvm::StringRef(Key).ends_with(".Profiles"))
+      if (auto P = clang::tidy::mlperf::MlperfCheck::loadProfiles(Value.Value); !P)
+        return fail(Source, llvm::toString(P.takeError()));
+  return llvm::Error::success();
+}
+
+llvm::Expected<ClangTidyOptions> parseConfig(llvm::MemoryBufferRef Buf, const std::string &Source,
+                                             std::vector<std::string> *Warnings) {
   std::string Message;
   auto Parsed = parseConfigurationWithDiags(Buf, [&](const llvm::SMDiagnostic &D) {
-    if (Message.empty())
-      Message = "line " + std::to_string(D.getLineNo()) + ": " + D.getMessage().str();
+    if (Message.empty() && D.getKind() == llvm::SourceMgr::DK_Error) {
+      // One line, even when the message quotes a key with line breaks.
+      std::string Text = D.getMessage().str();
+      std::replace(Text.begin(), Text.end(), '\n', ' ');
+      Message = "line " + std::to_string(D.getLineNo()) + ": " + Text;
+    }
   });
   if (!Parsed)
-    return fail(Source, "invalid configuration: " +
-                            (Message.empty() ? Parsed.getError().message() : Message));
-  if (Parsed->Checks)
-    if (llvm::Error E = verifyCheckGlobs(*Parsed->Checks, Source))
-      return std::move(E);
-  if (auto It = Parsed->CheckOptions.find("Profiles"); It != Parsed->CheckOptions.end())
-    if (auto P = clang::tidy::mlperf::MlperfCheck::loadProfiles(It->second.Value); !P)
-      return P.takeError();
+    return fail(Source, "invalid configuration: " + (Message.empty() ? Parsed.getError().message() : Message));
+  if (llvm::Error E = verifyOptions(*Parsed, Source))
+    return std::move(E);
+  if (Warnings)
+    for (const auto &[Key, Value] : Parsed->CheckOptions)
+      if (std::string W = unknownKey(Key); !W.empty())
+        Warnings->push_back(Source + ": " + W);
   return *Parsed;
 }
 
-llvm::Error validateFile(const std::string &Path) {
+llvm::Error validateFile(const std::string &Path, std::vector<std::string> *Warnings) {
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf)
     return fail(Path, "cannot read configuration: " + Buf.getError().message());
-  return parseConfig((*Buf)->getMemBufferRef(), Path).takeError();
+  return parseConfig((*Buf)->getMemBufferRef(), Path, Warnings).takeError();
+}
+
+/// The `.mlperf-lint` files from \p File's directory upward, nearest first.
+std::vector<std::string> configsAbove(llvm::StringRef File) {
+  std::vector<std::string> Out;
+  for (llvm::StringRef Dir = llvm::sys::path::parent_path(File); !Dir.empty();
+       Dir = llvm::sys::path::parent_path(Dir)) {
+    llvm::SmallString<256> Candidate(Dir);
+    llvm::sys::path::append(Candidate, ConfigFileName);
+    if (llvm::sys::fs::exists(Candidate))
+      Out.push_back(std::string(Candidate));
+  }
+  return Out;
 }
 } // namespace
 
@@ -84,7 +180,37 @@ llvm::Error verifyCheckGlobs(llvm::StringRef Globs, llvm::StringRef Source) {
   return llvm::Error::success();
 }
 
-llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, const std::vector<std::string> &Files) {
+std::vector<std::string> directoryConfigs(const std::vector<std::string> &Files) {
+  std::vector<std::string> Out;
+  std::set<std::string> Seen;
+  for (const std::string &F : Files)
+    for (std::string &C : configsAbove(F))
+      if (Seen.insert(C).second)
+        Out.push_back(std::move(C));
+  return Out;
+}
+
+std::vector<std::string> dropFilesWithBadConfig(std::vector<std::string> &Files) {
+  std::vector<std::string> Problems;
+  std::map<std::string, bool> Good;
+  llvm::erase_if(Files, [&](const std::string &F) {
+    for (const std::string &C : configsAbove(F)) {
+      auto [It, New] = Good.try_emplace(C, true);
+      if (New)
+        if (llvm::Error E = validateFile(C, nullptr)) {
+          It->second = false;
+          Problems.push_back(llvm::toString(std::move(E)));
+        }
+      if (!It->second)
+        return true;
+    }
+    return false;
+  });
+  return Problems;
+}
+
+llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, const std::vector<std::string> &Files,
+                                                     std::vector<std::string> *Warnings) {
   ClangTidyGlobalOptions Global;
   ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
   Defaults.Checks = clang::tidy::mlperf::defaultChecksGlob().str();
@@ -94,16 +220,24 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
   if (R.Checks) {
     if (llvm::Error E = verifyCheckGlobs(*R.Checks, "--checks"))
       return std::move(E);
+    if (!enablesSomeCheck(*R.Checks))
+      return fail("--checks", "'" + *R.Checks + "' enables no check (see --list-checks)");
     Overrides.Checks = *R.Checks;
   }
-  if (R.WarningsAsErrors)
+  if (R.WarningsAsErrors) {
+    if (llvm::Error E = verifyCheckGlobs(*R.WarningsAsErrors, "--warnings-as-errors"))
+      return std::move(E);
     Overrides.WarningsAsErrors = *R.WarningsAsErrors;
-  if (R.HeaderFilter)
+  }
+  if (R.HeaderFilter) {
+    if (llvm::Error E = verifyRegex(*R.HeaderFilter, "--header-filter"))
+      return std::move(E);
     Overrides.HeaderFilterRegex = *R.HeaderFilter;
   if (R.ExcludeHeaderFilter)
     Overrides.ExcludeHeaderFilterRegex = *R.ExcludeHeaderFilter;
   if (R.SystemHeaders)
     Overrides.SystemHeaders = *R.SystemHeaders;
+  }
   if (!R.Profiles.empty()) {
     std::string Joined;
     for (const std::string &P : R.Profiles)
@@ -113,6 +247,7 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
     Overrides.CheckOptions["Profiles"] = ClangTidyOptions::ClangTidyValue(Joined);
   }
 
+  std::vector<std::string> Found;
   std::optional<ClangTidyOptions> Fixed;
   if (R.ConfigFile || R.ConfigText) {
     std::unique_ptr<llvm::MemoryBuffer> Buf;
@@ -125,29 +260,24 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
     } else {
       Buf = llvm::MemoryBuffer::getMemBufferCopy(*R.ConfigText, "--config");
     }
-    auto Parsed = parseConfig(Buf->getMemBufferRef(), Source);
+    auto Parsed = parseConfig(Buf->getMemBufferRef(), Source, &Found);
     if (!Parsed)
       return Parsed.takeError();
     Fixed = *Parsed;
-    return ProviderFactory([=] {
-      return std::make_unique<ConfigOptionsProvider>(Global, Defaults, *Fixed, Overrides);
-    });
+  } else {
+    for (const std::string &C : directoryConfigs(Files))
+      if (llvm::Error E = validateFile(C, &Found))
+        return std::move(E);
   }
-
-  std::set<std::string> Checked;
-  for (const std::string &F : Files)
-    for (llvm::StringRef Dir = llvm::sys::path::parent_path(F); !Dir.empty(); Dir = llvm::sys::path::parent_path(Dir)) {
-      llvm::SmallString<256> Candidate(Dir);
-      llvm::sys::path::append(Candidate, ConfigFileName);
-      if (!Checked.insert(std::string(Candidate)).second)
-        break;
-      if (llvm::sys::fs::exists(Candidate))
-        if (llvm::Error E = validateFile(std::string(Candidate)))
-          return std::move(E);
-    }
-  return ProviderFactory([=] {
-    return std::make_unique<MlperfFileOptionsProvider>(Global, Defaults, Overrides);
-  });
+  if (Warnings) {
+    std::set<std::string> Seen;
+    for (std::string &W : Found)
+      if (Seen.insert(W).second)
+        Warnings->push_back(std::move(W));
+  }
+  if (Fixed)
+    return ProviderFactory([=] { return std::make_unique<ConfigOptionsProvider>(Global, Defaults, *Fixed, Overrides); });
+  return ProviderFactory([=] { return std::make_unique<MlperfFileOptionsProvider>(Global, Defaults, Overrides); });
 }
 
 } // namespace mlperf::lint

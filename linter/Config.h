@@ -26,9 +26,18 @@ struct ConfigRequest {
 using ProviderFactory = std::function<std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>()>;
 
 /// Validates every configuration the run will read (the config file, the
-/// `.mlperf-lint` files above \p Files, check names and API profiles) and
-/// returns a factory of providers, one per thread.
-llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, const std::vector<std::string> &Files);
+/// `.mlperf-lint` files above \p Files, check names, regexes and API
+/// profiles) and returns a factory of providers, one per thread. Unknown
+/// check option keys are added to \p Warnings, once each.
+llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, const std::vector<std::string> &Files,
+                                                     std::vector<std::string> *Warnings = nullptr);
+
+/// Removes from \p Files those under a `.mlperf-lint` that cannot be used and
+/// returns one line per such configuration file ("<file>: line N: ...").
+std::vector<std::string> dropFilesWithBadConfig(std::vector<std::string> &Files);
+
+/// The `.mlperf-lint` files that apply to \p Files, nearest first per file.
+std::vector<std::string> directoryConfigs(const std::vector<std::string> &Files);
 
 /// Errors for check globs that name no known check ("unknown check 'x'").
 llvm::Error verifyCheckGlobs(llvm::StringRef Globs, llvm::StringRef Source);

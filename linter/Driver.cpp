@@ -12,6 +12,7 @@
 #include "clang-tidy/ClangTidyModule.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <iostream>
@@ -67,6 +68,42 @@ int dumpConfig(const LintRequest &R) {
   return ExitClean;
 }
 
+/// Flushes stdout; false, with a problem recorded, when it cannot be written
+/// (a full disk), instead of LLVM's fatal error at exit.
+bool flushStdout(std::vector<std::string> &Problems) {
+  llvm::outs().flush();
+  if (!llvm::outs().has_error())
+    return true;
+  Problems.push_back("<stdout>: cannot write report: " + llvm::outs().error().message());
+  llvm::outs().clear_error();
+  return false;
+}
+
+int verifyConfig(const LintRequest &R) {
+  std::vector<std::string> Files;
+  for (const std::string &P : R.Paths.empty() ? std::vector<std::string>{"."} : R.Paths) {
+    llvm::SmallString<256> Abs(P);
+    llvm::sys::fs::make_absolute(Abs);
+    if (llvm::sys::fs::is_directory(Abs))
+      llvm::sys::path::append(Abs, "dummy.cc");
+    Files.push_back(std::string(Abs));
+  }
+  std::vector<std::string> Problems;
+  if (!R.Config.ConfigFile && !R.Config.ConfigText)
+    Problems = dropFilesWithBadConfig(Files);
+  std::vector<std::string> Warnings;
+  if (auto P = makeOptionsProviders(R.Config, Files, &Warnings); !P)
+    Problems.push_back(llvm::toString(P.takeError()));
+  for (const std::string &W : Warnings)
+    llvm::errs() << "mlperf-lint: warning: " << W << "\n";
+  for (const std::string &P : Problems)
+    error(P);
+  if (!Problems.empty())
+    return ExitError;
+  llvm::outs() << (Warnings.empty() ? "No config errors detected.\n" : "No config errors; see the warnings.\n");
+  return ExitClean;
+}
+
 /// Writes the report to stdout or to the request's output file; false, with
 /// a problem recorded, when it cannot be written.
 bool emit(const LintRequest &R, LintOutcome &Out) {
@@ -75,7 +112,7 @@ bool emit(const LintRequest &R, LintOutcome &Out) {
                         R.RelativePaths};
   if (R.OutputPath.empty()) {
     writeReport(R.OutputFormat, Out.Errors, llvm::outs(), Options);
-    return true;
+    return flushStdout(Out.Problems);
   }
   std::error_code EC;
   llvm::raw_fd_ostream File(R.OutputPath, EC, llvm::sys::fs::OF_Text);
@@ -94,8 +131,10 @@ bool emit(const LintRequest &R, LintOutcome &Out) {
 int runMain(int Argc, const char **Argv) {
   clang::tidy::mlperf::registerMlperfModule();
   auto Request = parseCommandLine(Argc, Argv);
-  if (!Request)
-    return error(llvm::toString(Request.takeError()));
+  if (!Request) {
+    std::string Message = llvm::toString(Request.takeError());
+    return Message.empty() ? ExitError : error(Message);
+  }
   switch (Request->What) {
   case Action::Validate:
     return ::mlperf::validate::runValidate(Argc - 2, Argv + 2);
@@ -107,6 +146,8 @@ int runMain(int Argc, const char **Argv) {
     return dumpConfig(*Request);
   case Action::Lsp:
     return lsp::runServer(*Request, std::cin, std::cout, llvm::errs());
+  case Action::VerifyConfig:
+    return verifyConfig(*Request);
   case Action::Lint:
     break;
   }
@@ -116,6 +157,9 @@ int runMain(int Argc, const char **Argv) {
   Live.finish();
   if (!Out.Fatal && !Live.streams())
     emit(*Request, Out);
+  applyRequestedFixes(*Request, Out);
+  for (const std::string &W : Out.Warnings)
+    llvm::errs() << "mlperf-lint: warning: " << W << "\n";
   for (const std::string &P : Out.Problems)
     error(P);
   if (Out.Fatal)

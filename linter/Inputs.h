@@ -8,14 +8,25 @@
 
 namespace mlperf::lint {
 
-struct InputSet {
-  std::vector<std::string> Files;   // absolute, in a stable order
-  std::vector<std::string> Errors;  // one line each: "<path>: <problem>"
+struct InputOptions {
+  bool WithHeaders = false;           // also .h, .hpp, ... found in directories
+  std::vector<std::string> Excludes;  // globs matched against names and relative paths
 };
 
-/// Walks directories for C++ sources (and headers when \p WithHeaders),
-/// skipping hidden and build directories; checks that files exist, are
-/// readable and are text.
-InputSet collectInputs(llvm::ArrayRef<std::string> Paths, bool WithHeaders);
+struct InputSet {
+  std::vector<std::string> Files;    // absolute, in a stable order, each file once
+  std::vector<std::string> Errors;   // one line each: "<path>: <problem>"
+  std::vector<std::string> Skipped;  // "<path>: <why>", for --verbose
+};
+
+/// Walks directories for C++ sources, following symlinks but visiting each
+/// directory and file once (by device and inode); skips hidden and build
+/// directories, excluded paths and anything that is not a regular file.
+/// Checks that files are readable text.
+InputSet collectInputs(llvm::ArrayRef<std::string> Paths, const InputOptions &O);
+
+/// Whether a directory walk skips \p Dir: hidden, `build*`, `cmake-build-*`,
+/// `_build`, `node_modules`, or holding a `CMakeCache.txt`.
+bool isSkippedDirectory(llvm::StringRef Dir);
 
 } // namespace mlperf::lint

@@ -7,6 +7,7 @@
 #include "Runner.h"
 
 #include "clang-tidy/ClangTidy.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,6 +29,33 @@ bool hasCompilerErrors(llvm::ArrayRef<ClangTidyError> Errors) {
   return false;
 }
 
+namespace {
+/// An error when an output file (-o, --export-fixes) is one of the inputs.
+std::string outputIsInput(const std::string &Output, llvm::StringRef Option, const std::vector<std::string> &Inputs) {
+  llvm::sys::fs::UniqueID Out;
+  if (Output.empty() || llvm::sys::fs::getUniqueID(Output, Out))
+    return "";
+  for (const std::string &In : Inputs)
+    if (llvm::sys::fs::UniqueID Id; !llvm::sys::fs::getUniqueID(In, Id) && Id == Out)
+      return Output + ": " + Option.str() + " names an input file; it is not overwritten";
+  return "";
+}
+
+/// Writes --export-fixes; a problem line when it cannot.
+std::string exportFixes(const std::string &Path, const std::vector<std::string> &Files,
+                        llvm::ArrayRef<ClangTidyError> Errors) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
+  if (EC)
+    return Path + ": cannot write fixes: " + EC.message();
+  clang::tidy::exportReplacements(Files.empty() ? "" : Files.front(), Errors, OS);
+  OS.close();
+  EC = OS.error();
+  OS.clear_error();
+  return EC ? Path + ": cannot write fixes: " + EC.message() : "";
+}
+} // namespace
+
 LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
   LintOutcome Out;
   std::optional<FindingFilter> Filter;
@@ -45,11 +73,23 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
         return Out;  // --diff: nothing changed
     }
   }
-  InputSet Inputs = collectInputs(R.Paths, R.Headers);
+  InputSet Inputs = collectInputs(R.Paths, {R.Headers, R.Excludes});
   Out.Problems = Inputs.Errors;
+  if (R.Verbose)
+    for (const std::string &S : Inputs.Skipped)
+      Out.Messages.push_back("skipped " + S);
+  for (auto [Path, Option] : {std::pair{&R.OutputPath, "-o"}, std::pair{&R.ExportFixes, "--export-fixes"}})
+    if (std::string P = outputIsInput(*Path, Option, Inputs.Files); !P.empty()) {
+      Out.Problems.push_back(P);
+      Out.Fatal = true;
+      return Out;
+    }
+  if (!R.Config.ConfigFile && !R.Config.ConfigText)
+    for (std::string &P : dropFilesWithBadConfig(Inputs.Files))
+      Out.Problems.push_back(std::move(P));
   Out.Files = Inputs.Files;
 
-  auto Providers = makeOptionsProviders(R.Config, Inputs.Files);
+  auto Providers = makeOptionsProviders(R.Config, Inputs.Files, &Out.Warnings);
   if (!Providers) {
     Out.Problems.push_back(llvm::toString(Providers.takeError()));
     Out.Fatal = true;
@@ -86,24 +126,26 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
   if (Filter || !R.WriteBaseline.empty())
     filterFindings(Filter ? &*Filter : nullptr, R.WriteBaseline, Inputs.Files, Out.Errors, Out.Stats,
                    Out.Messages, Out.Problems);
+  Out.Problems.insert(Out.Problems.end(), Result.Problems.begin(), Result.Problems.end());
   addMeasuredNotes(Out.Errors);
 
-  if (!R.ExportFixes.empty()) {
-    std::error_code EC;
-    llvm::raw_fd_ostream FixOS(R.ExportFixes, EC, llvm::sys::fs::OF_Text);
-    if (EC)
-      Out.Problems.push_back(R.ExportFixes + ": cannot write fixes: " + EC.message());
-    else
-      clang::tidy::exportReplacements(Inputs.Files.empty() ? "" : Inputs.Files.front(), Out.Errors, FixOS);
-  }
-  if (R.Fix) {
-    FixResult Fixed = applyFixes(Out.Errors);
+  if (!R.ExportFixes.empty())
+    if (std::string P = exportFixes(R.ExportFixes, Inputs.Files, Out.Errors); !P.empty())
+      Out.Problems.push_back(P);
+  Out.Hashes = Result.Hashes;
+  Out.Uncompilable = std::move(Result.Uncompilable);
+  return Out;
+}
+
+void applyRequestedFixes(const LintRequest &R, LintOutcome &Out) {
+  if (R.Fix && !Out.Fatal) {
+    FixResult Fixed = applyFixes(Out.Errors, {Out.Hashes.get(), R.FixErrors, Out.Uncompilable});
     Out.Problems.insert(Out.Problems.end(), Fixed.Errors.begin(), Fixed.Errors.end());
+    Out.Messages.insert(Out.Messages.end(), Fixed.Notes.begin(), Fixed.Notes.end());
     Out.Messages.push_back("applied " + std::to_string(Fixed.Applied) + " fix(es) to " +
                            std::to_string(Fixed.Files.size()) + " file(s)" +
                            (Fixed.Skipped ? ", skipped " + std::to_string(Fixed.Skipped) + " conflicting" : ""));
   }
-  return Out;
 }
 
 } // namespace mlperf::lint

@@ -178,7 +178,8 @@ void writeJson(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, boo
     Diags.push_back(std::move(D));
   }
   nlohmann::json Doc = {{"tool", "mlperf-lint"}, {"version", MLPERF_VERSION}, {"diagnostics", Diags}};
-  OS << Doc.dump(2) << "\n";
+  // Messages may quote source bytes that are not UTF-8: replaced, not thrown.
+  OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 } // namespace mlperf::lint

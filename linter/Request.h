@@ -14,13 +14,15 @@
 
 namespace mlperf::lint {
 
-enum class Action { Lint, ListChecks, Explain, DumpConfig, Validate, Lsp };
+enum class Action { Lint, ListChecks, Explain, DumpConfig, VerifyConfig, Validate, Lsp };
 
 struct LintRequest {
   Action What = Action::Lint;
   std::string ExplainCheck;
   std::vector<std::string> Paths;
   bool Headers = false;
+  std::vector<std::string> Excludes;  // --exclude globs, for the directory walk
+  bool Verbose = false;
   ConfigRequest Config;
   FlagsRequest Flags;  // Files are filled in once the inputs are collected
   Format OutputFormat = Format::Text;
@@ -28,6 +30,7 @@ struct LintRequest {
   std::string SarifRoot;   // empty: the git top-level
   std::string ExportFixes;
   bool Fix = false;
+  bool FixErrors = false;  // --fix-errors: also fix files with compile errors (implies --fix)
   unsigned Jobs = 0;  // 0: one per core
   bool Quiet = false;
   bool CompilerStats = true;  // clang's "N warnings generated." lines on stderr

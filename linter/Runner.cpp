@@ -1,11 +1,14 @@
 #include "Runner.h"
 
+#include "Isolation.h"
+
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <mutex>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -17,25 +20,32 @@ RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling:
                     const ProviderFactory &Providers, unsigned Jobs,
                     const std::map<std::string, std::string> &Overlays, const FileDone &OnFileDone) {
   std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
+  std::vector<std::optional<std::string>> Crashes(Files.size());
   RunResult Out;
   std::mutex Done;
   auto RunOne = [&](size_t I) {
-    ClangTidyContext Context(Providers());
-    auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
-    if (!Overlays.empty()) {
-      auto Buffers = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-      for (const auto &[Path, Text] : Overlays)
-        Buffers->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
-      FS->pushOverlay(Buffers);
-    }
-    PerFile[I] = runClangTidy(Context, DB, {Files[I]}, FS, /*ApplyAnyFix=*/true);
+    Crashes[I] = runIsolated([&] {
+      ClangTidyContext Context(Providers());
+      auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+          recordingFileSystem(llvm::vfs::getRealFileSystem(), *Out.Hashes));
+      if (!Overlays.empty()) {
+        auto Buffers = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+        for (const auto &[Path, Text] : Overlays)
+          Buffers->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
+        FS->pushOverlay(Buffers);
+      }
+      PerFile[I] = runClangTidy(Context, DB, {Files[I]}, FS, /*ApplyAnyFix=*/true);
+      std::lock_guard<std::mutex> Lock(Done);
+      const ClangTidyStats &S = Context.getStats();
+      Out.Stats.ErrorsDisplayed += S.ErrorsDisplayed;
+      Out.Stats.ErrorsIgnoredCheckFilter += S.ErrorsIgnoredCheckFilter;
+      Out.Stats.ErrorsIgnoredNOLINT += S.ErrorsIgnoredNOLINT;
+      Out.Stats.ErrorsIgnoredNonUserCode += S.ErrorsIgnoredNonUserCode;
+      Out.Stats.ErrorsIgnoredLineFilter += S.ErrorsIgnoredLineFilter;
+    });
     std::lock_guard<std::mutex> Lock(Done);
-    const ClangTidyStats &S = Context.getStats();
-    Out.Stats.ErrorsDisplayed += S.ErrorsDisplayed;
-    Out.Stats.ErrorsIgnoredCheckFilter += S.ErrorsIgnoredCheckFilter;
-    Out.Stats.ErrorsIgnoredNOLINT += S.ErrorsIgnoredNOLINT;
-    Out.Stats.ErrorsIgnoredNonUserCode += S.ErrorsIgnoredNonUserCode;
-    Out.Stats.ErrorsIgnoredLineFilter += S.ErrorsIgnoredLineFilter;
+    if (Crashes[I])
+      PerFile[I].clear();
     if (OnFileDone)
       OnFileDone(I, PerFile[I]);
   };
@@ -47,6 +57,18 @@ RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling:
     for (size_t I = 0; I < Files.size(); ++I)
       Pool.async([&, I] { RunOne(I); });
     Pool.wait();
+  }
+  for (size_t I = 0; I < Files.size(); ++I) {
+    if (Crashes[I]) {
+      PerFile[I].clear();
+      Out.Problems.push_back(Files[I] + ": clang crashed while parsing (" + *Crashes[I] + ")");
+      Out.Uncompilable.insert(normalizedPath(Files[I]));
+    }
+    for (const ClangTidyError &E : PerFile[I])
+      if (E.DiagLevel == ClangTidyError::Error && !E.IsWarningAsError) {
+        Out.Uncompilable.insert(normalizedPath(Files[I]));
+        Out.Uncompilable.insert(normalizedPath(E.Message.FilePath));
+      }
   }
   std::set<std::tuple<std::string, unsigned, std::string, std::string>> Seen;
   for (auto &Errors : PerFile)

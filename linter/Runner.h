@@ -2,6 +2,7 @@
 #pragma once
 
 #include "Config.h"
+#include "FileGuard.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -9,6 +10,8 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <memory>
+#include <set>
 #include <vector>
 
 namespace mlperf::lint {
@@ -16,6 +19,9 @@ namespace mlperf::lint {
 struct RunResult {
   std::vector<clang::tidy::ClangTidyError> Errors;  // ordered by input file, deduplicated
   clang::tidy::ClangTidyStats Stats;                // summed over the files
+  std::shared_ptr<ContentHashes> Hashes = std::make_shared<ContentHashes>();  // of every file clang read
+  std::set<std::string> Uncompilable;  // normalized: inputs that did not compile, files with compile errors
+  std::vector<std::string> Problems;   // "<file>: clang crashed while parsing (...)"
 };
 
 /// Called as each file finishes, one call at a time, with its own findings.

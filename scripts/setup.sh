@@ -2,7 +2,7 @@
 # Installs what mlperf-lint needs on a Debian 12 machine (as root). Idempotent.
 set -euo pipefail
 PKGS=(cmake ninja-build ccache g++ pkg-config
-      llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 clang-tidy-19
+      llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 clang-tidy-19 libclang-rt-19-dev
       nlohmann-json3-dev googletest libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
       libtorch-dev pre-commit git vim vim-ale libxml2-dev)
 # Headless Chromium renders the HTML pages in the tests (they skip without

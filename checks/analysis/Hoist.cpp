@@ -2,9 +2,12 @@
 #include "SourceUtils.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/FoldingSet.h"
 
 namespace clang::tidy::mlperf {
 
@@ -54,6 +57,46 @@ FixItHint insertBefore(const Stmt *Loop, llvm::StringRef Statement, const ASTCon
                                         .str());
 }
 
+namespace {
+unsigned profileOf(const Expr *E, const ASTContext &Ctx) {
+  llvm::FoldingSetNodeID ID;
+  E->Profile(ID, Ctx, /*Canonical=*/true);
+  return ID.ComputeHash();
+}
+
+class SameExpressions : public RecursiveASTVisitor<SameExpressions> {
+public:
+  SameExpressions(const Expr *E, const ASTContext &Ctx) : Ctx(Ctx), Wanted(profileOf(E, Ctx)), Class(E->getStmtClass()) {}
+  bool VisitExpr(Expr *E) {
+    if (E->getStmtClass() == Class && profileOf(E, Ctx) == Wanted)
+      Found.push_back(E);
+    return true;
+  }
+  llvm::SmallVector<const Expr *, 2> Found;
+
+private:
+  const ASTContext &Ctx;
+  unsigned Wanted;
+  Stmt::StmtClass Class;
+};
+} // namespace
+
+bool firstHoistOf(const Expr *E, const Stmt *Loop, const ASTContext &Ctx) {
+  thread_local const ASTContext *SeenCtx = nullptr;
+  thread_local llvm::DenseSet<std::pair<const Stmt *, unsigned>> Seen;
+  if (SeenCtx != &Ctx) {
+    SeenCtx = &Ctx;
+    Seen.clear();
+  }
+  return Seen.insert({Loop, profileOf(E, Ctx)}).second;
+}
+
+llvm::SmallVector<const Expr *, 2> sameExpressionsIn(const Stmt *Loop, const Expr *E, const ASTContext &Ctx) {
+  SameExpressions V(E, Ctx);
+  V.TraverseStmt(const_cast<Stmt *>(Loop));
+  return V.Found;
+}
+
 std::optional<FixItHint> removeStatement(const Stmt *S, const ASTContext &Ctx) {
   SourceRange R = S->getSourceRange();
   if (!isMacroFree(R))
@@ -75,12 +118,18 @@ std::optional<FixItHint> removeStatement(const Stmt *S, const ASTContext &Ctx) {
   size_t LineEnd = EndOff;
   while (LineEnd < Buf.size() && (Buf[LineEnd] == ' ' || Buf[LineEnd] == '\t'))
     ++LineEnd;
-  bool WholeLine = (LineStart == 0 || Buf[LineStart - 1] == '\n') && (LineEnd == Buf.size() || Buf[LineEnd] == '\n');
+  // A CRLF line ends with "\r\n": the '\r' belongs to the line ending.
+  bool Crlf = LineEnd + 1 < Buf.size() && Buf[LineEnd] == '\r' && Buf[LineEnd + 1] == '\n';
+  bool WholeLine = (LineStart == 0 || Buf[LineStart - 1] == '\n') &&
+                   (LineEnd == Buf.size() || Buf[LineEnd] == '\n' || Crlf);
   if (WholeLine && LineStart > 0) {
     // Remove the line with the newline before it: clang's edit merging widens
     // a removal that is followed by a space (the next line's indentation).
+    size_t From = LineStart - 1;
+    if (Crlf && From > 0 && Buf[From - 1] == '\r')
+      --From;
     SourceLocation FileStart = SM.getLocForStartOfFile(FID);
-    return FixItHint::CreateRemoval(CharSourceRange::getCharRange(FileStart.getLocWithOffset(LineStart - 1),
+    return FixItHint::CreateRemoval(CharSourceRange::getCharRange(FileStart.getLocWithOffset(From),
                                                                   FileStart.getLocWithOffset(LineEnd)));
   }
   return FixItHint::CreateRemoval(CharSourceRange::getCharRange(R.getBegin(), End));

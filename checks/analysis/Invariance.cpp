@@ -16,7 +16,18 @@ bool refersTo(const Expr *E, const VarDecl *VD) {
     return DRE->getDecl() == VD;
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     return refersTo(ME->getBase(), VD);
+  // Objects reached through it: elements, and what a raw pointer points to.
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return refersTo(AS->getBase(), VD);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
+    return refersTo(UO->getSubExpr(), VD);
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript)
+    return refersTo(OC->getArg(0), VD);
   return false;
+}
+
+bool isMutableReference(QualType T) {
+  return (T->isReferenceType() || T->isPointerType()) && !T->getPointeeType().isConstQualified();
 }
 
 class ChangeFinder : public RecursiveASTVisitor<ChangeFinder> {
@@ -25,17 +36,14 @@ public:
   bool Changed = false;
 
   bool VisitVarDecl(VarDecl *D) {
-    if (D == VD)
+    // Declared here, or bound to a mutable reference (`auto &d = data;`).
+    if (D == VD || (D->getType()->isReferenceType() && isMutableReference(D->getType()) &&
+                    refersTo(D->getInit(), VD)))
       Changed = true;
     return !Changed;
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp() && refersTo(BO->getLHS(), VD))
-      Changed = true;
-    return !Changed;
-  }
-  bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->isIncrementDecrementOp() && refersTo(UO->getSubExpr(), VD))
       Changed = true;
     return !Changed;
   }
@@ -46,9 +54,25 @@ public:
     return !Changed;
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    // A non-const method may change the object (`data.reset()`), and so do
+    // in-place ops named with a trailing '_' (libtorch's `x.add_()` is const
+    // on the handle). Calls through a handle's overloaded operator-> change
+    // the pointee, which the handle does not hold by value.
     const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (MD && refersTo(MC->getImplicitObjectArgument(), VD) &&
-        MD->getIdentifier() && MD->getName().ends_with("_"))
+    bool InPlace = MD && MD->getIdentifier() && MD->getName().ends_with("_");
+    if (MD && !MD->isStatic() && (!MD->isConst() || InPlace) && refersTo(MC->getImplicitObjectArgument(), VD))
+      Changed = true;
+    return !Changed;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && refersTo(UO->getSubExpr(), VD) &&
+        (UO->getOpcode() != UO_AddrOf || isMutableReference(UO->getType())))
+      Changed = true;
+    return !Changed;
+  }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *FR) {
+    const VarDecl *Elem = FR->getLoopVariable();
+    if (refersTo(FR->getRangeInit(), VD) && Elem && isMutableReference(Elem->getType()))
       Changed = true;
     return !Changed;
   }
@@ -59,12 +83,18 @@ public:
     unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (unsigned I = Offset; I < CE->getNumArgs() && I - Offset < FD->getNumParams(); ++I) {
       QualType PT = FD->getParamDecl(I - Offset)->getType();
-      if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified() && refersTo(CE->getArg(I), VD))
+      if (isMutableReference(PT) && refersTo(CE->getArg(I), VD))
+        Changed = true;
+    }
+    // A non-const member operator other than an accessor (`rng()`, `it += 2`).
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE); OC && Offset && OC->getNumArgs() > 0) {
+      OverloadedOperatorKind K = OC->getOperator();
+      bool Accessor = K == OO_Subscript || K == OO_Arrow || K == OO_Star;
+      if (!Accessor && !cast<CXXMethodDecl>(FD)->isConst() && refersTo(OC->getArg(0), VD))
         Changed = true;
     }
     return !Changed;
   }
-  bool VisitUnaryAddrOf(UnaryOperator *UO) { return VisitUnaryOperator(UO); }
 
 private:
   const VarDecl *VD;

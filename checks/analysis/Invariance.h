@@ -5,9 +5,12 @@
 
 namespace clang::tidy::mlperf {
 
-/// Whether \p VD is assigned, incremented, passed by non-const reference,
-/// changed in place (a method whose name ends in '_', as libtorch's in-place
-/// ops) or declared inside \p Region.
+/// Whether \p VD, or an object reached through it (a member, an element,
+/// what a raw pointer points to), may change in \p Region: assigned,
+/// incremented, passed by non-const reference or pointer, given a non-const
+/// method call or an in-place one (a name ending in '_', as libtorch's),
+/// bound to a non-const reference, iterated by non-const reference, or
+/// declared there.
 bool isChangedIn(const VarDecl *VD, const Stmt *Region);
 
 /// The outermost loop among \p Loops (innermost first) in which every

@@ -1,0 +1,48 @@
+// Keeping --fix from damaging files: the content each file had when clang
+// read it, and a locked read-check-write that keeps the file's identity.
+#pragma once
+
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace mlperf::lint {
+
+uint64_t contentHash(llvm::StringRef Content);
+/// Absolute, without `.` and `..`; the key under which hashes are recorded.
+std::string normalizedPath(llvm::StringRef Path);
+
+/// The content hash of every file clang read, by normalized path. A file read
+/// twice with different contents (it changed during the run) has no hash.
+class ContentHashes {
+public:
+  void record(llvm::StringRef Path, uint64_t Hash);
+  std::optional<uint64_t> lookup(llvm::StringRef Path) const;
+
+private:
+  mutable std::mutex Lock;
+  std::map<std::string, std::optional<uint64_t>> ByPath;
+};
+
+/// \p Base, recording in \p Hashes the bytes of each file clang reads.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> recordingFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base,
+                                                                     ContentHashes &Hashes);
+
+/// Rewrites \p Path (through symlinks, to their target) with \p Transform of
+/// its current content, under an exclusive advisory lock, only when that
+/// content still hashes to \p Expected. Keeps the inode's identity (mode,
+/// owner, hard links): a file with one link is replaced by a renamed copy
+/// carrying its mode and owner, otherwise it is written in place after the
+/// space is reserved. Read-only files are refused. On any error the file is
+/// untouched and the message is one line, without the path.
+llvm::Error rewriteChecked(llvm::StringRef Path, uint64_t Expected,
+                           llvm::function_ref<llvm::Expected<std::string>(llvm::StringRef)> Transform);
+
+} // namespace mlperf::lint
