@@ -85,7 +85,7 @@ struct Options {
   cl::list<std::string> ExtraArgs{"extra-arg", cl::desc("Compiler argument to append"), cl::cat(Category)};
   cl::list<std::string> ExtraArgsBefore{"extra-arg-before", cl::desc("Compiler argument to prepend"),
                                         cl::cat(Category)};
-  cl::opt<int> Jobs{"j", cl::desc("Files linted in parallel (default: cores)"), cl::init(0), cl::Prefix,
+  cl::opt<int> Jobs{"j", cl::desc("Files linted in parallel (default: cores)"), cl::value_desc("uint"), cl::init(0), cl::Prefix,
                          cl::cat(Category)};
   cl::opt<std::string> LineFilter{"line-filter",
                                   cl::desc("Report only findings on these lines: clang-tidy's JSON, "

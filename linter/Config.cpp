@@ -40,7 +40,10 @@ private:
   }
 };
 
-llvm::Error fail(const std::string &Source, const std::string &Problem) {
+/// One line naming the source, even when the problem quotes text with line
+/// breaks (a check name, a regex, a value from the file).
+llvm::Error fail(const std::string &Source, std::string Problem) {
+  std::replace_if(Problem.begin(), Problem.end(), [](char C) { return C == '\n' || C == '\r'; }, ' ');
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s", Source.c_str(), Problem.c_str());
 }
 
@@ -123,10 +126,7 @@ llvm::Expected<ClangTidyOptions> parseConfig(llvm::MemoryBufferRef Buf, const st
   std::string Message;
   auto Parsed = parseConfigurationWithDiags(Buf, [&](const llvm::SMDiagnostic &D) {
     if (Message.empty() && D.getKind() == llvm::SourceMgr::DK_Error) {
-      // One line, even when the message quotes a key with line breaks.
-      std::string Text = D.getMessage().str();
-      std::replace(Text.begin(), Text.end(), '\n', ' ');
-      Message = "line " + std::to_string(D.getLineNo()) + ": " + Text;
+      Message = "line " + std::to_string(D.getLineNo()) + ": " + D.getMessage().str();  // fail() makes it one line
     }
   });
   if (!Parsed)
@@ -233,11 +233,11 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
     if (llvm::Error E = verifyRegex(*R.HeaderFilter, "--header-filter"))
       return std::move(E);
     Overrides.HeaderFilterRegex = *R.HeaderFilter;
+  }
   if (R.ExcludeHeaderFilter)
     Overrides.ExcludeHeaderFilterRegex = *R.ExcludeHeaderFilter;
   if (R.SystemHeaders)
     Overrides.SystemHeaders = *R.SystemHeaders;
-  }
   if (!R.Profiles.empty()) {
     std::string Joined;
     for (const std::string &P : R.Profiles)

@@ -155,7 +155,9 @@ int runMain(int Argc, const char **Argv) {
                   llvm::sys::Process::StandardErrIsDisplayed());
   LintOutcome Out = runLint(*Request, Live.callback());
   Live.finish();
-  if (!Out.Fatal && !Live.streams())
+  if (Live.streams())
+    flushStdout(Out.Problems);
+  else if (!Out.Fatal)
     emit(*Request, Out);
   applyRequestedFixes(*Request, Out);
   for (const std::string &W : Out.Warnings)

@@ -261,7 +261,7 @@ llvm::Error writeBaseline(const std::string &Path, llvm::ArrayRef<ClangTidyError
   llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
   if (EC)
     return failure(Path + ": cannot write the baseline: " + EC.message());
-  OS << Doc.dump(2) << "\n";
+  OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   OS.close();
   if (OS.has_error()) {
     OS.clear_error();

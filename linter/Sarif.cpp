@@ -357,7 +357,7 @@ json sarifDocument(llvm::ArrayRef<ClangTidyError> Errors, const SarifOptions &Op
 }
 
 void writeSarif(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, const SarifOptions &Options) {
-  OS << sarifDocument(Errors, Options).dump(2) << "\n";
+  OS << sarifDocument(Errors, Options).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 } // namespace mlperf::lint

@@ -33,7 +33,7 @@ std::optional<nlohmann::json> readMessage(std::istream &In, std::string &Error) 
 }
 
 void writeMessage(std::ostream &Out, const nlohmann::json &Message) {
-  std::string Body = Message.dump();
+  std::string Body = Message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   Out << "Content-Length: " << Body.size() << "\r\n\r\n" << Body;
   Out.flush();
 }

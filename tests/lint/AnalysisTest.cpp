@@ -207,8 +207,9 @@ TEST_F(ModelAnalysisTest, PerStepFollowsLoopsGuardsAndHelpers) {
 }
 
 TEST_F(ModelAnalysisTest, NoHoistMovesASinglePassObject) {
-  // `batches.next()` reads a variable the step loop never assigns: invariant
-  // by the variables alone, but a prefetcher yields something new every time.
+  // `batches.next()` reads a variable the step loop never assigns, but a
+  // prefetcher yields something new every time (a single-pass fact of the
+  // profiles), and `next()` is a non-const call that changes it anyway.
   std::vector<const CallExpr *> Next = calls("train", "next");
   ASSERT_EQ(Next.size(), 1u);
   std::vector<const Stmt *> Loops = Analysis->enclosingLoops(Next[0]);
@@ -216,7 +217,7 @@ TEST_F(ModelAnalysisTest, NoHoistMovesASinglePassObject) {
   EXPECT_EQ(outermostInvariantLoop(Next[0], Loops, Profiles), nullptr);
   ApiProfiles NoFacts;
   ASSERT_EQ(llvm::toString(NoFacts.addJson(entry(R"({"role": "sync", "callee": "f"})"), "n.json")), "");
-  EXPECT_EQ(outermostInvariantLoop(Next[0], Loops, NoFacts), Loops.front());
+  EXPECT_EQ(outermostInvariantLoop(Next[0], Loops, NoFacts), nullptr);
 }
 
 TEST_F(ModelAnalysisTest, DeviceAwareOnlyWhenAnAcceleratorIsNamed) {
