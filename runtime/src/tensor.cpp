@@ -83,7 +83,7 @@ template <class T>
 Tensor Tensor::from_host(const std::shared_ptr<Backend>& backend, std::span<const T> data, Shape shape) {
   if (static_cast<int64_t>(data.size()) != shape.numel())
     throw ShapeError("from_host: " + std::to_string(data.size()) + " values for shape " + shape.to_string());
-  return from_host_bytes(backend, data.data(), data.size_bytes(), std::move(shape), dtype_of<T>::value);
+  return from_host_bytes(backend, data.data(), data.size_bytes(), std::move(shape), DTypeOf<T>::kValue);
 }
 
 template Tensor Tensor::from_host<float>(const std::shared_ptr<Backend>&, std::span<const float>, Shape);

@@ -14,7 +14,7 @@ namespace mlperf::rt::codegen {
 namespace {
 
 // Shared helpers, written once; RT_FN and the bit casts are target-specific.
-const char* kCommon = R"(typedef signed char i8;
+const char* const kCommon = R"(typedef signed char i8;
 typedef int i32;
 typedef long long i64;
 typedef unsigned char u8;
@@ -63,7 +63,7 @@ RT_FN u64 rt_mix(u64 x) {
 RT_FN float rt_rng(u64 seed, u64 i) { return (float)(rt_mix(rt_mix(seed) ^ i) >> 40) * (1.0f / 16777216.0f); }
 )";
 
-const char* kCpuHead = R"(/* mlperf runtime: generated kernels (C, cpu) */
+const char* const kCpuHead = R"(/* mlperf runtime: generated kernels (C, cpu) */
 #define RT_FN static inline __attribute__((always_inline))
 #define RT_EXP rt_expf
 #define RT_LOG __builtin_logf
@@ -78,7 +78,7 @@ const char* kCpuHead = R"(/* mlperf runtime: generated kernels (C, cpu) */
 // CPU only: an exp the loop vectorizer can inline (Cephes-style range reduction + degree-6
 // polynomial, <= 1 ulp for normal results; subnormal results to within 2^-149 absolute; inf/nan
 // handled). libm/libmvec expf is an opaque call that kept exp-heavy chains compute-bound.
-const char* kCpuTail = R"(RT_FN float rt_expf(float x) {
+const char* const kCpuTail = R"(RT_FN float rt_expf(float x) {
   float c = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);
   float n = __builtin_rintf(c * 1.44269504088896341f);
   float r = __builtin_fmaf(n, -0.693359375f, c);
@@ -96,7 +96,7 @@ const char* kCpuTail = R"(RT_FN float rt_expf(float x) {
 }
 )";
 
-const char* kCudaHead = R"(/* mlperf runtime: generated kernels (CUDA C++, nvrtc) */
+const char* const kCudaHead = R"(/* mlperf runtime: generated kernels (CUDA C++, nvrtc) */
 #define RT_FN static __device__ __forceinline__
 #define RT_EXP expf
 #define RT_LOG logf

@@ -46,7 +46,7 @@ class InMemoryDataset {
   InMemoryDataset& add_column(const std::vector<T>& data, Shape example_shape) {
     std::vector<uint8_t> bytes(data.size() * sizeof(T));
     if (!bytes.empty()) std::memcpy(bytes.data(), data.data(), bytes.size());
-    return add_column_bytes(std::move(bytes), std::move(example_shape), dtype_of<T>::value);
+    return add_column_bytes(std::move(bytes), std::move(example_shape), DTypeOf<T>::kValue);
   }
   InMemoryDataset& add_column_bytes(std::vector<uint8_t> bytes, Shape example_shape, DType dtype);
   // Shuffles the example order at every reset() from this seed.

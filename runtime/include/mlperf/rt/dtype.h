@@ -39,26 +39,26 @@ uint16_t float_to_bf16(float f);
 float bf16_to_float(uint16_t h);
 
 template <class T>
-struct dtype_of;
+struct DTypeOf;
 template <>
-struct dtype_of<float> {
-  static constexpr DType value = DType::F32;
+struct DTypeOf<float> {
+  static constexpr DType kValue = DType::F32;
 };
 template <>
-struct dtype_of<int32_t> {
-  static constexpr DType value = DType::I32;
+struct DTypeOf<int32_t> {
+  static constexpr DType kValue = DType::I32;
 };
 template <>
-struct dtype_of<int64_t> {
-  static constexpr DType value = DType::I64;
+struct DTypeOf<int64_t> {
+  static constexpr DType kValue = DType::I64;
 };
 template <>
-struct dtype_of<bool> {
-  static constexpr DType value = DType::Bool;
+struct DTypeOf<bool> {
+  static constexpr DType kValue = DType::Bool;
 };
 template <>
-struct dtype_of<uint8_t> {
-  static constexpr DType value = DType::Bool;
+struct DTypeOf<uint8_t> {
+  static constexpr DType kValue = DType::Bool;
 };
 
 // Host <-> storage conversion for one element; the storage type of Bool is one byte.

@@ -22,18 +22,18 @@ using ContextModelFn = std::function<std::vector<Node>(Context&, Graph&, const s
 
 namespace detail {
 template <class T>
-struct fn_traits : fn_traits<decltype(&T::operator())> {};
+struct FnTraits : FnTraits<decltype(&T::operator())> {};
 template <class C, class R, class... A>
-struct fn_traits<R (C::*)(A...) const> {
-  static constexpr size_t arity = sizeof...(A);
+struct FnTraits<R (C::*)(A...) const> {
+  static constexpr size_t kArity = sizeof...(A);
 };
 template <class C, class R, class... A>
-struct fn_traits<R (C::*)(A...)> {
-  static constexpr size_t arity = sizeof...(A);
+struct FnTraits<R (C::*)(A...)> {
+  static constexpr size_t kArity = sizeof...(A);
 };
 template <class R, class... A>
-struct fn_traits<R (*)(A...)> {
-  static constexpr size_t arity = sizeof...(A);
+struct FnTraits<R (*)(A...)> {
+  static constexpr size_t kArity = sizeof...(A);
 };
 inline std::vector<Node> to_outputs(Node n) { return {n}; }
 inline std::vector<Node> to_outputs(std::vector<Node> v) { return v; }
@@ -104,7 +104,7 @@ class Exec {
 
  private:
   template <class F>
-  static constexpr size_t kArity = detail::fn_traits<std::decay_t<F>>::arity;
+  static constexpr size_t kArity = detail::FnTraits<std::decay_t<F>>::kArity;
 
   struct Entry;
   struct Key {
