@@ -1,4 +1,5 @@
 #include "CompileInLoopCheck.h"
+#include "analysis/DataFlow.h"
 #include "analysis/Hoist.h"
 #include "analysis/Invariance.h"
 #include "analysis/SourceUtils.h"
@@ -39,6 +40,63 @@ static const DeclStmt *movableDeclaration(const Expr *E, const Stmt *Loop, const
   return DS;
 }
 
+/// The struct initializer an argument names: the argument itself or the
+/// initializer of the local variable it names.
+static const InitListExpr *structInit(const Expr *Arg) {
+  const Expr *E = stripWrappers(Arg);
+  if (const VarDecl *VD = namedVar(E); VD && VD->getInit())
+    E = stripWrappers(VD->getInit());
+  if (const auto *ILE = dyn_cast<InitListExpr>(E))
+    return ILE->isSemanticForm() ? ILE : ILE->getSemanticForm();
+  return nullptr;
+}
+
+/// Whether the profile says this construction builds only metadata: one of
+/// the named fields of its struct argument is true or a non-null pointer.
+static bool buildsOnlyMetadata(const CallExpr *Call, const ProfileEntry &Entry, const ASTContext &Ctx) {
+  if (!Entry.MetadataArg || *Entry.MetadataArg >= Call->getNumArgs())
+    return false;
+  const InitListExpr *ILE = structInit(Call->getArg(*Entry.MetadataArg));
+  const RecordDecl *RD = ILE ? ILE->getType()->getAsRecordDecl() : nullptr;
+  if (!RD)
+    return false;
+  for (const FieldDecl *F : RD->fields()) {
+    if (F->getFieldIndex() >= ILE->getNumInits() || !llvm::is_contained(Entry.MetadataFields, F->getName()))
+      continue;
+    const Expr *Init = ILE->getInit(F->getFieldIndex())->IgnoreParenImpCasts();
+    bool Set = false;
+    if (Init->isNullPointerConstant(const_cast<ASTContext &>(Ctx), Expr::NPC_ValueDependentIsNotNull))
+      Set = false;
+    else if (!Init->EvaluateAsBooleanCondition(Set, Ctx))
+      Set = true;  // a buffer or flag computed at run time
+    if (Set)
+      return true;
+  }
+  return false;
+}
+
+/// Whether \p E reads the variable of \p Loop (a `for` counter, a range-`for`
+/// element), directly or through locals: one construction per configuration
+/// (a benchmark over sizes) cannot be hoisted.
+static bool dependsOnLoopVariable(const Expr *E, const Stmt *Loop) {
+  llvm::SmallPtrSet<const VarDecl *, 4> Vars;
+  if (const auto *For = dyn_cast<ForStmt>(Loop)) {
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit()))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D))
+          Vars.insert(VD);
+  } else if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop)) {
+    Vars.insert(Range->getLoopVariable());
+  }
+  if (Vars.empty())
+    return false;
+  return findInFlow(E, [&](const Stmt *S) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(S);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return VD && Vars.contains(VD);
+  }) != nullptr;
+}
+
 void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *E = Result.Nodes.getNodeAs<Expr>("e");
   ModelAnalysis &A = analysis(*Result.Context);
@@ -46,6 +104,11 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<RoleMatch> M = A.role(E);
   if (!Hot || !M || profiles().findType(E->getType(), Role::SinglePass))
     return;  // a single-pass object (a prefetcher) is built anew for every pass
+  if (const auto *Call = dyn_cast<CallExpr>(E); Call && buildsOnlyMetadata(Call, *M->Entry, *Result.Context))
+    return;
+  if (const Stmt *Inner = A.innermostLoop(E); Inner && Hot->Loop && isInside(Inner, Hot->Loop, A) &&
+                                             dependsOnLoopVariable(E, Inner))
+    return;
   const SourceManager &SM = *Result.SourceManager;
   std::string What;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))

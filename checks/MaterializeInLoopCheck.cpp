@@ -1,4 +1,5 @@
 #include "MaterializeInLoopCheck.h"
+#include "analysis/Facts.h"
 #include "analysis/Purpose.h"
 #include "analysis/SourceUtils.h"
 
@@ -22,27 +23,49 @@ void MaterializeInLoopCheck::registerMatchers(MatchFinder *Finder) {
                               runsEveryStep(this))
                          .bind("call"),
                      this);
+  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()), callsLibraryWith(this, Role::Materialize),
+                              onDevice(this), runsEveryStep(this))
+                         .bind("library-call"),
+                     this);
 }
 
 void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("library-call")) {
+    if (auto Reach = libraryReach(Call, Role::Materialize, *Result.SourceManager))
+      reportLibraryCall(Call, *Reach, "reads a tensor value to the host", *analysis(*Result.Context).perStep(Call),
+                        *Result.SourceManager);
+    return;
+  }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
-  // `t.cpu().item()`, `auto h = t.cpu(); h.sum().item()`: the tensor is
-  // already on the host; the copy is reported once, at the call that does it.
+  // `t.cpu().item()`, `auto h = t.cpu(); h.sum().item()`, a host factory's
+  // tensor: reading memory already on the host is free; a copy is reported
+  // once, at the call that does it.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    if (isHostTensor(MC->getImplicitObjectArgument(), A))
+    if (onHost(MC->getImplicitObjectArgument(), A))
       return;
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call); OC && OC->getNumArgs() == 2 && isHostTensor(OC->getArg(1), A))
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call); OC && OC->getNumArgs() == 2 && onHost(OC->getArg(1), A))
     return;
   std::optional<HotContext> Hot = A.perStep(Call);
   if (!Hot)
     return;
   Purpose Why = purposeThroughCalls(Call, A, Hot->CallChain);
-  if (IgnoreInferenceOutputs && !Hot->Training &&
-      (Why == Purpose::Return || Why == Purpose::Store || Why == Purpose::Other))
+  bool Needed = Why == Purpose::Return || Why == Purpose::Store || Why == Purpose::Other;
+  const SourceManager &SM = *Result.SourceManager;
+  // A loop inside the step (over boxes, rows, environments) reads one
+  // element per iteration: a round trip each, even when the values are needed.
+  if (const Stmt *Inner = A.innermostLoop(Call); Inner && Inner != Hot->Loop && Needed) {
+    diag(reportLoc(Call->getExprLoc(), SM),
+         "%0 copies a tensor from the device and waits for it on every step, once per iteration of an inner "
+         "loop; copy the tensor to the host once before that loop, or keep the loop's work on the device")
+        << Call->getDirectCallee();
+    diag(reportLoc(Inner->getBeginLoc(), SM), "the inner loop", DiagnosticIDs::Note);
+    explainHot(*Hot, SM);
+    return;
+  }
+  if (IgnoreInferenceOutputs && !Hot->Training && Needed)
     return;
   std::string Reason = describe(Why).str();
-  const SourceManager &SM = *Result.SourceManager;
   diag(reportLoc(Call->getExprLoc(), SM),
        "%0 copies a tensor from the device and waits for it on every %select{step|training step}1%2; accumulate "
        "on the device and read the value every N steps or after the loop")

@@ -72,7 +72,10 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   }
   if (!Handle || !Handle->isLocalVarDecl())
     return;  // a member, a global or an untracked handle: owned elsewhere
-  const Stmt *Region = Hot->Loop ? loopBody(Hot->Loop) : A.owner(Call)->getBody();
+  // The iteration when the loop is in the acquiring function, else the
+  // acquiring function (called from the loop): a release on its path counts.
+  bool InLoop = Hot->Loop && isInside(Call, Hot->Loop, A);
+  const Stmt *Region = InLoop ? loopBody(Hot->Loop) : A.owner(Call)->getBody();
   const SourceManager &SM = *Result.SourceManager;
   // Released in the region (the handle is the release's handle argument),
   // or escaping (returned, stored into a member or container).
@@ -86,7 +89,7 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   const CallExpr *Release = nullptr;
   bool Escapes = false;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S)
+    if (!S || isa<CXXCatchStmt>(S))  // a handler runs only when something failed, not every iteration
       return;
     if (const auto *CE = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *FD = CE->getDirectCallee()) {
@@ -114,7 +117,7 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   diag(reportLoc(Call->getExprLoc(), SM),
        "%0 acquires %1 on every step and %select{never releases it|does not release it on every path}2 before "
        "the %select{next iteration|function returns}3; call %4 on every path, or acquire it once outside the loop")
-      << Call->getDirectCallee() << Handle << EarlyExit << (Hot->Loop == nullptr) << M->Entry->Pair;
+      << Call->getDirectCallee() << Handle << EarlyExit << !InLoop << M->Entry->Pair;
   explainHot(*Hot, SM);
 }
 
@@ -140,7 +143,7 @@ void MissingFinalizeCheck::checkStore(const CXXMemberCallExpr *Store, const VarD
   // Cleared or finalized somewhere in the function: the program manages it.
   bool Managed = false;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || Managed)
+    if (!S || Managed || isa<CXXCatchStmt>(S))
       return;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
       const CXXMethodDecl *MD = MC->getMethodDecl();

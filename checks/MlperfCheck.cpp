@@ -1,5 +1,6 @@
 #include "MlperfCheck.h"
 
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -28,7 +29,9 @@ llvm::Expected<std::shared_ptr<const ApiProfiles>> MlperfCheck::loadProfiles(Str
 }
 
 MlperfCheck::MlperfCheck(StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), ProfileFiles(Options.getLocalOrGlobal("Profiles", "")) {
+    : ClangTidyCheck(Name, Context), ProfileFiles(Options.getLocalOrGlobal("Profiles", "")),
+      Scope(Context->getOptions().HeaderFilterRegex.value_or(""),
+            Context->getOptions().ExcludeHeaderFilterRegex.value_or("")) {
   auto Loaded = loadProfiles(ProfileFiles);
   if (!Loaded) {
     configurationDiag("%0") << llvm::toString(Loaded.takeError());
@@ -50,7 +53,52 @@ ModelAnalysis &MlperfCheck::analysis(ASTContext &Ctx) {
   return *Analysis;
 }
 
+std::optional<LibraryReach> MlperfCheck::libraryReach(const CallExpr *Call, Role R, const SourceManager &SM) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
+  if (!Def || Profiles->match(Call) || !isLibrary(Def->getLocation(), SM) || isLibrary(Call->getExprLoc(), SM))
+    return std::nullopt;
+  if (!Reaches)
+    Reaches = std::make_unique<LibraryReaches>(*Profiles);
+  return Reaches->find(Def, R);
+}
+
+void MlperfCheck::reportLibraryCall(const CallExpr *Call, const LibraryReach &Reach, StringRef What,
+                                    const HotContext &H, const SourceManager &SM) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  diag(reportLoc(Call->getExprLoc(), SM), "%0 %1 on every call, and it is called on every step; call it every N "
+                                          "steps or after the loop where its result allows")
+      << Callee << What;
+  const auto *Inner = dyn_cast<CallExpr>(Reach.Inner);
+  const FunctionDecl *InnerCallee = Inner ? Inner->getDirectCallee() : nullptr;
+  if (InnerCallee)
+    diag(Reach.Inner->getExprLoc(), "%0 calls %1 here", DiagnosticIDs::Note) << Reach.Through.back() << InnerCallee;
+  explainHot(H, SM);
+}
+
+namespace {
+/// A location in another file of the project, for a note.
+SourceLocation locationIn(const std::string &File, unsigned Line, unsigned Column, const SourceManager &SM) {
+  // Notes may point into files the translation unit does not include; the
+  // source manager is the match result's own, only declared const here.
+  auto &Mutable = const_cast<SourceManager &>(SM);
+  auto Ref = Mutable.getFileManager().getOptionalFileRef(File);
+  if (!Ref)
+    return {};
+  FileID FID = Mutable.getOrCreateFileID(*Ref, SrcMgr::C_User);
+  return Mutable.translateLineCol(FID, Line, Column);
+}
+} // namespace
+
 void MlperfCheck::explainHot(const HotContext &H, const SourceManager &SM) {
+  if (const HotCallSite *Site = H.External) {
+    if (!Site->LoopFile.empty())
+      diag(locationIn(Site->LoopFile, Site->LoopLine, Site->LoopColumn, SM),
+           "this loop runs a model step on every iteration", DiagnosticIDs::Note);
+    diag(locationIn(Site->File, Site->Line, Site->Column, SM), "called here from %0, on every step",
+         DiagnosticIDs::Note)
+        << Site->Caller;
+  }
   if (H.Loop)
     diag(reportLoc(H.Loop->getBeginLoc(), SM), "this loop runs a model step on every iteration",
          DiagnosticIDs::Note);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "analysis/ApiProfile.h"
+#include "analysis/LibraryCalls.h"
 #include "analysis/ModelAnalysis.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
@@ -18,7 +19,10 @@ public:
   MlperfCheck(StringRef Name, ClangTidyContext *Context);
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override { return LangOpts.CPlusPlus; }
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void onStartOfTranslationUnit() override { Analysis.reset(); }
+  void onStartOfTranslationUnit() override {
+    Analysis.reset();
+    Reaches.reset();
+  }
 
   /// Loads the built-in profiles plus the comma- or semicolon-separated files
   /// in \p ExtraFiles; shared between checks with the same option value.
@@ -26,18 +30,27 @@ public:
 
   ModelAnalysis &analysis(ASTContext &Ctx);
   const ApiProfiles &profiles() const { return *Profiles; }
+  /// Code the run does not report in (system headers, headers outside the header filter).
+  bool isLibrary(SourceLocation Loc, const SourceManager &SM) const { return Scope.isLibrary(Loc, SM); }
+  /// For a project's call of a library function: the call with role \p R that it runs.
+  std::optional<LibraryReach> libraryReach(const CallExpr *Call, Role R, const SourceManager &SM);
 
 protected:
   /// Adds the notes that explain a hot context (the loop, the call chain).
   void explainHot(const HotContext &H, const SourceManager &SM);
   /// Location to report a node at: the macro's use for code inside macros.
   static SourceLocation reportLoc(SourceLocation Loc, const SourceManager &SM) { return SM.getExpansionLoc(Loc); }
+  /// Reports a library call that does \p What on every call, at the project's call site.
+  void reportLibraryCall(const CallExpr *Call, const LibraryReach &Reach, StringRef What, const HotContext &H,
+                         const SourceManager &SM);
 
   const std::string ProfileFiles;
 
 private:
   std::shared_ptr<const ApiProfiles> Profiles;
   std::unique_ptr<ModelAnalysis> Analysis;
+  CodeScope Scope;
+  std::unique_ptr<LibraryReaches> Reaches;
 };
 
 namespace matchers {
@@ -58,6 +71,11 @@ AST_MATCHER_P2(Expr, hasFact, const MlperfCheck *, Check, Role, R) {
 /// The variable's type (or a base of it) is named by an entry of fact \p R.
 AST_MATCHER_P2(VarDecl, hasFactType, const MlperfCheck *, Check, Role, R) {
   return Check->profiles().findType(Node.getType(), R) != nullptr;
+}
+
+/// A project's call of a library function that runs a call with role \p R.
+AST_MATCHER_P2(CallExpr, callsLibraryWith, MlperfCheck *, Check, Role, R) {
+  return Check->libraryReach(&Node, R, Finder->getASTContext().getSourceManager()).has_value();
 }
 
 /// The statement runs once per model step.

@@ -38,6 +38,17 @@ static bool putsInEval(const Stmt *S, const ModelAnalysis &A) {
   return false;
 }
 
+/// Whether some call of \p FD runs in a loop, directly or through its callers.
+static bool calledFromLoop(const FunctionDecl *FD, const ModelAnalysis &A,
+                           llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  if (!Seen.insert(FD).second)
+    return false;
+  for (const Expr *E : A.callSites(FD))
+    if (A.innermostLoop(E) || (A.owner(E) && calledFromLoop(A.owner(E), A, Seen)))
+      return true;
+  return false;
+}
+
 void NoGradInferenceCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
@@ -62,6 +73,11 @@ void NoGradInferenceCheck::check(const MatchFinder::MatchResult &Result) {
       return;
   } else {
     if (!inferenceName(FD) && !putsInEval(FD->getBody(), A))
+      return;
+    // Run once (main, a function called only outside loops): a smoke test.
+    // Functions without callers here are entry points called from elsewhere.
+    llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+    if (FD->isMain() || (!A.callSites(FD).empty() && !calledFromLoop(FD, A, Seen)))
       return;
   }
   // Not when the function (or what called it) trains from the same loop.

@@ -1,5 +1,6 @@
 #include "RetainedGraphAccumulationCheck.h"
 #include "analysis/DataFlow.h"
+#include "analysis/Facts.h"
 #include "analysis/SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -8,6 +9,17 @@
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::mlperf {
+
+/// `loss.backward()` in \p Loop: whatever produced \p V, it carries a graph.
+static bool backwardIsCalledOn(const VarDecl *V, const Stmt *S, const ModelAnalysis &A) {
+  if (!S)
+    return false;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+    if (auto M = A.role(MC); M && M->R == Role::Step && M->kind() == Kind::Backward &&
+                             namedVar(MC->getImplicitObjectArgument()) == V)
+      return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return backwardIsCalledOn(V, C, A); });
+}
 
 void RetainedGraphAccumulationCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
@@ -52,6 +64,14 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
   if (!Hot)
     return;
   const Stmt *Loop = Hot->Loop && Hot->CallChain.empty() ? Hot->Loop : A.innermostLoop(Store);
+  // The iteration that is a training step: the innermost loop whose own body
+  // runs the backward pass or the optimizer (an epoch loop's sum over its
+  // steps outlives each step).
+  for (const Stmt *L : A.enclosingLoops(Store))
+    if (A.trainsDirectly(L)) {
+      Loop = L;
+      break;
+    }
   if (!Loop)
     return;
   const SourceManager &SM = *Result.SourceManager;
@@ -67,6 +87,11 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
   const Expr *Carrier = nullptr;
   bool Detached = false;
   findInFlow(Value, [&](const Stmt *S) {
+    // `loss.backward()` in the loop: whatever produced it, it has a graph.
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && provesGraph(dyn_cast<VarDecl>(Ref->getDecl()), Loop, A)) {
+      Carrier = Ref;
+      return true;
+    }
     const auto *E = dyn_cast<Expr>(S);
     if (!E || !isa<CallExpr, CXXConstructExpr>(E))
       return false;
@@ -89,6 +114,9 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
       }
     return false;
   });
+  if (!Carrier && !Detached)
+    if (const VarDecl *V = namedVar(Value); V && backwardIsCalledOn(V, Loop, A))
+      Carrier = Value;
   if (Detached || !Carrier)
     return;
   const Expr *Part = stripWrappers(Value);

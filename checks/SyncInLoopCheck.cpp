@@ -9,9 +9,19 @@ void SyncInLoopCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Sync), runsEveryStep(this)).bind("call"),
       this);
+  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()), callsLibraryWith(this, Role::Sync),
+                              runsEveryStep(this))
+                         .bind("library-call"),
+                     this);
 }
 
 void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("library-call")) {
+    if (auto Reach = libraryReach(Call, Role::Sync, *Result.SourceManager))
+      reportLibraryCall(Call, *Reach, "waits for the device", *analysis(*Result.Context).perStep(Call),
+                        *Result.SourceManager);
+    return;
+  }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   std::optional<HotContext> Hot = analysis(*Result.Context).perStep(Call);
   const SourceManager &SM = *Result.SourceManager;

@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlperf::lint {
@@ -100,6 +101,11 @@ struct Options {
   cl::opt<std::string> WriteBaseline{"write-baseline", cl::desc("Record this run's findings as a baseline"),
                                      cl::value_desc("file"), cl::cat(Category)};
   cl::opt<bool> Quiet{"quiet", cl::desc("No summary or announcements on stderr"), cl::cat(Category)};
+  cl::opt<bool> StrictIncludes{"strict-includes",
+                               cl::desc("A header that cannot be found is a fatal error (default: skipped as empty)"),
+                               cl::cat(Category)};
+  cl::opt<std::string> CudaPath{"cuda-path", cl::desc("CUDA toolkit for .cu files (default: clang's search)"),
+                                cl::value_desc("dir"), cl::cat(Category)};
 };
 
 llvm::Error usage(const std::string &Message) {
@@ -216,6 +222,10 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
   R.Filters.LineFilter = O.LineFilter;
   R.Filters.Baseline = O.Baseline;
   R.WriteBaseline = O.WriteBaseline;
+  R.Parse.RecoverIncludes = !O.StrictIncludes;
+  R.Parse.CudaPath = O.CudaPath;
+  if (!R.Parse.CudaPath.empty() && !llvm::sys::fs::exists(R.Parse.CudaPath + "/include/cuda_runtime.h"))
+    return usage("--cuda-path: '" + R.Parse.CudaPath + "' is not a CUDA toolkit (no include/cuda_runtime.h)");
   return R;
 }
 

@@ -3,6 +3,7 @@
 #include "ClangTidyConfig.h"
 #include "MlperfCheck.h"
 #include "MlperfModule.h"
+#include "ProjectScope.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -214,7 +215,9 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
   ClangTidyGlobalOptions Global;
   ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
   Defaults.Checks = clang::tidy::mlperf::defaultChecksGlob().str();
-  Defaults.HeaderFilterRegex = "";
+  Defaults.HeaderFilterRegex = R.DefaultHeaderFilter;
+  if (!R.DefaultHeaderFilter.empty())
+    Defaults.ExcludeHeaderFilterRegex = thirdPartyHeaderFilter();
   Defaults.SystemHeaders = false;
   ClangTidyOptions Overrides;
   if (R.Checks) {
@@ -233,6 +236,7 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
     if (llvm::Error E = verifyRegex(*R.HeaderFilter, "--header-filter"))
       return std::move(E);
     Overrides.HeaderFilterRegex = *R.HeaderFilter;
+    Overrides.ExcludeHeaderFilterRegex = "";  // it replaces the default, third-party exclusion included
   }
   if (R.ExcludeHeaderFilter)
     Overrides.ExcludeHeaderFilterRegex = *R.ExcludeHeaderFilter;

@@ -21,6 +21,7 @@ struct ConfigRequest {
   std::optional<std::string> ExcludeHeaderFilter;
   std::optional<bool> SystemHeaders;
   std::vector<std::string> Profiles;
+  std::string DefaultHeaderFilter;  // used unless a configuration or --header-filter sets one
 };
 
 using ProviderFactory = std::function<std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>()>;

@@ -4,7 +4,9 @@
 #include "Fixes.h"
 #include "Inputs.h"
 #include "MeasuredNotes.h"
+#include "ProjectScope.h"
 #include "Runner.h"
+#include "WholeProject.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/FileSystem.h"
@@ -89,6 +91,7 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
       Out.Problems.push_back(std::move(P));
   Out.Files = Inputs.Files;
 
+  R.Config.DefaultHeaderFilter = projectHeaderFilter(R.Paths);
   auto Providers = makeOptionsProviders(R.Config, Inputs.Files, &Out.Warnings);
   if (!Providers) {
     Out.Problems.push_back(llvm::toString(Providers.takeError()));
@@ -110,19 +113,28 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
     Out.Notices.push_back(Flags->Announcement);
 
   unsigned Jobs = R.Jobs ? R.Jobs : llvm::hardware_concurrency().compute_thread_count();
+  WholeProjectResult Whole =
+      prepareWholeProject(R.Paths, Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Parse);
+  Out.Messages.insert(Out.Messages.end(), Whole.Messages.begin(), Whole.Messages.end());
+  const bool DropVendored = !R.Config.HeaderFilter;
   FileDone Done;
   std::optional<FindingFilter> StreamFilter = Filter;  // its own baseline counts
   if (OnFile)
     Done = [&](size_t I, const std::vector<ClangTidyError> &Errors) {
       std::vector<ClangTidyError> Noted = Errors;
+      if (DropVendored)
+        dropVendoredFindings(Noted, Inputs.Files);
       if (StreamFilter)
         Noted = StreamFilter->applyAll(std::move(Noted));
       addMeasuredNotes(Noted);
       OnFile(I, Inputs.Files.size(), Inputs.Files[I], std::move(Noted));
     };
-  RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Overlays, Done);
+  RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Overlays, Done, R.Parse);
+  Out.Messages.insert(Out.Messages.end(), Result.Incomplete.begin(), Result.Incomplete.end());
   Out.Errors = std::move(Result.Errors);
   Out.Stats = Result.Stats;
+  if (DropVendored)
+    dropVendoredFindings(Out.Errors, Inputs.Files);
   if (Filter || !R.WriteBaseline.empty())
     filterFindings(Filter ? &*Filter : nullptr, R.WriteBaseline, Inputs.Files, Out.Errors, Out.Stats,
                    Out.Messages, Out.Problems);

@@ -5,6 +5,7 @@
 #include "CompileFlags.h"
 #include "Config.h"
 #include "Filters.h"
+#include "IncludeRecovery.h"
 #include "Report.h"
 
 #include <map>
@@ -39,6 +40,7 @@ struct LintRequest {
   std::optional<bool> UseColor;  // unset: when stdout is a terminal
   bool RelativePaths = false;    // --path-style=relative
   std::map<std::string, std::string> Overlays;  // unsaved buffers by absolute path, linted instead of the files
+  ParseOptions Parse;  // --strict-includes, --cuda-path
 };
 
 } // namespace mlperf::lint

@@ -18,9 +18,12 @@ using namespace clang::tidy;
 
 RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
                     const ProviderFactory &Providers, unsigned Jobs,
-                    const std::map<std::string, std::string> &Overlays, const FileDone &OnFileDone) {
+                    const std::map<std::string, std::string> &Overlays, const FileDone &OnFileDone,
+                    const ParseOptions &Parse) {
   std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
   std::vector<std::optional<std::string>> Crashes(Files.size());
+  std::vector<std::string> Incomplete(Files.size());
+  std::vector<char> FollowingErrors(Files.size(), 0);
   RunResult Out;
   std::mutex Done;
   auto RunOne = [&](size_t I) {
@@ -34,7 +37,10 @@ RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling:
           Buffers->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
         FS->pushOverlay(Buffers);
       }
-      PerFile[I] = runClangTidy(Context, DB, {Files[I]}, FS, /*ApplyAnyFix=*/true);
+      FileRun Run = runTidyOnFile(Context, DB, Files[I], FS, Parse);
+      PerFile[I] = std::move(Run.Errors);
+      Incomplete[I] = incompleteMessage(Files[I], Run);
+      FollowingErrors[I] = Run.FollowingErrors > 0;
       std::lock_guard<std::mutex> Lock(Done);
       const ClangTidyStats &S = Context.getStats();
       Out.Stats.ErrorsDisplayed += S.ErrorsDisplayed;
@@ -64,6 +70,10 @@ RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling:
       Out.Problems.push_back(Files[I] + ": clang crashed while parsing (" + *Crashes[I] + ")");
       Out.Uncompilable.insert(normalizedPath(Files[I]));
     }
+    if (FollowingErrors[I])  // headers not found: it did not compile, whatever was reported
+      Out.Uncompilable.insert(normalizedPath(Files[I]));
+    if (!Incomplete[I].empty())
+      Out.Incomplete.push_back(std::move(Incomplete[I]));
     for (const ClangTidyError &E : PerFile[I])
       if (E.DiagLevel == ClangTidyError::Error && !E.IsWarningAsError) {
         Out.Uncompilable.insert(normalizedPath(Files[I]));

@@ -3,6 +3,7 @@
 
 #include "Config.h"
 #include "FileGuard.h"
+#include "IncludeRecovery.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -22,6 +23,7 @@ struct RunResult {
   std::shared_ptr<ContentHashes> Hashes = std::make_shared<ContentHashes>();  // of every file clang read
   std::set<std::string> Uncompilable;  // normalized: inputs that did not compile, files with compile errors
   std::vector<std::string> Problems;   // "<file>: clang crashed while parsing (...)"
+  std::vector<std::string> Incomplete;              // one line per file with includes not found
 };
 
 /// Called as each file finishes, one call at a time, with its own findings.
@@ -29,6 +31,7 @@ using FileDone = std::function<void(size_t Index, const std::vector<clang::tidy:
 
 RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
                     const ProviderFactory &Providers, unsigned Jobs,
-                    const std::map<std::string, std::string> &Overlays = {}, const FileDone &OnFileDone = {});
+                    const std::map<std::string, std::string> &Overlays = {}, const FileDone &OnFileDone = {},
+                    const ParseOptions &Parse = {});
 
 } // namespace mlperf::lint

@@ -109,6 +109,8 @@ void ApiProfiles::index(const Profile &P) {
     if (!E.Types.empty())
       TypeEntries.push_back(&E);
     ByRole[E.R].push_back(&E);
+    if (E.KernelLaunch)
+      KernelLaunches.push_back(&E);
   }
   for (const auto &D : P.MarkerDecls)
     MarkerDecls[D] = true;
@@ -230,6 +232,8 @@ std::optional<RoleMatch> ApiProfiles::refineByArguments(const ProfileEntry &E, c
 }
 
 std::optional<RoleMatch> ApiProfiles::matchCall(const CallExpr *CE) const {
+  if (isa<CUDAKernelCallExpr>(CE) && !KernelLaunches.empty())
+    return RoleMatch{KernelLaunches.front()->R, KernelLaunches.front()};
   std::optional<RoleMatch> M;
   forCallEntries(ByCalleeName, ByMethodName, CE, [&](const ProfileEntry &E) {
     if (isPrimaryRole(E.R))
@@ -247,6 +251,10 @@ std::optional<RoleMatch> ApiProfiles::matchConstruct(const CXXConstructExpr *CE)
 }
 
 std::optional<RoleMatch> ApiProfiles::match(const Expr *E) const {
+  // Nothing that involves a declaration the parser could not resolve (a type
+  // from a header that was not found) has a role.
+  if (E->containsErrors())
+    return std::nullopt;
   if (const auto *CE = dyn_cast<CallExpr>(E))
     return matchCall(CE);
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
@@ -264,7 +272,11 @@ const ProfileEntry *ApiProfiles::find(const Expr *E, Role R) const {
   return nullptr;
 }
 
-std::optional<RoleMatch> ApiProfiles::matchVarType(const VarDecl *VD) const { return matchType(VD->getType()); }
+std::optional<RoleMatch> ApiProfiles::matchVarType(const VarDecl *VD) const {
+  if (VD->isInvalidDecl())
+    return std::nullopt;
+  return matchType(VD->getType());
+}
 
 std::optional<RoleMatch> ApiProfiles::matchType(QualType T) const {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();

@@ -101,6 +101,11 @@ struct ProfileEntry {
   std::string OptionsType;    // Factory: the type of its trailing options parameter
   std::string NewOptions;     // Factory: options from a value, `{0}` is the value ("" for none)
   std::string SetDevice;      // Factory: the call appended to options to set the device, `{0}` is the device
+  bool KernelLaunch = false;          // the role of a CUDA kernel launch, `kernel<<<grid, block>>>(...)`
+  /// For Construct: a struct argument whose named fields, when set (true or
+  /// non-null), make the construction build only metadata (ggml's no_alloc).
+  std::optional<unsigned> MetadataArg;
+  std::vector<std::string> MetadataFields;
   const struct Profile *Owner = nullptr;
 };
 
@@ -168,6 +173,8 @@ public:
   const Profile *autogradTensorProfile(clang::QualType T) const;
   /// Classifies an expression used as a device argument.
   DeviceKind classifyDeviceArg(const clang::Expr *E) const;
+  /// The device model of every profile (device, device-kind and options types).
+  const DeviceModel &devices() const { return Devices; }
 
   llvm::ArrayRef<std::unique_ptr<Profile>> profiles() const { return Profiles; }
 
@@ -182,7 +189,7 @@ private:
   std::vector<std::unique_ptr<Profile>> Profiles;
   llvm::StringMap<std::vector<const ProfileEntry *>> ByCalleeName;  // last name component
   llvm::StringMap<std::vector<const ProfileEntry *>> ByMethodName;
-  std::vector<const ProfileEntry *> Constructs, TypeEntries;
+  std::vector<const ProfileEntry *> Constructs, TypeEntries, KernelLaunches;
   std::map<Role, std::vector<const ProfileEntry *>> ByRole;
   llvm::StringMap<bool> MarkerDecls, MarkerTypes, MarkerCalls;
   DeviceModel Devices;  // the union of every profile's

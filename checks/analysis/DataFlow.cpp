@@ -7,7 +7,7 @@
 
 namespace clang::tidy::mlperf {
 
-bool underNoGradGuard(const Stmt *S, const ModelAnalysis &A) {
+static bool guardedInFunction(const Stmt *S, const ModelAnalysis &A) {
   for (const Stmt *Child = S, *P = A.parent(S); P; Child = P, P = A.parent(P)) {
     const auto *CS = dyn_cast<CompoundStmt>(P);
     if (!CS)
@@ -31,6 +31,37 @@ bool underNoGradGuard(const Stmt *S, const ModelAnalysis &A) {
     }
   }
   return false;
+}
+
+static bool definesMain(const ASTContext &Ctx) {
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->isMain() && FD->hasBody())
+      return true;
+  return false;
+}
+
+/// Grad mode is thread-local and callees inherit it: a function whose every
+/// call in the TU is under a guard runs under it. In a program (the TU defines
+/// main), a function nothing calls or references never runs: it constrains
+/// nothing. A thread entry or a function called through a pointer is
+/// referenced without a call and starts with grad mode on.
+static bool guardedAt(const Stmt *S, const ModelAnalysis &A, llvm::DenseSet<const FunctionDecl *> &Visiting) {
+  if (guardedInFunction(S, A))
+    return true;
+  const FunctionDecl *FD = A.owner(S);
+  if (!FD || FD->isMain() || !Visiting.insert(FD).second)
+    return false;
+  std::vector<const Expr *> Sites = A.callSites(FD);
+  bool Dead = Sites.empty() && !FD->isReferenced() && definesMain(A.context());
+  bool All = Dead ||
+             (!Sites.empty() && llvm::all_of(Sites, [&](const Expr *E) { return guardedAt(E, A, Visiting); }));
+  Visiting.erase(FD);
+  return All;
+}
+
+bool underNoGradGuard(const Stmt *S, const ModelAnalysis &A) {
+  llvm::DenseSet<const FunctionDecl *> Visiting;
+  return guardedAt(S, A, Visiting);
 }
 
 static const Stmt *findIn(const Stmt *S, llvm::function_ref<bool(const Stmt *)> Visit,

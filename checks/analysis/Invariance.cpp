@@ -32,7 +32,7 @@ bool isMutableReference(QualType T) {
 
 class ChangeFinder : public RecursiveASTVisitor<ChangeFinder> {
 public:
-  explicit ChangeFinder(const VarDecl *VD) : VD(VD) {}
+  ChangeFinder(const VarDecl *VD, const Stmt *Self) : VD(VD), Self(Self) {}
   bool Changed = false;
 
   bool VisitVarDecl(VarDecl *D) {
@@ -78,7 +78,7 @@ public:
   }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
-    if (!FD)
+    if (!FD || CE == Self)  // what the expression writes as its result (a copy's destination) is not an input
       return true;
     unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (unsigned I = Offset; I < CE->getNumArgs() && I - Offset < FD->getNumParams(); ++I) {
@@ -98,6 +98,7 @@ public:
 
 private:
   const VarDecl *VD;
+  const Stmt *Self;
 };
 
 class VarRefs : public RecursiveASTVisitor<VarRefs> {
@@ -132,8 +133,8 @@ bool contains(const Stmt *Region, SourceLocation Loc, const SourceManager &SM) {
 }
 } // namespace
 
-bool isChangedIn(const VarDecl *VD, const Stmt *Region) {
-  ChangeFinder F(VD);
+bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self) {
+  ChangeFinder F(VD, Self);
   F.TraverseStmt(const_cast<Stmt *>(Region));
   return F.Changed;
 }
@@ -152,7 +153,7 @@ const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> L
   for (const Stmt *Loop : Loops) {
     bool Invariant = true;
     for (const VarDecl *VD : Refs.Vars)
-      if (contains(Loop, VD->getLocation(), SM) || isChangedIn(VD, Loop)) {
+      if (contains(Loop, VD->getLocation(), SM) || isChangedIn(VD, Loop, E)) {
         Invariant = false;
         break;
       }

@@ -10,8 +10,9 @@ namespace clang::tidy::mlperf {
 /// incremented, passed by non-const reference or pointer, given a non-const
 /// method call or an in-place one (a name ending in '_', as libtorch's),
 /// bound to a non-const reference, iterated by non-const reference, or
-/// declared there.
-bool isChangedIn(const VarDecl *VD, const Stmt *Region);
+/// declared there. Arguments \p Self (a call) writes through its parameters
+/// are its outputs, not changes of its inputs.
+bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self = nullptr);
 
 /// The outermost loop among \p Loops (innermost first) in which every
 /// variable that \p E reads is loop-invariant and declared outside the loop;

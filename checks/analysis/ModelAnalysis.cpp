@@ -1,4 +1,5 @@
 #include "ModelAnalysis.h"
+#include "Facts.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
@@ -58,7 +59,7 @@ bool loopKind(const Stmt *S) {
     if (const auto *B = dyn_cast_or_null<CXXBoolLiteralExpr>(Cond); B && !B->getValue())
       return false;
   }
-  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) && !runsOnce(S);
 }
 
 const FunctionDecl *definitionOf(const FunctionDecl *FD) {
@@ -94,7 +95,8 @@ const FunctionDecl *modelFunctionOf(const Expr *E) {
 
 } // namespace
 
-ModelAnalysis::ModelAnalysis(ASTContext &Ctx, const ApiProfiles &Profiles) : Ctx(Ctx), Profiles(Profiles) {
+ModelAnalysis::ModelAnalysis(ASTContext &Ctx, const ApiProfiles &Profiles)
+    : Ctx(Ctx), Profiles(Profiles), Project(projectSummaries()) {
   collect();
 }
 
@@ -133,6 +135,8 @@ void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *
       else
         Callee = definitionOf(cast<CXXConstructExpr>(E)->getConstructor());
       CallSite Site{E, Callee, Profiles.match(E), Owner};
+      if (const auto *CE = dyn_cast<CallExpr>(E); Project && !Callee && !Site.Role && CE && CE->getDirectCallee())
+        Site.External = Project->function(usrOf(CE->getDirectCallee()));
       if (!DeviceAware) {
         if (const auto *CE = dyn_cast<CallExpr>(E); CE && CE->getDirectCallee() &&
                                                      Profiles.isDeviceMarkerCall(CE->getDirectCallee()))
@@ -164,6 +168,13 @@ const FunctionDecl *ModelAnalysis::owner(const Stmt *S) const {
   while (const Stmt *P = Parents.lookup(Top))
     Top = P;
   return BodyOwner.lookup(Top);
+}
+
+std::vector<const Expr *> ModelAnalysis::callSites(const FunctionDecl *FD) const {
+  std::vector<const Expr *> Sites;
+  for (size_t I : Callers.lookup(FD))
+    Sites.push_back(Calls[I].E);
+  return Sites;
 }
 
 bool ModelAnalysis::isLoop(const Stmt *S) const { return S && loopKind(S); }
@@ -214,7 +225,7 @@ std::optional<RoleMatch> ModelAnalysis::role(const Expr *E) const {
 bool ModelAnalysis::callIsStep(const CallSite &C) {
   if (C.Role && C.Role->R == Role::Step)
     return true;
-  return C.Callee && stepsDirectly(C.Callee);
+  return (C.Callee && stepsDirectly(C.Callee)) || (C.External && C.External->StepsDirectly);
 }
 
 template <class Key>
@@ -258,13 +269,15 @@ bool ModelAnalysis::stepsDirectly(const FunctionDecl *FD) {
 bool ModelAnalysis::reachesStep(const FunctionDecl *FD) {
   return memoized(ReachesMemo, FD, [&] {
     return anyCall(FD, [&](const CallSite &C) {
-      return (C.Role && C.Role->R == Role::Step) || (C.Callee && reachesStep(C.Callee));
+      return (C.Role && C.Role->R == Role::Step) || (C.Callee && reachesStep(C.Callee)) ||
+             (C.External && C.External->ReachesStep);
     });
   });
 }
 
 bool ModelAnalysis::callTrains(const CallSite &C) {
-  return (C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee));
+  return (C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee)) ||
+         (C.External && C.External->Trains);
 }
 
 bool ModelAnalysis::reachesTraining(const FunctionDecl *FD) {
@@ -287,7 +300,8 @@ bool ModelAnalysis::isEpochLoop(const Stmt *Loop) {
     });
     bool TrainsHere = anyCall(FD, [&](const CallSite &C) {
       return innermostLoop(C.E) == Loop && ((C.Role && isTrainingStep(*C.Role)) ||
-                                            (C.Callee && stepsDirectly(C.Callee) && reachesTraining(C.Callee)));
+                                            (C.Callee && stepsDirectly(C.Callee) && reachesTraining(C.Callee)) ||
+                                            (C.External && C.External->StepsDirectly && C.External->Trains));
     });
     return NestsStepLoop && !TrainsHere;
   });
@@ -408,10 +422,32 @@ std::optional<HotContext> ModelAnalysis::hotFunction(const FunctionDecl *FD) {
     }
   }
   HotInProgress.erase(FD);
+  if (!Result && Project)
+    if (const HotCallSite *Site = Project->hotCaller(usrOf(FD), mainFileName())) {
+      Result = HotContext();
+      Result->External = Site;
+      Result->Training = Site->Training;
+    }
   return HotMemo[FD] = Result;
 }
 
+bool ModelAnalysis::neverRuns(const Stmt *S) const {
+  for (const Stmt *Child = S, *P = parent(S); P; Child = P, P = parent(P)) {
+    const auto *If = dyn_cast<IfStmt>(P);
+    const Expr *Cond = If ? If->getCond() : nullptr;
+    if (!Cond || Child == Cond || Cond->isValueDependent())
+      continue;
+    // `if (verbose)` with `const bool verbose = false`, `if (kDebug)`.
+    bool Value;
+    if (Cond->EvaluateAsBooleanCondition(Value, Ctx) && Value == (Child == If->getElse()))
+      return true;
+  }
+  return false;
+}
+
 std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
+  if (neverRuns(S))
+    return std::nullopt;
   bool Guarded = false;
   const FunctionDecl *FD = nullptr;
   const Stmt *Child = S;
@@ -438,7 +474,32 @@ std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
   return hotFunction(FD);
 }
 
+void ModelAnalysis::forEachFunction(llvm::function_ref<void(const FunctionDecl *)> Fn) const {
+  for (const auto &[FD, Info] : Functions)
+    Fn(FD);
+}
+
+void ModelAnalysis::forEachExternalCall(
+    llvm::function_ref<void(const Expr *, const FunctionDecl *, const FunctionDecl *)> Fn) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const CallSite &C : Calls) {
+    const auto *CE = dyn_cast<CallExpr>(C.E);
+    const FunctionDecl *Declared = CE ? CE->getDirectCallee() : nullptr;
+    if (C.Callee || C.Role || !Declared || SM.isInSystemHeader(SM.getExpansionLoc(Declared->getLocation())))
+      continue;
+    Fn(C.E, C.Caller, Declared);
+  }
+}
+
+std::string ModelAnalysis::mainFileName() const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Entry = SM.getFileEntryRefForID(SM.getMainFileID());
+  return Entry ? Entry->getName().str() : "";
+}
+
 std::optional<HotContext> ModelAnalysis::inModelLoop(const Stmt *S) {
+  if (neverRuns(S))
+    return std::nullopt;
   const Stmt *Outermost = nullptr;
   for (const Stmt *L : enclosingLoops(S))
     if (runsModel(L))

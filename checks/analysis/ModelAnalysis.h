@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ApiProfile.h"
+#include "Summaries.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
@@ -29,6 +30,8 @@ struct HotContext {
   /// A function that runs every step by itself (a module's forward).
   const FunctionDecl *HotRoot = nullptr;
   bool Training = false;
+  /// The function is called on every step from another file of the project.
+  const HotCallSite *External = nullptr;
 };
 
 class ModelAnalysis {
@@ -66,6 +69,17 @@ public:
 
   /// Functions whose every call is a model step by construction (forward).
   bool isHotRoot(const FunctionDecl *FD) const;
+  /// A model step on every call of \p FD, outside any loop of its own; anywhere in it.
+  bool stepsDirectly(const FunctionDecl *FD);
+  bool reachesStep(const FunctionDecl *FD);
+
+  /// For the whole-project summaries: the functions defined here, and the
+  /// calls of functions this translation unit only declares.
+  void forEachFunction(llvm::function_ref<void(const FunctionDecl *)> Fn) const;
+  void forEachExternalCall(
+      llvm::function_ref<void(const Expr *Call, const FunctionDecl *Caller, const FunctionDecl *Callee)> Fn) const;
+  /// The calls of \p FD (its definition in this TU) from user code.
+  std::vector<const Expr *> callSites(const FunctionDecl *FD) const;
 
 private:
   struct CallSite {
@@ -73,6 +87,7 @@ private:
     const FunctionDecl *Callee;  // definition in this TU, or null
     std::optional<RoleMatch> Role;
     const FunctionDecl *Caller;
+    const FunctionFacts *External = nullptr;  // the callee is defined in another file of the project
   };
   struct FunctionInfo {
     const FunctionDecl *FD;
@@ -82,8 +97,6 @@ private:
 
   void collect();
   void walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *Owner);
-  bool stepsDirectly(const FunctionDecl *FD);
-  bool reachesStep(const FunctionDecl *FD);
   bool isStepLoop(const Stmt *Loop);
   bool runsModel(const Stmt *Loop);
   /// A loop around a step loop whose own model calls only evaluate (an epoch
@@ -94,11 +107,15 @@ private:
   bool callTrains(const CallSite &C);
   bool anyCall(const FunctionDecl *FD, llvm::function_ref<bool(const CallSite &)> Pred) const;
   bool isPeriodicGuard(const Stmt *Cond) const;
+  /// Under a branch whose condition is a constant that excludes it.
+  bool neverRuns(const Stmt *S) const;
   std::optional<HotContext> hotFunction(const FunctionDecl *FD);
+  std::string mainFileName() const;
 
   ASTContext &Ctx;
   const ApiProfiles &Profiles;
   bool DeviceAware = false;
+  std::shared_ptr<const ProjectSummaries> Project;
   llvm::DenseMap<const Stmt *, const Stmt *> Parents;
   llvm::DenseMap<const Stmt *, const FunctionDecl *> BodyOwner;
   llvm::DenseMap<const FunctionDecl *, FunctionInfo> Functions;

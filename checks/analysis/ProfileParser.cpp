@@ -60,14 +60,14 @@ const std::vector<KeySpec> &keySpecs() {
       {"pair", {R::Acquire, R::Construct}},
       {"handle_arg", {R::Acquire, R::Construct, R::Release, R::Finalize}},
       {"value_arg", {R::ToDevice, R::BackendChoice}},
-      {"shape_specialized", {R::Step}},
+      {"shape_specialized", {R::Step}}, {"kernel_launch", {R::Step}},
       {"size_args", {R::Layer}}, {"kernel_arg", {R::Layer}}, {"kernel_rank", {R::Layer}},
       {"kernel_rank_template_arg", {R::Layer}}, {"bias_arg", {R::Layer}}, {"trainable_arg", {R::Layer}},
       {"size_arg", {R::BatchSize, R::Slice}},
       {"name_arg", {R::BackendChoice}}, {"name", {R::BackendChoice}}, {"slow_values", {R::BackendChoice}},
       {"message", {R::BackendChoice}},
       {"grad_mode_arg", {R::NoGradGuard}},
-      {"drop_last_method", {R::Construct}},
+      {"drop_last_method", {R::Construct}}, {"metadata_when_set", {R::Construct}},
       {"fix", {R::NoGradGuard, R::Detach}}, {"fix_label", {R::NoGradGuard}},
       {"default_device", {R::ToDevice}},
       {"options_type", {R::Factory}}, {"new_options", {R::Factory}}, {"set_device", {R::Factory}},
@@ -306,6 +306,8 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
   Arg("value_arg", E.ValueArg);
   if (J.contains("shape_specialized"))
     E.ShapeSpecialized = getBool(J.at("shape_specialized"), W, "shape_specialized");
+  if (J.contains("kernel_launch"))
+    E.KernelLaunch = getBool(J.at("kernel_launch"), W, "kernel_launch");
   if (E.R == Role::Layer)
     parseLayer(J, E, W);
   Arg("size_arg", E.SizeArg);
@@ -328,6 +330,13 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
   }
   Arg("grad_mode_arg", E.GradModeArg);
   Str("drop_last_method", E.DropLastMethod);
+  if (J.contains("metadata_when_set")) {
+    const json &MW = object(J.at("metadata_when_set"), W, "metadata_when_set", {"index", "fields"});
+    if (!MW.contains("index") || !MW.contains("fields"))
+      fail(W, "'metadata_when_set' needs 'index' and 'fields'");
+    E.MetadataArg = getArg(MW.at("index"), W, "metadata_when_set.index");
+    E.MetadataFields = getStrings(MW.at("fields"), W, "metadata_when_set.fields");
+  }
   if (!E.DropLastMethod.empty() && E.K != Kind::DataLoader)
     fail(W, "'drop_last_method' applies to kind 'data-loader'");
   Str("fix", E.Fix);
@@ -338,8 +347,9 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
   Str("set_device", E.SetDevice);
   requireTogether(J, W, {"options_type", "new_options", "set_device"});
   if (E.Callees.empty() && E.Method.empty() && E.ConstructsDerivedFrom.empty() && E.Constructs.empty() &&
-      E.Types.empty())
-    fail(W, "names no 'callee', 'method', 'constructs_derived_from', 'constructs' or 'types' to match by");
+      E.Types.empty() && !E.KernelLaunch)
+    fail(W, "names no 'callee', 'method', 'constructs_derived_from', 'constructs', 'types' or 'kernel_launch' to "
+            "match by");
   return E;
 }
 

@@ -152,7 +152,8 @@ std::vector<std::string> allFixtureFiles() {
   for (llvm::sys::fs::recursive_directory_iterator It(MLPERF_SOURCE_DIR "/fixtures", EC), End; It != End && !EC;
        It.increment(EC)) {
     llvm::StringRef P = It->path();
-    if (P.ends_with(".cc") && P.contains("/fixtures/"))
+    // fixtures/realworld/pending/ holds cases the analysis does not handle yet.
+    if (P.ends_with(".cc") && P.contains("/fixtures/") && !P.contains("/pending/"))
       Files.push_back(P.str());
   }
   std::sort(Files.begin(), Files.end());

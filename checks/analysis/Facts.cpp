@@ -1,0 +1,179 @@
+#include "Facts.h"
+#include "DataFlow.h"
+#include "SourceUtils.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace clang::tidy::mlperf {
+
+namespace {
+bool anyChild(const Stmt *S, llvm::function_ref<bool(const Stmt *)> Pred) {
+  for (const Stmt *C : S->children())
+    if (C && Pred(C))
+      return true;
+  return false;
+}
+
+/// A `continue` that starts another iteration of the loop holding \p S
+/// (one in a nested loop belongs to that loop).
+bool continuesLoop(const Stmt *S) {
+  if (isa<ContinueStmt>(S))
+    return true;
+  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LambdaExpr>(S))
+    return false;
+  return anyChild(S, continuesLoop);
+}
+
+/// A tensor type of a framework with autograd (the profiles' `autograd_tensor_types`).
+bool isTensorType(QualType T, const ApiProfiles &P) { return P.autogradTensorProfile(T) != nullptr; }
+
+/// A tensor, or a tuple of tensors (`std::tuple<Tensor, Tensor>` of `sort`, `max`, `mode`).
+bool holdsTensor(QualType T, const ApiProfiles &P) {
+  if (isTensorType(T, P))
+    return true;
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || plainQualifiedName(Spec->getSpecializedTemplate()) != "std::tuple")
+    return false;
+  for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+    for (const TemplateArgument &Elem : Arg.getKind() == TemplateArgument::Pack ? Arg.pack_elements() : Arg)
+      if (Elem.getKind() == TemplateArgument::Type && isTensorType(Elem.getAsType(), P))
+        return true;
+  return false;
+}
+
+bool isUserCode(const FunctionDecl *FD, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  return FD && FD->getLocation().isValid() && !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
+}
+
+/// Whether a variable is assigned anywhere in \p S other than at its declaration.
+bool assignsTo(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign &&
+                                                    namedVar(BO->getLHS()) == V)
+    return true;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Equal &&
+                                                         OC->getNumArgs() == 2 && namedVar(OC->getArg(0)) == V)
+    return true;
+  return anyChild(S, [&](const Stmt *C) { return assignsTo(C, V); });
+}
+
+bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth);
+
+/// Tensor options that name no device or the CPU (`torch::kFloat`,
+/// `TensorOptions().dtype(...)`), unlike another tensor's `options()`.
+bool optionsOnHost(const Expr *Opt, const ModelAnalysis &A, int Depth) {
+  switch (A.profiles().classifyDeviceArg(Opt)) {
+  case DeviceKind::Cpu: return true;
+  case DeviceKind::NotDevice: break;
+  default: return false;
+  }
+  for (const Expr *Cur = stripWrappers(Opt); Cur && Depth < 8; ++Depth) {
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Cur)) {
+      const Expr *Obj = stripWrappers(MC->getImplicitObjectArgument());
+      if (isTensorType(Obj->getType(), A.profiles()))
+        return onHostAt(Obj, A, Depth + 1);
+      Cur = Obj;
+      continue;
+    }
+    if (const VarDecl *V = namedVar(Cur))
+      return V->isLocalVarDecl() && V->getInit() && optionsOnHost(V->getInit(), A, Depth + 1);
+    return true;
+  }
+  return false;
+}
+
+/// A factory that creates its tensor in host memory: not `*_like` (those
+/// follow their argument) and no argument names an accelerator.
+bool hostFactory(const CallExpr *CE, const ModelAnalysis &A, int Depth) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD || !FD->getIdentifier() || FD->getName().ends_with("_like"))
+    return false;
+  for (const Expr *Arg : CE->arguments()) {
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    const auto *RD = Arg->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    std::string Type = RD ? plainQualifiedName(RD) : "";
+    const DeviceModel &D = A.profiles().devices();
+    if (llvm::is_contained(D.OptionsTypes, Type) && !optionsOnHost(Arg, A, Depth + 1))
+      return false;
+    if (llvm::is_contained(D.DeviceTypes, Type) || Arg->getType()->isEnumeralType()) {
+      DeviceKind K = A.profiles().classifyDeviceArg(Arg);
+      if (K != DeviceKind::Cpu && K != DeviceKind::NotDevice)
+        return false;
+    }
+  }
+  return true;
+}
+
+/// A framework operation (declared in a system header) whose tensor operands
+/// (the object and the arguments that hold tensors) are all on the host.
+bool hostOperation(const CallExpr *CE, const ModelAnalysis &A, int Depth) {
+  if (isUserCode(CE->getDirectCallee(), A.context()))
+    return false;
+  llvm::SmallVector<const Expr *, 4> Operands;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    Operands.push_back(MC->getImplicitObjectArgument());
+  for (const Expr *Arg : CE->arguments())
+    if (!isa<CXXDefaultArgExpr>(Arg) && holdsTensor(Arg->getType(), A.profiles()))
+      Operands.push_back(Arg);
+  return !Operands.empty() && llvm::all_of(Operands, [&](const Expr *O) { return onHostAt(O, A, Depth + 1); });
+}
+
+bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
+  if (!E || Depth > 8)
+    return false;
+  E = stripWrappers(E);
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (auto R = A.role(CE)) {
+      if (R->R == Role::Factory)
+        return hostFactory(CE, A, Depth);
+      if (R->R != Role::Detach)  // dropping history keeps the tensor where it is
+        return R->R == Role::Materialize || R->R == Role::HostWrap;
+    }
+    return hostOperation(CE, A, Depth);
+  }
+  // `batch.data` of a data loader's example: datasets produce host tensors.
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (auto R = A.profiles().matchType(ME->getBase()->getType()); R && R->R == Role::HostData)
+      return true;
+  if (const VarDecl *V = namedVar(E); V && V->isLocalVarDecl() && V->getInit()) {
+    const FunctionDecl *FD = A.owner(V->getInit());
+    if (!FD || assignsTo(FD->getBody(), V))
+      return false;
+    return onHostAt(V->getInit(), A, Depth + 1);
+  }
+  return false;
+}
+} // namespace
+
+bool runsOnce(const Stmt *Loop) {
+  const Stmt *Body = loopBody(Loop);
+  if (!Body)
+    return false;
+  const Stmt *Last = Body;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Body))
+    Last = CS->body_empty() ? nullptr : CS->body_back();
+  if (!isa_and_nonnull<BreakStmt, ReturnStmt>(Last))
+    return false;
+  return !continuesLoop(Body);
+}
+
+bool onHost(const Expr *E, const ModelAnalysis &A) { return onHostAt(E, A, 0); }
+
+bool provesGraph(const VarDecl *V, const Stmt *Scope, const ModelAnalysis &A) {
+  if (!V || !Scope)
+    return false;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Scope); MC && namedVar(MC->getImplicitObjectArgument()) == V)
+    if (auto R = A.role(MC); R && R->R == Role::Step && R->kind() == Kind::Backward)
+      return true;
+  if (isa<LambdaExpr>(Scope))
+    return false;
+  return anyChild(Scope, [&](const Stmt *C) { return provesGraph(V, C, A); });
+}
+
+} // namespace clang::tidy::mlperf

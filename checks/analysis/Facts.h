@@ -1,0 +1,24 @@
+// Facts that the code itself states, used instead of requiring a known
+// producer: where a tensor lives, which values carry an autograd graph, and
+// which statements cannot run on every step.
+#pragma once
+
+#include "ModelAnalysis.h"
+
+namespace clang::tidy::mlperf {
+
+/// Whether a loop's body runs at most once: it ends in an unconditional
+/// `break` or `return` and no `continue` starts another iteration.
+bool runsOnce(const Stmt *Loop);
+
+/// Whether \p E is a tensor in host memory: a copy to the host (`cpu()`,
+/// `to(kCPU)`), wrapped host memory, a data loader's example, a factory
+/// without a device, a framework operation whose tensor operands are all on
+/// the host, or a local variable initialized from one and never reassigned.
+bool onHost(const Expr *E, const ModelAnalysis &A);
+
+/// Whether \p V is the object of a backward pass inside \p Scope:
+/// `V.backward()` proves that V carries an autograd graph.
+bool provesGraph(const VarDecl *V, const Stmt *Scope, const ModelAnalysis &A);
+
+} // namespace clang::tidy::mlperf

@@ -1,0 +1,216 @@
+#include "Summaries.h"
+
+#include "ModelAnalysis.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Index/USRGeneration.h"
+
+#include <nlohmann/json.hpp>
+
+#include <mutex>
+
+namespace clang::tidy::mlperf {
+
+using nlohmann::json;
+
+namespace {
+std::mutex Mu;
+std::shared_ptr<const ProjectSummaries> Current;
+
+struct Place {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+};
+
+Place placeOf(SourceLocation Loc, const SourceManager &SM) {
+  Loc = SM.getExpansionLoc(Loc);
+  Place P;
+  if (auto Entry = SM.getFileEntryRefForID(SM.getFileID(Loc)))
+    P.File = Entry->getName().str();
+  P.Line = SM.getExpansionLineNumber(Loc);
+  P.Column = SM.getExpansionColumnNumber(Loc);
+  return P;
+}
+} // namespace
+
+std::shared_ptr<const ProjectSummaries> projectSummaries() {
+  std::lock_guard<std::mutex> Lock(Mu);
+  return Current;
+}
+
+void setProjectSummaries(std::shared_ptr<const ProjectSummaries> S) {
+  std::lock_guard<std::mutex> Lock(Mu);
+  Current = std::move(S);
+}
+
+std::string usrOf(const Decl *D) {
+  llvm::SmallString<128> Buf;
+  if (!D || index::generateUSRForDecl(D, Buf))
+    return "";
+  return std::string(Buf);
+}
+
+void ProjectSummaries::add(FileSummary S) { Files[S.File] = std::move(S); }
+
+void ProjectSummaries::resolve() {
+  Resolved.clear();
+  Ambiguous.clear();
+  for (const auto &[File, S] : Files)
+    for (const auto &[Usr, F] : S.Functions) {
+      auto [It, New] = Resolved.try_emplace(Usr, F);
+      // A header's inline function is defined in every file that includes
+      // it; two different definitions (two programs' `train`) say nothing.
+      if (!New && (It->second.File != F.File || It->second.Line != F.Line))
+        Ambiguous.insert(Usr);
+    }
+  for (const std::string &Usr : Ambiguous)
+    Resolved.erase(Usr);
+  // Facts flow from callees to callers until nothing changes.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto &[Usr, F] : Resolved)
+      for (const std::string &Callee : F.Callees) {
+        auto It = Resolved.find(Callee);
+        if (It == Resolved.end() || &It->second == &F)
+          continue;
+        const FunctionFacts &C = It->second;
+        bool Direct = llvm::is_contained(F.DirectCallees, Callee);
+        bool StepsDirectly = F.StepsDirectly || (Direct && C.StepsDirectly);
+        bool Steps = F.ReachesStep || C.ReachesStep, Trains = F.Trains || C.Trains;
+        if (StepsDirectly != F.StepsDirectly || Steps != F.ReachesStep || Trains != F.Trains) {
+          F.StepsDirectly = StepsDirectly;
+          F.ReachesStep = Steps;
+          F.Trains = Trains;
+          Changed = true;
+        }
+      }
+  }
+}
+
+const FunctionFacts *ProjectSummaries::function(llvm::StringRef Usr) const {
+  auto It = Resolved.find(Usr.str());
+  return It == Resolved.end() ? nullptr : &It->second;
+}
+
+const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
+  if (Ambiguous.count(Usr.str()))
+    return nullptr;
+  for (const auto &[File, S] : Files) {
+    if (File == NotFrom)
+      continue;
+    auto It = S.HotCalls.find(Usr.str());
+    if (It != S.HotCalls.end() && !It->second.empty())
+      return &It->second.front();
+  }
+  return nullptr;
+}
+
+std::string ProjectSummaries::toJson() const {
+  json Out = {{"version", 1}, {"files", json::object()}};
+  for (const auto &[File, S] : Files) {
+    json F = {{"mtime", S.MTime}, {"size", S.Size}, {"functions", json::object()}, {"hot_calls", json::object()}};
+    for (const auto &[Usr, Fn] : S.Functions)
+      F["functions"][Usr] = {{"name", Fn.Name},          {"file", Fn.File},   {"line", Fn.Line},
+                             {"steps_directly", Fn.StepsDirectly}, {"reaches_step", Fn.ReachesStep},
+                             {"trains", Fn.Trains},      {"callees", Fn.Callees},
+                             {"direct_callees", Fn.DirectCallees}};
+    for (const auto &[Usr, Sites] : S.HotCalls)
+      for (const HotCallSite &H : Sites)
+        F["hot_calls"][Usr].push_back({{"file", H.File}, {"line", H.Line}, {"column", H.Column},
+                                       {"loop_file", H.LoopFile}, {"loop_line", H.LoopLine},
+                                       {"loop_column", H.LoopColumn}, {"caller", H.Caller},
+                                       {"training", H.Training}});
+    Out["files"][File] = std::move(F);
+  }
+  return Out.dump(1);
+}
+
+llvm::Expected<ProjectSummaries> ProjectSummaries::fromJson(llvm::StringRef Text, llvm::StringRef Source) {
+  ProjectSummaries P;
+  try {
+    json In = json::parse(Text.begin(), Text.end());
+    if (In.value("version", 0) != 1)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: unknown summary version",
+                                     Source.str().c_str());
+    for (auto It = In.at("files").begin(); It != In.at("files").end(); ++It) {
+      FileSummary S;
+      S.File = It.key();
+      S.MTime = It->at("mtime").get<int64_t>();
+      S.Size = It->at("size").get<uint64_t>();
+      for (auto F = It->at("functions").begin(); F != It->at("functions").end(); ++F) {
+        FunctionFacts Fn;
+        Fn.Name = F->at("name").get<std::string>();
+        Fn.File = F->at("file").get<std::string>();
+        Fn.Line = F->at("line").get<unsigned>();
+        Fn.StepsDirectly = F->at("steps_directly").get<bool>();
+        Fn.ReachesStep = F->at("reaches_step").get<bool>();
+        Fn.Trains = F->at("trains").get<bool>();
+        Fn.Callees = F->at("callees").get<std::vector<std::string>>();
+        Fn.DirectCallees = F->at("direct_callees").get<std::vector<std::string>>();
+        S.Functions[F.key()] = std::move(Fn);
+      }
+      for (auto H = It->at("hot_calls").begin(); H != It->at("hot_calls").end(); ++H)
+        for (const json &J : *H)
+          S.HotCalls[H.key()].push_back(HotCallSite{J.at("file").get<std::string>(), J.at("line").get<unsigned>(),
+                                                    J.at("column").get<unsigned>(), J.at("loop_file").get<std::string>(),
+                                                    J.at("loop_line").get<unsigned>(), J.at("loop_column").get<unsigned>(),
+                                                    J.at("caller").get<std::string>(), J.at("training").get<bool>()});
+      P.add(std::move(S));
+    }
+  } catch (const std::exception &E) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: invalid summaries: %s", Source.str().c_str(),
+                                   E.what());
+  }
+  P.resolve();
+  return P;
+}
+
+FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
+  FileSummary S;
+  S.File = MainFile.str();
+  const SourceManager &SM = A.context().getSourceManager();
+  A.forEachFunction([&](const FunctionDecl *FD) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    if (MD && MD->getParent()->isLambda())
+      return;
+    std::string Usr = usrOf(FD);
+    if (Usr.empty())
+      return;
+    FunctionFacts &F = S.Functions[Usr];
+    F.Name = FD->getQualifiedNameAsString();
+    Place P = placeOf(FD->getLocation(), SM);
+    F.File = P.File;
+    F.Line = P.Line;
+    F.StepsDirectly = A.stepsDirectly(FD);
+    F.ReachesStep = A.reachesStep(FD);
+    F.Trains = A.reachesTraining(FD);
+  });
+  A.forEachExternalCall([&](const Expr *Call, const FunctionDecl *Caller, const FunctionDecl *Callee) {
+    std::string CalleeUsr = usrOf(Callee);
+    if (CalleeUsr.empty())
+      return;
+    const auto *MD = dyn_cast<CXXMethodDecl>(Caller);
+    if (!(MD && MD->getParent()->isLambda()))
+      if (auto It = S.Functions.find(usrOf(Caller)); It != S.Functions.end()) {
+        It->second.Callees.push_back(CalleeUsr);
+        if (!A.innermostLoop(Call))
+          It->second.DirectCallees.push_back(CalleeUsr);
+      }
+    std::optional<HotContext> H = A.perStep(Call);
+    if (!H)
+      return;
+    Place C = placeOf(Call->getExprLoc(), SM);
+    HotCallSite Site{C.File, C.Line, C.Column, "", 0, 0, Caller->getNameAsString(), H->Training};
+    if (H->Loop) {
+      Place L = placeOf(H->Loop->getBeginLoc(), SM);
+      Site.LoopFile = L.File;
+      Site.LoopLine = L.Line;
+      Site.LoopColumn = L.Column;
+    }
+    S.HotCalls[CalleeUsr].push_back(std::move(Site));
+  });
+  return S;
+}
+
+} // namespace clang::tidy::mlperf

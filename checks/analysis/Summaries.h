@@ -1,0 +1,82 @@
+// Whole-project facts: what each function of the project does when called
+// (runs the model, trains) and where other files call it on every step, keyed
+// by USR so that one translation unit sees the functions another defines.
+// The linter computes them in a first pass over the project and stores them in
+// its cache directory; the model analysis of each file then reads them.
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::mlperf {
+
+class ModelAnalysis;
+
+/// What calling a function does, through the functions it calls.
+struct FunctionFacts {
+  std::string Name, File;
+  unsigned Line = 0;
+  bool StepsDirectly = false;  // runs a model step on every call, outside any loop of its own
+  bool ReachesStep = false;    // runs a model step somewhere
+  bool Trains = false;         // a backward pass or an optimizer step
+  std::vector<std::string> Callees;        // USRs of functions it calls that its file does not define
+  std::vector<std::string> DirectCallees;  // those of them called outside any loop of its own
+};
+
+/// A call, on every step, of a function that the calling file does not define.
+struct HotCallSite {
+  std::string File;  // the call
+  unsigned Line = 0, Column = 0;
+  std::string LoopFile;  // the loop that runs the step; empty when the caller is hot by itself
+  unsigned LoopLine = 0, LoopColumn = 0;
+  std::string Caller;  // the calling function's name
+  bool Training = false;
+};
+
+struct FileSummary {
+  std::string File;
+  int64_t MTime = 0;
+  uint64_t Size = 0;
+  std::map<std::string, FunctionFacts> Functions;           // by USR, defined in the file
+  std::map<std::string, std::vector<HotCallSite>> HotCalls;  // by the callee's USR
+};
+
+class ProjectSummaries {
+public:
+  /// Adds or replaces the summary of one file.
+  void add(FileSummary S);
+  /// Propagates facts through calls across files (call it after adding).
+  void resolve();
+  const FunctionFacts *function(llvm::StringRef Usr) const;
+  /// A per-step call of the function from another file than \p NotFrom.
+  const HotCallSite *hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  const std::map<std::string, FileSummary> &files() const { return Files; }
+
+  std::string toJson() const;
+  static llvm::Expected<ProjectSummaries> fromJson(llvm::StringRef Json, llvm::StringRef Source);
+
+private:
+  std::map<std::string, FileSummary> Files;
+  std::map<std::string, FunctionFacts> Resolved;  // by USR
+  std::set<std::string> Ambiguous;                 // USRs with different definitions in different files
+};
+
+/// The project's summaries for the analysis of every translation unit in
+/// this process; null when there are none (a single file, the plugin).
+std::shared_ptr<const ProjectSummaries> projectSummaries();
+void setProjectSummaries(std::shared_ptr<const ProjectSummaries> S);
+
+/// The USR of a declaration, or "" when it has none.
+std::string usrOf(const Decl *D);
+
+/// Summarizes the project code of one translation unit.
+FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile);
+
+} // namespace clang::tidy::mlperf

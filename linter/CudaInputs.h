@@ -1,0 +1,23 @@
+// CUDA inputs (.cu, .cuh) are linted host-only: clang parses the host side
+// of the file against the CUDA toolkit's headers, with no device compilation
+// and no libdevice. A small overlay, searched last, supplies the headers that
+// clang 19's CUDA wrapper includes but that newer toolkits no longer ship.
+#pragma once
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <string>
+
+namespace mlperf::lint {
+
+bool isCudaInput(llvm::StringRef File);
+
+/// Adds --cuda-host-only, -nocudalib, the overlay and, when \p CudaPath is
+/// set, --cuda-path to the commands of CUDA inputs.
+clang::tooling::ArgumentsAdjuster cudaHostOnlyAdjuster(const std::string &CudaPath);
+
+/// Makes the overlay's directory visible through \p FS.
+void addCudaOverlay(llvm::vfs::OverlayFileSystem &FS);
+
+} // namespace mlperf::lint

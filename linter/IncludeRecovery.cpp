@@ -1,0 +1,205 @@
+#include "IncludeRecovery.h"
+
+#include "CudaInputs.h"
+
+#include "MlperfCheck.h"
+#include "analysis/ModelAnalysis.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+
+#include <set>
+
+namespace mlperf::lint {
+
+using namespace clang;
+using namespace clang::tidy;
+using namespace clang::tooling;
+using clang::tidy::mlperf::ApiProfiles;
+using clang::tidy::mlperf::FileSummary;
+using clang::tidy::mlperf::MlperfCheck;
+using clang::tidy::mlperf::ModelAnalysis;
+
+namespace {
+/// Skips an #include that cannot be found, as if the header were empty.
+class SkipMissing : public PPCallbacks {
+public:
+  explicit SkipMissing(std::vector<std::string> &Missing) : Missing(Missing) {}
+  bool FileNotFound(StringRef FileName) override {
+    if (Seen.insert(FileName.str()).second)
+      Missing.push_back(FileName.str());
+    return true;
+  }
+
+private:
+  std::vector<std::string> &Missing;
+  std::set<std::string> Seen;
+};
+
+/// Summarizes the translation unit once it is parsed.
+class SummaryConsumer : public ASTConsumer {
+public:
+  SummaryConsumer(const ApiProfiles &Profiles, std::string File, FileSummary &Out)
+      : Profiles(Profiles), File(std::move(File)), Out(Out) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    ModelAnalysis A(Ctx, Profiles);
+    Out = summarize(A, File);
+  }
+
+private:
+  const ApiProfiles &Profiles;
+  std::string File;
+  FileSummary &Out;
+};
+
+/// Runs the checks (with a consumer factory) or the summary (with an output).
+class Action : public ASTFrontendAction {
+public:
+  Action(ClangTidyASTConsumerFactory *Checks, FileSummary *Summary, const ApiProfiles *Profiles,
+         std::vector<std::string> *Missing)
+      : Checks(Checks), Summary(Summary), Profiles(Profiles), Missing(Missing) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
+    if (Missing)
+      CI.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissing>(*Missing));
+    if (Checks)
+      return Checks->createASTConsumer(CI, File);
+    return std::make_unique<SummaryConsumer>(*Profiles, File.str(), *Summary);
+  }
+
+private:
+  ClangTidyASTConsumerFactory *Checks;
+  FileSummary *Summary;
+  const ApiProfiles *Profiles;
+  std::vector<std::string> *Missing;
+};
+
+class Factory : public FrontendActionFactory {
+public:
+  Factory(std::function<std::unique_ptr<FrontendAction>()> Make, std::vector<std::string> *Missing)
+      : Make(std::move(Make)), Missing(Missing) {}
+  std::unique_ptr<FrontendAction> create() override { return Make(); }
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCH, DiagnosticConsumer *Diags) override {
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;  // defines __clang_analyzer__, as clang-tidy does
+    Invocation->getDiagnosticOpts().ShowCarets = false;            // no "N errors generated." on stderr
+    bool Parsed = FrontendActionFactory::runInvocation(std::move(Invocation), Files, std::move(PCH), Diags);
+    // Errors that follow from missing headers are summarized, not a failure.
+    return Parsed || (Missing && !Missing->empty());
+  }
+
+private:
+  std::function<std::unique_ptr<FrontendAction>()> Make;
+  std::vector<std::string> *Missing;
+};
+
+/// The configuration's ExtraArgs and ExtraArgsBefore, as clang-tidy adds them.
+ArgumentsAdjuster configuredArgs(ClangTidyContext &Context) {
+  return [&Context](const CommandLineArguments &Args, StringRef File) {
+    ClangTidyOptions Opts = Context.getOptionsForFile(File);
+    CommandLineArguments Out = Args;
+    if (Opts.ExtraArgsBefore) {
+      auto I = Out.begin();
+      if (I != Out.end() && !StringRef(*I).starts_with("-"))
+        ++I;
+      Out.insert(I, Opts.ExtraArgsBefore->begin(), Opts.ExtraArgsBefore->end());
+    }
+    if (Opts.ExtraArgs)
+      Out.insert(Out.end(), Opts.ExtraArgs->begin(), Opts.ExtraArgs->end());
+    return Out;
+  };
+}
+
+bool isCompilerError(const ClangTidyError &E) {
+  return E.DiagLevel == ClangTidyError::Error && StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
+}
+} // namespace
+
+namespace {
+/// Runs \p Make's actions on \p File with clang-tidy's diagnostics and the
+/// recovery from missing headers; returns the diagnostics.
+std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const CompilationDatabase &DB, const std::string &File,
+                                    IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
+                                    std::function<std::unique_ptr<FrontendAction>(std::vector<std::string> *)> Make,
+                                    std::vector<std::string> *Missing, bool &Ok) {
+  if (isCudaInput(File))
+    addCudaOverlay(*FS);
+  ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(), FS);
+  Tool.appendArgumentsAdjuster(configuredArgs(Context));
+  Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+  Tool.appendArgumentsAdjuster(cudaHostOnlyAdjuster(Options.CudaPath));
+  // Without spelling correction an unknown name stays an error expression
+  // instead of becoming a guess at a similar declaration.
+  if (Options.RecoverIncludes)
+    Tool.appendArgumentsAdjuster(
+        getInsertArgumentAdjuster({"-ferror-limit=0", "-fno-spell-checking"}, ArgumentInsertPosition::END));
+  ClangTidyDiagnosticConsumer Consumer(Context, nullptr, /*RemoveIncompatibleErrors=*/true, /*GetFixesFromNotes=*/true);
+  DiagnosticsEngine Engine(new DiagnosticIDs(), new DiagnosticOptions(), &Consumer, /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(&Engine);
+  Tool.setDiagnosticConsumer(&Consumer);
+  std::vector<std::string> *Recovering = Options.RecoverIncludes ? Missing : nullptr;
+  Factory F([&] { return Make(Recovering); }, Recovering);
+  Ok = Tool.run(&F) == 0;
+  return Consumer.take();
+}
+} // namespace
+
+FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, const std::string &File,
+                      IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options) {
+  FileRun Run;
+  ClangTidyASTConsumerFactory Checks(Context, FS);
+  std::vector<std::string> *Missing = &Run.MissingIncludes;
+  bool Ok = false;
+  Run.Errors = runTool(
+      Context, DB, File, FS, Options,
+      [&](std::vector<std::string> *M) { return std::make_unique<Action>(&Checks, nullptr, nullptr, M); }, Missing,
+      Ok);
+  if (!Run.MissingIncludes.empty()) {
+    auto Following = std::remove_if(Run.Errors.begin(), Run.Errors.end(), isCompilerError);
+    Run.FollowingErrors = Run.Errors.end() - Following;
+    Run.Errors.erase(Following, Run.Errors.end());
+  }
+  return Run;
+}
+
+bool summarizeFile(ClangTidyContext &Context, const CompilationDatabase &DB, const std::string &File,
+                   IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
+                   FileSummary &Out) {
+  std::string ProfileFiles;
+  Context.setCurrentFile(File);
+  const auto &CheckOptions = Context.getOptions().CheckOptions;
+  if (auto It = CheckOptions.find("Profiles"); It != CheckOptions.end())
+    ProfileFiles = It->second.Value;
+  auto Profiles = MlperfCheck::loadProfiles(ProfileFiles);
+  if (!Profiles) {
+    llvm::consumeError(Profiles.takeError());  // reported by the checks' own run
+    return false;
+  }
+  std::vector<std::string> Missing;
+  bool Ok = false;
+  runTool(
+      Context, DB, File, FS, Options,
+      [&](std::vector<std::string> *M) { return std::make_unique<Action>(nullptr, &Out, Profiles->get(), M); },
+      &Missing, Ok);
+  Out.File = File;
+  return Ok;
+}
+
+std::string incompleteMessage(const std::string &File, const FileRun &Run) {
+  size_t N = Run.MissingIncludes.size();
+  if (!N)
+    return "";
+  std::string List;
+  for (const std::string &Name : Run.MissingIncludes)
+    List += (List.empty() ? "" : ", ") + Name;
+  return File + ": " + std::to_string(N) + (N == 1 ? " include" : " includes") + " not found (" + List +
+         "); results may be incomplete";
+}
+
+} // namespace mlperf::lint

@@ -1,0 +1,44 @@
+// Runs clang-tidy over one file the way clang-tidy's runClangTidy does, and,
+// unless includes are strict, recovers from headers that cannot be found: such
+// an #include is skipped as if the header were empty, the error limit is
+// lifted, and the errors that follow from the missing declarations are counted
+// instead of reported, so the rest of the file is still analysed.
+#pragma once
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include "analysis/Summaries.h"
+
+#include <string>
+#include <vector>
+
+namespace mlperf::lint {
+
+struct ParseOptions {
+  bool RecoverIncludes = true;  // false: --strict-includes, a missing header is a fatal error
+  std::string CudaPath;         // --cuda-path, for CUDA inputs
+};
+
+struct FileRun {
+  std::vector<clang::tidy::ClangTidyError> Errors;  // findings, and compiler errors when nothing was missing
+  std::vector<std::string> MissingIncludes;         // as spelled, in order of first use, without duplicates
+  size_t FollowingErrors = 0;                       // compiler errors dropped because headers were missing
+};
+
+FileRun runTidyOnFile(clang::tidy::ClangTidyContext &Context, const clang::tooling::CompilationDatabase &DB,
+                      const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS,
+                      const ParseOptions &Options);
+
+/// Summarizes one file for the whole-project analysis (no checks run); false
+/// when it does not parse.
+bool summarizeFile(clang::tidy::ClangTidyContext &Context, const clang::tooling::CompilationDatabase &DB,
+                   const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS,
+                   const ParseOptions &Options, clang::tidy::mlperf::FileSummary &Out);
+
+/// `FILE: N includes not found (a.h, b.h); results may be incomplete`, or ""
+/// when every include was found.
+std::string incompleteMessage(const std::string &File, const FileRun &Run);
+
+} // namespace mlperf::lint

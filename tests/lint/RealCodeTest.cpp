@@ -1,0 +1,196 @@
+// Real projects as they are: headers that are not installed, CUDA files,
+// findings inside libraries, and functions defined in other files.
+#include "LintTestSupport.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+
+namespace mlperf::test {
+namespace {
+
+const std::string Cases = MLPERF_SOURCE_DIR "/tests/lint/realcode/";
+
+ProcessResult lint(std::vector<std::string> Args, const std::vector<std::string> &Flags = {"-std=c++17"}) {
+  Args.push_back("--");
+  Args.insert(Args.end(), Flags.begin(), Flags.end());
+  return runProcess(MLPERF_LINT_BINARY, Args, Cases);
+}
+
+/// "LINE check" for each diagnostic of a JSON report.
+std::vector<std::string> findings(const std::string &Json) {
+  std::vector<std::string> Out;
+  auto J = nlohmann::json::parse(Json, nullptr, /*allow_exceptions=*/false);
+  if (J.is_discarded())
+    return {"unparsable report: " + Json};
+  for (const auto &D : J["diagnostics"])
+    Out.push_back(std::to_string(D.value("line", 0)) + " " + D.value("check", std::string()));
+  return Out;
+}
+
+TEST(RealCodeTest, MissingHeadersAreSkippedAndTheLoopIsStillAnalysed) {
+  ProcessResult R = lint({"--format=json", "missing_includes.cc"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_EQ(findings(R.Out), std::vector<std::string>{"12 mlperf-sync-in-loop"}) << R.Out;
+  EXPECT_NE(R.Err.find("missing_includes.cc: 2 includes not found (matplotlibcpp.h, opencv2/opencv.hpp); "
+                       "results may be incomplete"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(R.Err.find("error"), std::string::npos) << R.Err;
+}
+
+TEST(RealCodeTest, StrictIncludesKeepClangsFatalError) {
+  ProcessResult R = lint({"--strict-includes", "missing_includes.cc"});
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  EXPECT_NE(R.Out.find("'matplotlibcpp.h' file not found [clang-diagnostic-error]"), std::string::npos) << R.Out;
+  EXPECT_EQ(R.Err.find("includes not found"), std::string::npos) << R.Err;
+}
+
+TEST(RealCodeTest, RolesNeverDependOnUnresolvedTypes) {
+  ProcessResult R = lint({"--format=json", "unresolved_types.cc"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  // Only the loop that needs nothing from the missing header.
+  EXPECT_EQ(findings(R.Out), std::vector<std::string>{"30 mlperf-sync-in-loop"}) << R.Out;
+  EXPECT_NE(R.Err.find("unresolved_types.cc: 1 include not found (opencv2/opencv.hpp)"), std::string::npos) << R.Err;
+}
+
+TEST(RealCodeTest, WithTheHeaderTheSameLoopsHaveRoles) {
+  ProcessResult R = lint({"--format=json", "unresolved_types.cc"}, {"-std=c++17", "-I" + Cases + "complete"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_EQ(findings(R.Out), (std::vector<std::string>{"14 mlperf-sync-in-loop", "22 mlperf-loop-invariant-transfer",
+                                                      "30 mlperf-sync-in-loop"})) << R.Out;
+  EXPECT_EQ(R.Err.find("not found"), std::string::npos) << R.Err;
+}
+
+bool cudaHeadersInstalled() {
+  return llvm::sys::fs::exists("/usr/local/cuda/include/cuda_runtime.h");
+}
+
+TEST(RealCodeTest, CudaFilesLintHostOnly) {
+  if (!cudaHeadersInstalled())
+    GTEST_SKIP() << "no CUDA toolkit in /usr/local/cuda (pass --cuda-path to mlperf-lint to use another)";
+  ProcessResult R = lint({"--format=json", "kernel_loop.cu"});
+  EXPECT_EQ(R.Exit, 1) << R.Err << R.Out;
+  EXPECT_EQ(findings(R.Out), (std::vector<std::string>{"16 mlperf-loop-invariant-transfer", "18 mlperf-sync-in-loop"}))
+      << R.Out;
+  EXPECT_EQ(R.Err.find("not found"), std::string::npos) << R.Err;
+  auto J = nlohmann::json::parse(R.Out);
+  ASSERT_FALSE(J["diagnostics"].empty());
+  EXPECT_EQ(J["diagnostics"][1]["notes"][0]["message"], "this loop runs a model step on every iteration");
+  EXPECT_EQ(J["diagnostics"][1]["notes"][0]["line"], 15);
+}
+
+TEST(RealCodeTest, CudaLoopThatOnlyLaunchesIsClean) {
+  if (!cudaHeadersInstalled())
+    GTEST_SKIP() << "no CUDA toolkit in /usr/local/cuda (pass --cuda-path to mlperf-lint to use another)";
+  ProcessResult R = lint({"kernel_loop_clean.cu"});
+  EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;
+  EXPECT_EQ(R.Out, "");
+}
+
+TEST(RealCodeTest, CudaPathThatHasNoToolkitIsAnError) {
+  ProcessResult R = lint({"--cuda-path=/nonexistent/cuda", "kernel_loop_clean.cu"});
+  EXPECT_EQ(R.Exit, 2) << R.Err << R.Out;
+  EXPECT_NE((R.Out + R.Err).find("/nonexistent/cuda"), std::string::npos) << R.Out << R.Err;
+}
+
+/// The project/ cases, copied into a repository of their own (so that a test
+/// may change a file) and linted with a private cache directory.
+class WholeProjectTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    llvm::SmallString<128> Dir;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mlperf-project", Dir));
+    Temp = std::string(Dir);
+    Repo = Temp + "/repo/";
+    Cache = Temp + "/cache";
+    llvm::sys::fs::create_directories(Repo + ".git");
+    copy(Cases + "cuda_decls.h", Repo + "cuda_decls.h");
+    std::error_code EC;
+    for (llvm::sys::fs::recursive_directory_iterator It(Cases + "project", EC), End; It != End && !EC; It.increment(EC))
+      if (It->type() != llvm::sys::fs::file_type::directory_file)
+        copy(It->path(), Repo + "project/" + llvm::StringRef(It->path()).substr(Cases.size() + 8).str());
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Temp); }
+  static void copy(const std::string &From, const std::string &To) {
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(To));
+    std::ofstream(To, std::ios::binary) << readFile(From);
+  }
+  ProcessResult lintProject(std::vector<std::string> Args) {
+    Args.insert(Args.begin(), "--format=json");
+    Args.insert(Args.end(), {"--", "-std=c++17"});
+    return runProcess(MLPERF_LINT_BINARY, Args, Repo + "project", {{"XDG_CACHE_HOME", Cache}});
+  }
+  /// "file:LINE check" for each diagnostic of a JSON report, the file by its
+  /// name, sorted.
+  static std::vector<std::string> placed(const std::string &Json) {
+    std::vector<std::string> Out;
+    auto J = nlohmann::json::parse(Json, nullptr, /*allow_exceptions=*/false);
+    if (J.is_discarded())
+      return {"unparsable report: " + Json};
+    for (const auto &D : J["diagnostics"])
+      Out.push_back(llvm::sys::path::filename(D.value("file", std::string())).str() + ":" +
+                    std::to_string(D.value("line", 0)) + " " + D.value("check", std::string()));
+    std::sort(Out.begin(), Out.end());
+    return Out;
+  }
+  std::string Temp, Repo, Cache;
+};
+
+TEST_F(WholeProjectTest, FunctionsOfOtherFilesAndHeadersAreSeen) {
+  ProcessResult R = lintProject({"."});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  // step.cc's train_step makes train.cc's loop a step loop; metrics.cc's
+  // report() runs on every step of it; staging.h is reported once for its two
+  // includers; the vendored fastlog::flush is reported where train.cc calls it.
+  EXPECT_EQ(placed(R.Out), (std::vector<std::string>{"metrics.cc:4 mlperf-sync-in-loop", "staging.h:8 mlperf-sync-in-loop",
+                                                     "train.cc:10 mlperf-sync-in-loop", "train.cc:8 mlperf-sync-in-loop"}))
+      << R.Out << R.Err;
+  auto J = nlohmann::json::parse(R.Out, nullptr, false);
+  for (const auto &D : J["diagnostics"]) {
+    const std::string &File = D["file"].get_ref<const std::string &>();
+    if (llvm::StringRef(File).ends_with("metrics.cc")) {
+      ASSERT_EQ(D["notes"].size(), 2u) << D.dump();
+      EXPECT_EQ(D["notes"][0]["message"], "this loop runs a model step on every iteration");
+      EXPECT_EQ(D["notes"][0]["line"], 6);
+      EXPECT_EQ(D["notes"][1]["message"], "called here from train, on every step");
+      EXPECT_EQ(D["notes"][1]["line"], 9);
+      EXPECT_TRUE(llvm::StringRef(D["notes"][1]["file"].get<std::string>()).ends_with("train.cc"));
+    }
+    if (llvm::StringRef(File).ends_with("train.cc") && D["line"] == 10)
+      EXPECT_NE(D["message"].get<std::string>().find("'flush' waits for the device on every call"),
+                std::string::npos)
+          << D.dump();
+  }
+}
+
+TEST_F(WholeProjectTest, ASubsetStillSeesTheRestThroughTheCache) {
+  ASSERT_EQ(lintProject({"."}).Exit, 1);
+  // Alone, metrics.cc has no loop; the stored summaries say that train.cc
+  // calls report() on every step.
+  ProcessResult R = lintProject({"metrics.cc"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{"metrics.cc:4 mlperf-sync-in-loop"}) << R.Out;
+  EXPECT_EQ(R.Err.find("stale"), std::string::npos) << R.Err;
+
+  std::ofstream(Repo + "project/train.cc", std::ios::app) << "// changed\n";
+  R = lintProject({"metrics.cc"});
+  EXPECT_NE(R.Err.find("summaries of 1 file(s) not linted now are stale (changed since they were summarized): " +
+                       Repo + "project/train.cc"),
+            std::string::npos)
+      << R.Err;
+}
+
+TEST_F(WholeProjectTest, WithoutSummariesAFileIsAnalysedAlone) {
+  ProcessResult R = lintProject({"metrics.cc"});
+  EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{});
+}
+
+} // namespace
+} // namespace mlperf::test

@@ -1,0 +1,9 @@
+#include "api.h"
+
+void report() {
+  cudaDeviceSynchronize();
+}
+
+void summary() {
+  cudaDeviceSynchronize();
+}

@@ -1,0 +1,32 @@
+// Roles that would depend on declarations from a header that was not found.
+// (With complete/ on the include path every include is found.)
+enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
+extern "C" int cudaDeviceSynchronize();
+extern "C" int cuLaunchKernel(void *f);
+extern "C" int cudaMemcpy(void *dst, const void *src, unsigned long n, cudaMemcpyKind kind);
+
+#include "opencv2/opencv.hpp"
+
+// The launched kernel comes from an unknown type: no step, so no hot loop.
+void unresolvedStep(cv::Mat frame) {
+  for (int i = 0; i < 10; ++i) {
+    cuLaunchKernel(frame.kernel());
+    cudaDeviceSynchronize();
+  }
+}
+
+// The copy's direction is an unknown value: no role.
+void unresolvedDirection(void *k, float *host, float *dev, cv::Mat frame) {
+  for (int i = 0; i < 10; ++i) {
+    cuLaunchKernel(k);
+    cudaMemcpy(host, dev, 64, frame.direction());
+  }
+}
+
+// Nothing here depends on the missing header.
+void resolved(void *k) {
+  for (int i = 0; i < 10; ++i) {
+    cuLaunchKernel(k);
+    cudaDeviceSynchronize();
+  }
+}
