@@ -88,16 +88,36 @@ public:
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCH, DiagnosticConsumer *Diags) override {
     Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;  // defines __clang_analyzer__, as clang-tidy does
-    Invocation->getDiagnosticOpts().ShowCarets = false;            // no "N errors generated." on stderr
+    // clang's "N warnings generated." is printed below, and not for a file
+    // whose errors come from headers that were not found.
+    ShowStats = Invocation->getDiagnosticOpts().ShowCarets;
+    Invocation->getDiagnosticOpts().ShowCarets = false;
     bool Parsed = FrontendActionFactory::runInvocation(std::move(Invocation), Files, std::move(PCH), Diags);
     // Errors that follow from missing headers are summarized, not a failure.
     return Parsed || (Missing && !Missing->empty());
   }
 
+  bool ShowStats = false;
+
 private:
   std::function<std::unique_ptr<FrontendAction>()> Make;
   std::vector<std::string> *Missing;
 };
+
+/// clang's own summary line (CompilerInstance::printDiagnosticStats).
+void printDiagnosticStats(const DiagnosticConsumer &C, bool Cuda) {
+  unsigned Warnings = C.getNumWarnings(), Errors = C.getNumErrors();
+  if (!Warnings && !Errors)
+    return;
+  llvm::raw_ostream &OS = llvm::errs();
+  if (Warnings)
+    OS << Warnings << " warning" << (Warnings == 1 ? "" : "s");
+  if (Warnings && Errors)
+    OS << " and ";
+  if (Errors)
+    OS << Errors << " error" << (Errors == 1 ? "" : "s");
+  OS << " generated" << (Cuda ? " when compiling for host" : "") << ".\n";
+}
 
 /// The configuration's ExtraArgs and ExtraArgsBefore, as clang-tidy adds them.
 ArgumentsAdjuster configuredArgs(ClangTidyContext &Context) {
@@ -127,7 +147,7 @@ namespace {
 std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const CompilationDatabase &DB, const std::string &File,
                                     IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
                                     std::function<std::unique_ptr<FrontendAction>(std::vector<std::string> *)> Make,
-                                    std::vector<std::string> *Missing, bool &Ok) {
+                                    std::vector<std::string> *Missing, bool &Ok, bool PrintStats) {
   if (isCudaInput(File))
     addCudaOverlay(*FS);
   ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(), FS);
@@ -146,6 +166,8 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
   std::vector<std::string> *Recovering = Options.RecoverIncludes ? Missing : nullptr;
   Factory F([&] { return Make(Recovering); }, Recovering);
   Ok = Tool.run(&F) == 0;
+  if (PrintStats && F.ShowStats && (!Recovering || Recovering->empty()))
+    printDiagnosticStats(Consumer, isCudaInput(File));
   return Consumer.take();
 }
 } // namespace
@@ -159,7 +181,7 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   Run.Errors = runTool(
       Context, DB, File, FS, Options,
       [&](std::vector<std::string> *M) { return std::make_unique<Action>(&Checks, nullptr, nullptr, M); }, Missing,
-      Ok);
+      Ok, /*PrintStats=*/true);
   if (!Run.MissingIncludes.empty()) {
     auto Following = std::remove_if(Run.Errors.begin(), Run.Errors.end(), isCompilerError);
     Run.FollowingErrors = Run.Errors.end() - Following;
@@ -186,7 +208,7 @@ bool summarizeFile(ClangTidyContext &Context, const CompilationDatabase &DB, con
   runTool(
       Context, DB, File, FS, Options,
       [&](std::vector<std::string> *M) { return std::make_unique<Action>(nullptr, &Out, Profiles->get(), M); },
-      &Missing, Ok);
+      &Missing, Ok, /*PrintStats=*/false);
   Out.File = File;
   return Ok;
 }

@@ -1,5 +1,7 @@
 #include "WholeProject.h"
 
+#include "Isolation.h"
+
 #include "ProjectScope.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -115,13 +117,20 @@ WholeProjectResult prepareWholeProject(const std::vector<std::string> &Roots, co
   auto SummarizeAll = [&](const std::vector<std::string> &List) {
     std::vector<std::optional<FileSummary>> New(List.size());
     forEachParallel(List.size(), Jobs, [&](size_t I) {
-      clang::tidy::ClangTidyContext Context(Providers());
-      auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
-      FileSummary S;
-      if (!summarizeFile(Context, DB, List[I], FS, Parse, S) && S.Functions.empty())
+      std::optional<FileSummary> Made;
+      // A crash (deeply nested code) leaves the file unsummarized; the
+      // checks' own run of it reports the crash.
+      if (runIsolated([&] {
+            clang::tidy::ClangTidyContext Context(Providers());
+            auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+            FileSummary S;
+            if (!summarizeFile(Context, DB, List[I], FS, Parse, S) && S.Functions.empty())
+              return;
+            statFile(S.File, S.MTime, S.Size);
+            Made = std::move(S);
+          }))
         return;
-      statFile(S.File, S.MTime, S.Size);
-      New[I] = std::move(S);
+      New[I] = std::move(Made);
     });
     auto Next = std::make_shared<ProjectSummaries>(*Summaries);
     for (auto &S : New)

@@ -59,7 +59,7 @@ TEST(ApiProfilesTest, ErrorsNameFileEntryAndField) {
       {entry(R"({"role": "step", "kind": "exec", "callee": "f", "shape_specialized": "yes"})"),
        "'shape_specialized' must be true or false, not \"yes\""},
       {entry(R"({"role": "sync", "callee": 3})"), "'callee' must be a string or a list of strings, not 3"},
-      {entry(R"({"role": "sync"})"), "names no 'callee', 'method', 'constructs_derived_from', 'constructs' or 'types'"},
+      {entry(R"({"role": "sync"})"), "names no 'callee', 'method', 'constructs_derived_from', 'constructs', 'types' or 'kernel_launch'"},
       {entry(R"({"role": "to-device", "callee": "f", "device_arg": 0, "cpu_role": "layer"})"),
        "'cpu_role': \"layer\" is a fact, not a role a call can take"},
       {entry(R"({"role": "layer", "constructs": "L", "size_args": [0], "kernel_arg": 2})"),
