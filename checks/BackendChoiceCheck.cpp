@@ -1,7 +1,7 @@
 #include "BackendChoiceCheck.h"
+#include "analysis/ModelSize.h"
 #include "analysis/SourceUtils.h"
 
-#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang::ast_matchers;
@@ -46,69 +46,24 @@ void BackendChoiceCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(callExpr(User, hasFact(this, Role::Training)).bind("train"), this);
 }
 
-static const Expr *argument(const Expr *E, std::optional<unsigned> I) {
-  const auto *CE = dyn_cast<CallExpr>(E);
-  const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
-  unsigned N = CE ? CE->getNumArgs() : Ctor ? Ctor->getNumArgs() : 0;
-  if (!I || *I >= N)
-    return nullptr;
-  const Expr *A = CE ? CE->getArg(*I) : Ctor->getArg(*I);
-  return isa<CXXDefaultArgExpr>(A) ? nullptr : A;
-}
-
-/// Parameters of a layer constructed with constant sizes, or none.
-static std::optional<int64_t> layerParameters(const Expr *E, const LayerSizes &L, const ASTContext &Ctx) {
-  if (const Expr *T = argument(E, L.TrainableArg)) {
-    bool Trainable = true;
-    if (stripWrappers(T)->EvaluateAsBooleanCondition(Trainable, Ctx) && !Trainable)
-      return std::nullopt;  // frozen
-  }
-  int64_t P = 1;
-  for (unsigned I : L.SizeArgs) {
-    std::optional<int64_t> V = constVolume(argument(E, I), 1, Ctx);
-    if (!V)
-      return std::nullopt;
-    P *= *V;
-  }
-  if (L.KernelArg) {
-    std::optional<unsigned> Rank = L.KernelRank;
-    const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
-    const auto *Spec = Ctor ? dyn_cast<ClassTemplateSpecializationDecl>(Ctor->getConstructor()->getParent()) : nullptr;
-    if (L.KernelRankTemplateArg && Spec && *L.KernelRankTemplateArg < Spec->getTemplateArgs().size() &&
-        Spec->getTemplateArgs()[*L.KernelRankTemplateArg].getKind() == TemplateArgument::Integral)
-      Rank = Spec->getTemplateArgs()[*L.KernelRankTemplateArg].getAsIntegral().getZExtValue();
-    std::optional<int64_t> Kernel = Rank ? constVolume(argument(E, L.KernelArg), *Rank, Ctx) : std::nullopt;
-    if (!Kernel)
-      return std::nullopt;
-    P *= *Kernel;
-  }
-  if (L.BiasArg) {
-    std::optional<int64_t> Bias = constInt(argument(E, L.BiasArg), Ctx);
-    if (!Bias)
-      return std::nullopt;
-    P += *Bias;
-  }
-  return P;
-}
-
 /// Whether a backend-choice call names a slow backend (by value, and by name
 /// when the entry has one: `setenv("MLPERF_BACKEND", "reference", 1)`).
 static bool namesSlowBackend(const Expr *E, const ProfileEntry &Entry) {
-  std::optional<std::string> Value = constString(argument(E, Entry.ValueArg));
+  std::optional<std::string> Value = constString(callArgument(E, Entry.ValueArg));
   if (!Value || !llvm::is_contained(Entry.SlowValues, *Value))
     return false;
-  return !Entry.NameArg || constString(argument(E, Entry.NameArg)) == std::optional<std::string>(Entry.Name);
+  return !Entry.NameArg || constString(callArgument(E, Entry.NameArg)) == std::optional<std::string>(Entry.Name);
 }
 
 void BackendChoiceCheck::check(const MatchFinder::MatchResult &Result) {
   const ASTContext &Ctx = *Result.Context;
   SM = Result.SourceManager;
   if (const auto *E = Result.Nodes.getNodeAs<Expr>("layer")) {
-    std::optional<int64_t> N = layerParameters(E, profiles().find(E, Role::Layer)->Layer, Ctx);
-    if (N && *N > 0) {
-      Parameters += *N;
-      if (*N > LargestLayerSize) {
-        LargestLayerSize = *N;
+    std::optional<LayerSize> L = layerSize(E, *profiles().find(E, Role::Layer), Ctx);
+    if (L && L->Trainable) {
+      Parameters += L->Parameters;
+      if (L->Parameters > LargestLayerSize) {
+        LargestLayerSize = L->Parameters;
         LargestLayer = reportLoc(E->getBeginLoc(), *SM);
       }
     }
@@ -118,7 +73,7 @@ void BackendChoiceCheck::check(const MatchFinder::MatchResult &Result) {
     if (Entry.ValueArg && namesSlowBackend(E, Entry))
       Choices.push_back({reportLoc(E->getBeginLoc(), *SM), &Entry});
     // A device argument; variables are reported at their declaration.
-    if (const Expr *Arg = argument(E, Entry.DeviceArg);
+    if (const Expr *Arg = callArgument(E, Entry.DeviceArg);
         Arg && !namedVar(Arg) && profiles().classifyDeviceArg(Arg) == DeviceKind::Cpu)
       Choices.push_back({reportLoc(stripWrappers(Arg)->getBeginLoc(), *SM), &Entry});
   }

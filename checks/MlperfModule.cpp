@@ -6,6 +6,7 @@
 #include "LoopInvariantTransferCheck.h"
 #include "MaterializeInLoopCheck.h"
 #include "MissingFinalizeCheck.h"
+#include "ModelMemoryCheck.h"
 #include "NoGradInferenceCheck.h"
 #include "RetainedGraphAccumulationCheck.h"
 #include "SyncInLoopCheck.h"
@@ -42,6 +43,8 @@ constexpr CheckEntry Checks[] = {
      registerAs<MaterializeInLoopCheck>},
     {{"mlperf-missing-finalize", "device memory kept past the iteration or handle resources never released", true},
      registerAs<MissingFinalizeCheck>},
+    {{"mlperf-model-memory", "training step estimated to need more device memory than DeviceMemory", true},
+     registerAs<ModelMemoryCheck>},
     {{"mlperf-no-grad-inference", "model run for evaluation or inference with autograd on", true},
      registerAs<NoGradInferenceCheck>},
     {{"mlperf-retained-graph-accumulation", "tensor with autograd history accumulated across iterations", true},

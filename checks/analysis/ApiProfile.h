@@ -41,6 +41,7 @@ enum class Role {
   BackendChoice,  // chooses where the model runs (a backend by name, a device)
   SinglePass,     // an object consumed by one pass (a prefetcher, an iterator): built anew per epoch
   Slice,          // takes a slice whose length is an argument (narrow)
+  OptimizerState, // an optimizer and the copies of the parameters it keeps as state
 };
 
 /// Refines a role; which kinds a role allows is checked at load.
@@ -65,6 +66,16 @@ enum class DeviceContext { Markers, Always };
 struct LayerSizes {
   std::vector<unsigned> SizeArgs;
   std::optional<unsigned> KernelArg, KernelRank, KernelRankTemplateArg, BiasArg, TrainableArg;
+  std::optional<unsigned> OutputArg;  // the width of one example's output (model-memory's activations)
+  std::optional<unsigned> DTypeArg;   // the element type, read through the profile's `memory.dtype_bytes`
+};
+
+/// What a training step holds in memory beyond the parameters (model-memory).
+struct OptimizerMemory {
+  unsigned Copies = 0;                   // copies of the parameters kept as state (Adam: 2)
+  std::optional<unsigned> MomentumArg;   // a constant non-zero argument here adds one copy
+  std::string MomentumMethod;            // ... as does a call of this method in the arguments
+  bool OutOfPlace = false;               // a step writes new parameters and state while the old are held
 };
 
 struct ProfileEntry {
@@ -106,6 +117,7 @@ struct ProfileEntry {
   /// non-null), make the construction build only metadata (ggml's no_alloc).
   std::optional<unsigned> MetadataArg;
   std::vector<std::string> MetadataFields;
+  OptimizerMemory Optimizer;  // for OptimizerState
   const struct Profile *Owner = nullptr;
 };
 
@@ -121,8 +133,17 @@ struct DeviceModel {
   std::vector<std::string> CpuStringPrefixes;           // device strings ("cpu", "cpu:0")
 };
 
+/// Element sizes and the memory advice in the API's own spelling (model-memory).
+struct MemoryModel {
+  std::map<std::string, unsigned> DTypeBytes;  // enumerator or constant name -> bytes per element
+  unsigned DefaultBytes = 4;                   // a layer without a dtype argument
+  std::string HalfPrecision;                   // how to ask for 16-bit parameters
+  std::string Release;                         // how to release device memory early
+};
+
 struct Profile {
   std::string Name, Description, Source;
+  MemoryModel Memory;
   DeviceContext Device = DeviceContext::Markers;
   std::vector<std::string> MarkerDecls, MarkerTypes, MarkerCalls;
   std::vector<std::string> AutogradTensorTypes;

@@ -26,6 +26,7 @@ constexpr std::pair<const char *, Role> RoleNames[] = {
     {"device-probe", Role::DeviceProbe}, {"training", Role::Training},
     {"backend-choice", Role::BackendChoice}, {"single-pass", Role::SinglePass},
     {"slice", Role::Slice},
+    {"optimizer-state", Role::OptimizerState},
 };
 
 struct KindSpec {
@@ -63,6 +64,9 @@ const std::vector<KeySpec> &keySpecs() {
       {"shape_specialized", {R::Step}}, {"kernel_launch", {R::Step}},
       {"size_args", {R::Layer}}, {"kernel_arg", {R::Layer}}, {"kernel_rank", {R::Layer}},
       {"kernel_rank_template_arg", {R::Layer}}, {"bias_arg", {R::Layer}}, {"trainable_arg", {R::Layer}},
+      {"output_arg", {R::Layer}}, {"dtype_arg", {R::Layer}},
+      {"state_copies", {R::OptimizerState}}, {"momentum_arg", {R::OptimizerState}},
+      {"momentum_method", {R::OptimizerState}}, {"out_of_place", {R::OptimizerState}},
       {"size_arg", {R::BatchSize, R::Slice}},
       {"name_arg", {R::BackendChoice}}, {"name", {R::BackendChoice}}, {"slow_values", {R::BackendChoice}},
       {"message", {R::BackendChoice}},
@@ -213,6 +217,8 @@ void parseLayer(const json &J, ProfileEntry &E, const std::string &W) {
   Opt("bias_arg", E.Layer.BiasArg);
   Opt("trainable_arg", E.Layer.TrainableArg);
   Opt("kernel_rank_template_arg", E.Layer.KernelRankTemplateArg);
+  Opt("output_arg", E.Layer.OutputArg);
+  Opt("dtype_arg", E.Layer.DTypeArg);
   if (J.contains("kernel_rank"))
     E.Layer.KernelRank = getUnsigned(J.at("kernel_rank"), W, "kernel_rank", 1, 8, "a rank");
   bool HasRank = E.Layer.KernelRank || E.Layer.KernelRankTemplateArg;
@@ -220,6 +226,19 @@ void parseLayer(const json &J, ProfileEntry &E, const std::string &W) {
     fail(W, "'kernel_arg' needs 'kernel_rank' or 'kernel_rank_template_arg', and they need 'kernel_arg'");
   if (E.Layer.KernelRank && E.Layer.KernelRankTemplateArg)
     fail(W, "give 'kernel_rank' or 'kernel_rank_template_arg', not both");
+}
+
+void parseOptimizerState(const json &J, ProfileEntry &E, const std::string &W) {
+  if (!J.contains("state_copies"))
+    fail(W, "role 'optimizer-state' needs 'state_copies'");
+  OptimizerMemory &O = E.Optimizer;
+  O.Copies = getUnsigned(J.at("state_copies"), W, "state_copies", 0, 8, "a number of copies");
+  if (J.contains("momentum_arg"))
+    O.MomentumArg = getArg(J.at("momentum_arg"), W, "momentum_arg");
+  if (J.contains("momentum_method"))
+    O.MomentumMethod = getString(J.at("momentum_method"), W, "momentum_method");
+  if (J.contains("out_of_place"))
+    O.OutOfPlace = getBool(J.at("out_of_place"), W, "out_of_place");
 }
 
 ProfileEntry parseEntry(const json &J, const std::string &W) {
@@ -310,6 +329,8 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
     E.KernelLaunch = getBool(J.at("kernel_launch"), W, "kernel_launch");
   if (E.R == Role::Layer)
     parseLayer(J, E, W);
+  if (E.R == Role::OptimizerState)
+    parseOptimizerState(J, E, W);
   Arg("size_arg", E.SizeArg);
   if ((E.R == Role::BatchSize || E.R == Role::Slice) && !E.SizeArg)
     fail(W, "role '" + roleName(E.R).str() + "' needs a 'size_arg'");
@@ -375,9 +396,27 @@ void parseDevices(const json &V, DeviceModel &D) {
   Strs("cpu_string_prefixes", D.CpuStringPrefixes);
 }
 
+void parseMemory(const json &V, MemoryModel &M) {
+  const char *W = "'memory'";
+  const json &O = object(V, "", "memory", {"dtype_bytes", "default_bytes", "half_precision", "release"});
+  if (O.contains("dtype_bytes")) {
+    const json &D = O.at("dtype_bytes");
+    if (!D.is_object())
+      fail(W, "'dtype_bytes' must be an object of type names and sizes, not " + describeJson(D));
+    for (auto It = D.begin(); It != D.end(); ++It)
+      M.DTypeBytes[It.key()] = getUnsigned(It.value(), W, "dtype_bytes." + It.key(), 1, 16, "a size in bytes");
+  }
+  if (O.contains("default_bytes"))
+    M.DefaultBytes = getUnsigned(O.at("default_bytes"), W, "default_bytes", 1, 16, "a size in bytes");
+  if (O.contains("half_precision"))
+    M.HalfPrecision = getString(O.at("half_precision"), W, "half_precision");
+  if (O.contains("release"))
+    M.Release = getString(O.at("release"), W, "release");
+}
+
 void parseProfile(const json &J, Profile &P) {
   static const std::set<std::string> TopKeys = {"name", "description", "device_context", "device_markers",
-                                                "autograd_tensor_types", "devices", "entries", "comment"};
+                                                "autograd_tensor_types", "devices", "entries", "comment", "memory"};
   for (auto It = J.begin(); It != J.end(); ++It)
     if (!TopKeys.count(It.key()))
       fail("", "unknown key '" + It.key() + "'");
@@ -406,6 +445,8 @@ void parseProfile(const json &J, Profile &P) {
     P.AutogradTensorTypes = getStrings(J.at("autograd_tensor_types"), "", "autograd_tensor_types");
   if (J.contains("devices"))
     parseDevices(J.at("devices"), P.Devices);
+  if (J.contains("memory"))
+    parseMemory(J.at("memory"), P.Memory);
   if (!J.contains("entries") || !J.at("entries").is_array())
     fail("", "needs 'entries', a list of entries");
   size_t Index = 0;
