@@ -55,22 +55,30 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   // A loop inside the step (over boxes, rows, environments) reads one
   // element per iteration: a round trip each, even when the values are needed.
   if (const Stmt *Inner = A.innermostLoop(Call); Inner && Inner != Hot->Loop && Needed) {
-    diag(reportLoc(Call->getExprLoc(), SM),
-         "%0 copies a tensor from the device and waits for it on every step, once per iteration of an inner "
-         "loop; copy the tensor to the host once before that loop, or keep the loop's work on the device")
-        << Call->getDirectCallee();
+    {
+      auto D = diag(reportLoc(calleeLoc(Call), SM),
+                    "%0 copies a tensor from the device and waits for it on every step, once per iteration of an "
+                    "inner loop; copy the tensor to the host once before that loop, or keep the loop's work on the "
+                    "device");
+      addCallee(D, Call);
+    }
     diag(reportLoc(Inner->getBeginLoc(), SM), "the inner loop", DiagnosticIDs::Note);
     explainHot(*Hot, SM);
+    noteIfByName(Call, A, SM);
     return;
   }
   if (IgnoreInferenceOutputs && !Hot->Training && Needed)
     return;
   std::string Reason = describe(Why).str();
-  diag(reportLoc(Call->getExprLoc(), SM),
-       "%0 copies a tensor from the device and waits for it on every %select{step|training step}1%2; accumulate "
-       "on the device and read the value every N steps or after the loop")
-      << Call->getDirectCallee() << Hot->Training << (Reason.empty() ? "" : " (" + Reason + ")");
+  {
+    auto D = diag(reportLoc(calleeLoc(Call), SM),
+                  "%0 copies a tensor from the device and waits for it on every %select{step|training step}1%2; "
+                  "accumulate on the device and read the value every N steps or after the loop");
+    addCallee(D, Call);
+    D << Hot->Training << (Reason.empty() ? "" : " (" + Reason + ")");
+  }
   explainHot(*Hot, SM);
+  noteIfByName(Call, A, SM);
 }
 
 } // namespace clang::tidy::mlperf

@@ -90,6 +90,30 @@ SourceLocation locationIn(const std::string &File, unsigned Line, unsigned Colum
 }
 } // namespace
 
+void MlperfCheck::noteIfByName(const Expr *E, ModelAnalysis &A, const SourceManager &SM) {
+  auto M = A.role(E);
+  if ((M && M->ByName) || A.hasByNameRoles(A.owner(E)))
+    diag(reportLoc(calleeLoc(E), SM), ByNameNote, DiagnosticIDs::Note);
+}
+
+SourceLocation MlperfCheck::calleeLoc(const Expr *E) {
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    if (const auto *ME = dyn_cast<CXXDependentScopeMemberExpr>(CE->getCallee()->IgnoreParens()))
+      return ME->getMemberLoc();
+  return E->getExprLoc();
+}
+
+void MlperfCheck::addCallee(DiagnosticBuilder &D, const CallExpr *Call) {
+  if (const FunctionDecl *FD = Call->getDirectCallee()) {
+    D << FD;
+    return;
+  }
+  std::string Name = "call";
+  if (const auto *ME = dyn_cast<CXXDependentScopeMemberExpr>(Call->getCallee()->IgnoreParens()))
+    Name = ME->getMember().getAsString();
+  D << "'" + Name + "'";
+}
+
 void MlperfCheck::explainHot(const HotContext &H, const SourceManager &SM) {
   if (const HotCallSite *Site = H.External) {
     if (!Site->LoopFile.empty())

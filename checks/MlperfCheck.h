@@ -38,6 +38,14 @@ public:
 protected:
   /// Adds the notes that explain a hot context (the loop, the call chain).
   void explainHot(const HotContext &H, const SourceManager &SM);
+  /// A note saying the finding rests on a match by member name (see
+  /// ByNameNote), when it does.
+  void noteIfByName(const Expr *E, ModelAnalysis &A, const SourceManager &SM);
+  /// The callee of \p Call for a diagnostic: the function, or in an
+  /// uninstantiated template the member's name.
+  static void addCallee(DiagnosticBuilder &D, const CallExpr *Call);
+  /// Where a finding about \p E goes: the member's name for a dependent call.
+  static SourceLocation calleeLoc(const Expr *E);
   /// Location to report a node at: the macro's use for code inside macros.
   static SourceLocation reportLoc(SourceLocation Loc, const SourceManager &SM) { return SM.getExpansionLoc(Loc); }
   /// Reports a library call that does \p What on every call, at the project's call site.
@@ -53,13 +61,19 @@ private:
   std::unique_ptr<LibraryReaches> Reaches;
 };
 
+/// The note of a finding that rests on a member's name in a template never
+/// instantiated here; JSON and SARIF mark such findings as lower confidence.
+inline constexpr llvm::StringLiteral ByNameNote =
+    "matched by the member's name in a template this file never instantiates (lower confidence)";
+
 namespace matchers {
 using namespace clang::ast_matchers;
 
 /// The expression (a call or construction) has role \p R in the check's profiles.
-AST_MATCHER_P2(Expr, hasRole, const MlperfCheck *, Check, Role, R) {
-  const MlperfCheck *C = Check;
-  auto M = C->profiles().match(&Node);
+AST_MATCHER_P2(Expr, hasRole, MlperfCheck *, Check, Role, R) {
+  auto M = Check->profiles().match(&Node);
+  if (M && M->ByName)  // in a template: only where the analysis keeps the match
+    M = Check->analysis(Finder->getASTContext()).role(&Node);
   return M && M->R == R;
 }
 

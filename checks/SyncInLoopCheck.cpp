@@ -25,11 +25,14 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   std::optional<HotContext> Hot = analysis(*Result.Context).perStep(Call);
   const SourceManager &SM = *Result.SourceManager;
-  diag(reportLoc(Call->getExprLoc(), SM),
-       "%0 blocks the host until the device has finished all queued work, on every step; let the device run "
-       "ahead and synchronize only where the host needs a result")
-      << Call->getDirectCallee();
+  {
+    auto D = diag(reportLoc(calleeLoc(Call), SM),
+                  "%0 blocks the host until the device has finished all queued work, on every step; let the device "
+                  "run ahead and synchronize only where the host needs a result");
+    addCallee(D, Call);
+  }
   explainHot(*Hot, SM);
+  noteIfByName(Call, analysis(*Result.Context), SM);
 }
 
 } // namespace clang::tidy::mlperf

@@ -1,6 +1,7 @@
 #include "Report.h"
 
 #include "HtmlFindings.h"
+#include "MlperfCheck.h"
 #include "validate/ResultStore.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -39,6 +40,12 @@ llvm::StringRef severityOf(const ClangTidyError &E) {
   if (E.DiagLevel == clang::tooling::Diagnostic::Remark)
     return "remark";
   return "warning";
+}
+
+bool isLowConfidence(const ClangTidyError &E) {
+  return llvm::any_of(E.Notes, [](const clang::tooling::DiagnosticMessage &N) {
+    return llvm::StringRef(N.Message) == clang::tidy::mlperf::ByNameNote;
+  });
 }
 
 namespace {
@@ -158,6 +165,8 @@ void writeJson(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, boo
     D["check"] = E.DiagnosticName;
     D["severity"] = severityOf(E).str();
     D["message"] = E.Message.Message;
+    if (isLowConfidence(E))
+      D["confidence"] = "low";
     D["notes"] = nlohmann::json::array();
     for (const auto &N : E.Notes) {
       nlohmann::json JN;

@@ -40,5 +40,8 @@ struct ReportOptions {
 void writeReport(Format F, llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS,
                  const ReportOptions &Options = {});
 llvm::StringRef severityOf(const clang::tidy::ClangTidyError &E);
+/// Whether the finding rests on a match by a member's name in an
+/// uninstantiated template ("confidence": "low" in JSON and SARIF).
+bool isLowConfidence(const clang::tidy::ClangTidyError &E);
 
 } // namespace mlperf::lint

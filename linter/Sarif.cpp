@@ -257,6 +257,8 @@ private:
               {"ruleIndex", ruleIndex(E.DiagnosticName)},
               {"level", severityOf(E) == "error" ? "error" : "warning"},
               {"message", {{"text", Message}}}};
+    if (isLowConfidence(E))
+      R["properties"] = {{"confidence", "low"}};
     if (json P = physical(E.Message.FilePath, E.Message.FileOffset, lengthAt(E.Message)); !P.is_null()) {
       R["locations"] = json::array({{{"physicalLocation", P}}});
       std::string Hash = fingerprint(E.Message.FilePath, P["region"]["startLine"]);

@@ -231,9 +231,42 @@ std::optional<RoleMatch> ApiProfiles::refineByArguments(const ProfileEntry &E, c
   return RoleMatch{R, &E};
 }
 
+/// `loss.item<float>()`, `model->forward(x)` in an uninstantiated template:
+/// entries of the roles that make a loop hot or cost a round trip, named as
+/// methods (of a profile's tensor type, a `method` entry, an override), whose
+/// role does not depend on the arguments.
+std::optional<RoleMatch> ApiProfiles::matchDependentCall(const CallExpr *CE) const {
+  const auto *ME = dyn_cast<CXXDependentScopeMemberExpr>(CE->getCallee()->IgnoreParens());
+  if (!ME || !ME->getMember().isIdentifier())
+    return std::nullopt;
+  llvm::StringRef Name = ME->getMember().getAsIdentifierInfo()->getName();
+  auto Usable = [](const ProfileEntry &E) {
+    return (E.R == Role::Materialize || E.R == Role::Sync || E.R == Role::Step) && !E.DeviceArg && !E.EnumArg &&
+           !E.ParamType && !E.ShapeSpecialized;
+  };
+  if (auto It = ByCalleeName.find(Name); It != ByCalleeName.end())
+    for (const ProfileEntry *E : It->second) {
+      if (!Usable(*E))
+        continue;
+      for (const std::string &Callee : E->Callees) {
+        llvm::StringRef Qualifier = llvm::StringRef(Callee).rsplit("::").first;
+        if (lastComponent(Callee) == Name &&
+            (E->Overrides || llvm::is_contained(E->Owner->AutogradTensorTypes, Qualifier)))
+          return RoleMatch{E->R, E, /*ByName=*/true};
+      }
+    }
+  if (auto It = ByMethodName.find(Name); It != ByMethodName.end())
+    for (const ProfileEntry *E : It->second)
+      if (Usable(*E))
+        return RoleMatch{E->R, E, /*ByName=*/true};
+  return std::nullopt;
+}
+
 std::optional<RoleMatch> ApiProfiles::matchCall(const CallExpr *CE) const {
   if (isa<CUDAKernelCallExpr>(CE) && !KernelLaunches.empty())
     return RoleMatch{KernelLaunches.front()->R, KernelLaunches.front()};
+  if (!CE->getDirectCallee())
+    return matchDependentCall(CE);
   std::optional<RoleMatch> M;
   forCallEntries(ByCalleeName, ByMethodName, CE, [&](const ProfileEntry &E) {
     if (isPrimaryRole(E.R))

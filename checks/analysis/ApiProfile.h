@@ -155,6 +155,10 @@ struct Profile {
 struct RoleMatch {
   Role R;
   const ProfileEntry *Entry;
+  /// Matched by the member's name alone: a call in a template that this
+  /// translation unit never instantiates, whose object has a dependent type
+  /// (a lower-confidence match).
+  bool ByName = false;
   Kind kind() const { return Entry->K; }
   bool deviceAlways() const { return Entry->Owner->Device == DeviceContext::Always; }
 };
@@ -201,6 +205,7 @@ public:
 
 private:
   std::optional<RoleMatch> matchCall(const clang::CallExpr *CE) const;
+  std::optional<RoleMatch> matchDependentCall(const clang::CallExpr *CE) const;
   std::optional<RoleMatch> matchConstruct(const clang::CXXConstructExpr *CE) const;
   std::optional<RoleMatch> refineByArguments(const ProfileEntry &E, const clang::CallExpr *CE,
                                              const clang::FunctionDecl *FD) const;

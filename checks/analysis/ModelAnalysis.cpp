@@ -2,6 +2,7 @@
 #include "Facts.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -9,6 +10,21 @@
 namespace clang::tidy::mlperf {
 
 namespace {
+/// Whether \p FD is (in) a template this translation unit instantiates: its
+/// instantiations are analysed with real types, so matches by member name in
+/// the pattern would repeat them.
+bool isInstantiatedTemplate(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  if (const FunctionTemplateDecl *FT = FD->getDescribedFunctionTemplate(); FT && !FT->specializations().empty())
+    return true;
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(DC))
+      if (const ClassTemplateDecl *CT = RD->getDescribedClassTemplate(); CT && !CT->specializations().empty())
+        return true;
+  return false;
+}
+
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
   using Base = RecursiveASTVisitor<Collector>;
@@ -26,7 +42,10 @@ public:
     return Base::TraverseDecl(D);
   }
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody() && FD->getBody() && !FD->isDependentContext())
+    // A template's instantiations are analysed with their types; a template
+    // nothing here instantiates (a header's trainer) is analysed as written.
+    if (FD->doesThisDeclarationHaveABody() && FD->getBody() &&
+        (!FD->isDependentContext() || !isInstantiatedTemplate(FD)))
       OnBody(FD, FD->getBody());
     return true;
   }
@@ -135,6 +154,8 @@ void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *
       else
         Callee = definitionOf(cast<CXXConstructExpr>(E)->getConstructor());
       CallSite Site{E, Callee, Profiles.match(E), Owner};
+      if (Site.Role && Site.Role->ByName && isInstantiatedTemplate(Owner))
+        Site.Role.reset();
       if (const auto *CE = dyn_cast<CallExpr>(E); Project && !Callee && !Site.Role && CE && CE->getDirectCallee())
         Site.External = Project->function(usrOf(CE->getDirectCallee()));
       if (!DeviceAware) {
@@ -219,7 +240,16 @@ std::optional<RoleMatch> ModelAnalysis::role(const Expr *E) const {
   auto It = CallIndex.find(E);
   if (It != CallIndex.end())
     return Calls[It->second].Role;
-  return Profiles.match(E);
+  std::optional<RoleMatch> M = Profiles.match(E);
+  if (M && M->ByName)
+    return std::nullopt;  // only calls the analysis has seen in an uninstantiated template
+  return M;
+}
+
+bool ModelAnalysis::hasByNameRoles(const FunctionDecl *FD) const {
+  auto It = Functions.find(FD);
+  return It != Functions.end() &&
+         llvm::any_of(It->second.Calls, [&](size_t I) { return Calls[I].Role && Calls[I].Role->ByName; });
 }
 
 bool ModelAnalysis::callIsStep(const CallSite &C) {

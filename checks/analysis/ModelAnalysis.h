@@ -64,6 +64,8 @@ public:
   /// A backward pass or optimizer step in \p FD or a function it calls.
   bool reachesTraining(const FunctionDecl *FD);
   std::optional<RoleMatch> role(const Expr *E) const;
+  /// Whether a call in \p FD has a role matched by a member's name alone.
+  bool hasByNameRoles(const FunctionDecl *FD) const;
   const ApiProfiles &profiles() const { return Profiles; }
   ASTContext &context() const { return Ctx; }
 
