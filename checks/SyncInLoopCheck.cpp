@@ -1,4 +1,7 @@
 #include "SyncInLoopCheck.h"
+#include "analysis/SourceUtils.h"
+
+#include "clang/AST/ExprCXX.h"
 
 using namespace clang::ast_matchers;
 
@@ -11,10 +14,42 @@ void SyncInLoopCheck::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
+/// Whether \p S reads a clock directly (a call with the `timer` fact), outside lambdas.
+static bool readsClock(const Stmt *S, const ApiProfiles &P) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(S); CE && P.find(CE, Role::Timer))
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return readsClock(C, P); });
+}
+
+/// A synchronization that times the device's work and says so: a comment
+/// mentioning timing on its line or the line above, or a clock read in the
+/// statement that follows it in its block.
+static bool timesWork(const CallExpr *Call, const ModelAnalysis &A, const SourceManager &SM) {
+  if (commentMentions(Call->getBeginLoc(), "timing", SM))
+    return true;
+  const Stmt *Item = Call;
+  const Stmt *P = A.parent(Item);
+  // Up to the block item, out of `do { ... } while (0)` macro bodies.
+  while (P && (!isa<CompoundStmt>(P) || isa_and_nonnull<DoStmt>(A.parent(P))) && !A.isLoop(P)) {
+    Item = P;
+    P = A.parent(P);
+  }
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(P);
+  if (!Block)
+    return false;
+  const auto *It = llvm::find(Block->body(), Item);
+  return It != Block->body_end() && std::next(It) != Block->body_end() && readsClock(*std::next(It), A.profiles());
+}
+
 void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
-  std::optional<HotContext> Hot = analysis(*Result.Context).perStep(Call);
+  ModelAnalysis &A = analysis(*Result.Context);
   const SourceManager &SM = *Result.SourceManager;
+  if (timesWork(Call, A, SM))
+    return;
+  std::optional<HotContext> Hot = A.perStep(Call);
   diag(reportLoc(Call->getExprLoc(), SM),
        "%0 blocks the host until the device has finished all queued work, on every step; let the device run "
        "ahead and synchronize only where the host needs a result")
