@@ -14,19 +14,21 @@ void SyncInLoopCheck::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
-/// Whether \p S reads a clock directly (a call with the `timer` fact), outside lambdas.
-static bool readsClock(const Stmt *S, const ApiProfiles &P) {
+/// Whether \p S calls, outside lambdas, a function with fact \p R: a clock
+/// read (`timer`) or a direct read of a tensor's memory (`host-read`).
+static bool calls(const Stmt *S, Role R, const ApiProfiles &P) {
   if (!S || isa<LambdaExpr>(S))
     return false;
-  if (const auto *CE = dyn_cast<CallExpr>(S); CE && P.find(CE, Role::Timer))
+  if (const auto *CE = dyn_cast<CallExpr>(S); CE && P.find(CE, R))
     return true;
-  return llvm::any_of(S->children(), [&](const Stmt *C) { return readsClock(C, P); });
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return calls(C, R, P); });
 }
 
-/// A synchronization that times the device's work and says so: a comment
-/// mentioning timing on its line or the line above, or a clock read in the
-/// statement that follows it in its block.
-static bool timesWork(const CallExpr *Call, const ModelAnalysis &A, const SourceManager &SM) {
+/// A synchronization that is needed: it times the device's work and says so
+/// (a comment mentioning timing on its line or the line above, or a clock
+/// read in the statement that follows it in its block), or the host reads
+/// results from memory in that statement.
+static bool isNeeded(const CallExpr *Call, const ModelAnalysis &A, const SourceManager &SM) {
   if (commentMentions(Call->getBeginLoc(), "timing", SM))
     return true;
   const Stmt *Item = Call;
@@ -40,14 +42,17 @@ static bool timesWork(const CallExpr *Call, const ModelAnalysis &A, const Source
   if (!Block)
     return false;
   const auto *It = llvm::find(Block->body(), Item);
-  return It != Block->body_end() && std::next(It) != Block->body_end() && readsClock(*std::next(It), A.profiles());
+  if (It == Block->body_end() || std::next(It) == Block->body_end())
+    return false;
+  const Stmt *Next = *std::next(It);
+  return calls(Next, Role::Timer, A.profiles()) || calls(Next, Role::HostRead, A.profiles());
 }
 
 void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
   const SourceManager &SM = *Result.SourceManager;
-  if (timesWork(Call, A, SM))
+  if (isNeeded(Call, A, SM))
     return;
   std::optional<HotContext> Hot = A.perStep(Call);
   diag(reportLoc(Call->getExprLoc(), SM),

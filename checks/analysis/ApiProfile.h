@@ -45,6 +45,7 @@ enum class Role {
   Pinned,         // makes host memory page-locked (allocates or registers it, pins a tensor)
   AsyncCopy,      // a copy queued on a stream that returns at once only for page-locked host memory
   Pageable,       // returns ordinary (pageable) host memory: malloc, a container's storage
+  HostRead,       // reads a tensor's memory on the host directly (data_ptr, accessor)
 };
 
 /// Refines a role; which kinds a role allows is checked at load.

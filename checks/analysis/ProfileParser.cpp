@@ -27,7 +27,7 @@ constexpr std::pair<const char *, Role> RoleNames[] = {
     {"backend-choice", Role::BackendChoice}, {"single-pass", Role::SinglePass},
     {"slice", Role::Slice},             {"timer", Role::Timer},
     {"pinned", Role::Pinned},           {"async-copy", Role::AsyncCopy},
-    {"pageable", Role::Pageable},
+    {"pageable", Role::Pageable},       {"host-read", Role::HostRead},
 };
 
 struct KindSpec {
