@@ -97,6 +97,20 @@ static bool dependsOnLoopVariable(const Expr *E, const Stmt *Loop) {
   }) != nullptr;
 }
 
+/// Whether a call with the release role in \p Region releases \p VD: the
+/// construction cannot move out of a loop that releases it every iteration.
+static bool releasedIn(const VarDecl *VD, const Stmt *Region, const ModelAnalysis &A) {
+  if (!Region)
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(Region))
+    if (std::optional<RoleMatch> M = A.role(CE); M && M->R == Role::Release) {
+      unsigned Arg = M->Entry->HandleArg ? *M->Entry->HandleArg : 0;
+      if (Arg < CE->getNumArgs() && namedVar(CE->getArg(Arg)) == VD)
+        return true;
+    }
+  return llvm::any_of(Region->children(), [&](const Stmt *C) { return releasedIn(VD, C, A); });
+}
+
 void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *E = Result.Nodes.getNodeAs<Expr>("e");
   ModelAnalysis &A = analysis(*Result.Context);
@@ -126,7 +140,7 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     const Stmt *Loop = Hot->Loop;
     const DeclStmt *DS = Loop ? movableDeclaration(E, Loop, A) : nullptr;
     const auto *VD = DS ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
-    if (VD && VD->getInit()) {
+    if (VD && VD->getInit() && !releasedIn(VD, loopBody(Loop), A)) {
       std::vector<const Stmt *> Loops = A.enclosingLoops(DS);
       while (!Loops.empty() && Loops.back() != Loop)
         Loops.pop_back();

@@ -26,25 +26,6 @@ void MissingFinalizeCheck::registerMatchers(MatchFinder *Finder) {
                      this);
 }
 
-/// Statements that leave \p Region's iteration or function early.
-static bool exitsBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM) {
-  bool Found = false;
-  std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool NestedLoop) {
-    if (!S || Found || isa<LambdaExpr>(S))
-      return;
-    bool InRange = SM.isBeforeInTranslationUnit(From, S->getBeginLoc()) &&
-                   SM.isBeforeInTranslationUnit(S->getBeginLoc(), To);
-    if (InRange && (isa<ReturnStmt>(S) || (!NestedLoop && isa<ContinueStmt, BreakStmt>(S))))
-      Found = true;
-    bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
-    for (const Stmt *C : S->children())
-      Walk(C, NestedLoop || Loop);
-  };
-  for (const Stmt *C : Region->children())
-    Walk(C, false);
-  return Found;
-}
-
 void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder::MatchResult &Result) {
   ModelAnalysis &A = analysis(*Result.Context);
   std::optional<RoleMatch> M = A.role(Call);
@@ -54,22 +35,10 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   if (!Hot)
     return;
   // The handle: an out-argument (`cudaMalloc(&p, n)`) or the returned value.
-  const VarDecl *Handle = nullptr;
-  if (M->Entry->HandleArg) {
-    if (*M->Entry->HandleArg < Call->getNumArgs())
-      Handle = namedVar(Call->getArg(*M->Entry->HandleArg));
-  } else {
-    const Stmt *P = A.parent(Call);
-    while (P && isa<ExprWithCleanups, ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
-                    CXXConstructExpr>(P))
-      P = A.parent(P);
-    if (const auto *DS = dyn_cast_or_null<DeclStmt>(P); DS && DS->isSingleDecl())
-      Handle = dyn_cast<VarDecl>(DS->getSingleDecl());
-    else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P); BO && BO->isAssignmentOp())
-      Handle = namedVar(BO->getLHS());
-    else if (isa_and_nonnull<ReturnStmt>(P))
-      return;  // ownership escapes to the caller
-  }
+  bool Returned = false;
+  const VarDecl *Handle = acquiredHandle(Call, *M->Entry, A, &Returned);
+  if (Returned)
+    return;  // ownership escapes to the caller
   if (!Handle || !Handle->isLocalVarDecl())
     return;  // a member, a global or an untracked handle: owned elsewhere
   // The iteration when the loop is in the acquiring function, else the
@@ -79,22 +48,13 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   const SourceManager &SM = *Result.SourceManager;
   // Released in the region (the handle is the release's handle argument),
   // or escaping (returned, stored into a member or container).
-  auto Releases = [&](const CallExpr *CE, const FunctionDecl *FD) {
-    if (plainQualifiedName(FD) != M->Entry->Pair)
-      return false;
-    const ProfileEntry *R = A.profiles().find(CE, Role::Release);
-    unsigned Arg = R && R->HandleArg ? *R->HandleArg : 0;
-    return Arg < CE->getNumArgs() && namedVar(CE->getArg(Arg)) == Handle;
-  };
-  const CallExpr *Release = nullptr;
+  const CallExpr *Release = findRelease(Region, Handle, M->Entry->Pair, A);
   bool Escapes = false;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S || isa<CXXCatchStmt>(S))  // a handler runs only when something failed, not every iteration
       return;
     if (const auto *CE = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *FD = CE->getDirectCallee()) {
-        if (Releases(CE, FD))
-          Release = Release ? Release : CE;
         if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE); MC && FD->getName().contains("push") &&
                                                               MC->getNumArgs() >= 1 && namedVar(MC->getArg(0)) == Handle)
           Escapes = true;

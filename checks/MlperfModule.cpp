@@ -1,4 +1,5 @@
 #include "MlperfModule.h"
+#include "AllocInLoopCheck.h"
 #include "BackendChoiceCheck.h"
 #include "BatchSizePow2Check.h"
 #include "CompileInLoopCheck.h"
@@ -8,6 +9,7 @@
 #include "MissingFinalizeCheck.h"
 #include "ModelMemoryCheck.h"
 #include "NoGradInferenceCheck.h"
+#include "PageableAsyncCopyCheck.h"
 #include "RetainedGraphAccumulationCheck.h"
 #include "SyncInLoopCheck.h"
 #include "VariableBatchShapeCheck.h"
@@ -27,6 +29,9 @@ struct CheckEntry {
 
 /// Every check, sorted by name: its summary, default state and class.
 constexpr CheckEntry Checks[] = {
+    {{"mlperf-alloc-in-loop", "device memory, pinned memory, streams or allocator contexts allocated and freed every step",
+      true},
+     registerAs<AllocInLoopCheck>},
     {{"mlperf-backend-choice", "large model trained on the reference backend or a hard-coded CPU device", false},
      registerAs<BackendChoiceCheck>},
     {{"mlperf-batch-size-pow2", "constant batch size that is not a power of two, feeding an executable or accelerator",
@@ -47,6 +52,9 @@ constexpr CheckEntry Checks[] = {
      registerAs<ModelMemoryCheck>},
     {{"mlperf-no-grad-inference", "model run for evaluation or inference with autograd on", true},
      registerAs<NoGradInferenceCheck>},
+    {{"mlperf-pageable-async-copy", "asynchronous host-device copy of pageable host memory, which runs synchronously",
+      true},
+     registerAs<PageableAsyncCopyCheck>},
     {{"mlperf-retained-graph-accumulation", "tensor with autograd history accumulated across iterations", true},
      registerAs<RetainedGraphAccumulationCheck>},
     {{"mlperf-sync-in-loop", "explicit device synchronization on every step", true}, registerAs<SyncInLoopCheck>},

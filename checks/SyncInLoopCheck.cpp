@@ -1,4 +1,7 @@
 #include "SyncInLoopCheck.h"
+#include "analysis/SourceUtils.h"
+
+#include "clang/AST/ExprCXX.h"
 
 using namespace clang::ast_matchers;
 
@@ -15,6 +18,40 @@ void SyncInLoopCheck::registerMatchers(MatchFinder *Finder) {
                      this);
 }
 
+/// Whether \p S calls, outside lambdas, a function with fact \p R: a clock
+/// read (`timer`) or a direct read of a tensor's memory (`host-read`).
+static bool calls(const Stmt *S, Role R, const ApiProfiles &P) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(S); CE && P.find(CE, R))
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return calls(C, R, P); });
+}
+
+/// A synchronization that is needed: it times the device's work and says so
+/// (a comment mentioning timing on its line or the line above, or a clock
+/// read in the statement that follows it in its block), or the host reads
+/// results from memory in that statement.
+static bool isNeeded(const CallExpr *Call, const ModelAnalysis &A, const SourceManager &SM) {
+  if (commentMentions(Call->getBeginLoc(), "timing", SM))
+    return true;
+  const Stmt *Item = Call;
+  const Stmt *P = A.parent(Item);
+  // Up to the block item, out of `do { ... } while (0)` macro bodies.
+  while (P && (!isa<CompoundStmt>(P) || isa_and_nonnull<DoStmt>(A.parent(P))) && !A.isLoop(P)) {
+    Item = P;
+    P = A.parent(P);
+  }
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(P);
+  if (!Block)
+    return false;
+  const auto *It = llvm::find(Block->body(), Item);
+  if (It == Block->body_end() || std::next(It) == Block->body_end())
+    return false;
+  const Stmt *Next = *std::next(It);
+  return calls(Next, Role::Timer, A.profiles()) || calls(Next, Role::HostRead, A.profiles());
+}
+
 void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("library-call")) {
     if (auto Reach = libraryReach(Call, Role::Sync, *Result.SourceManager))
@@ -23,8 +60,11 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
-  std::optional<HotContext> Hot = analysis(*Result.Context).perStep(Call);
+  ModelAnalysis &A = analysis(*Result.Context);
   const SourceManager &SM = *Result.SourceManager;
+  if (isNeeded(Call, A, SM))
+    return;
+  std::optional<HotContext> Hot = A.perStep(Call);
   {
     auto D = diag(reportLoc(calleeLoc(Call), SM),
                   "%0 blocks the host until the device has finished all queued work, on every step; let the device "
@@ -32,7 +72,7 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     addCallee(D, Call);
   }
   explainHot(*Hot, SM);
-  noteIfByName(Call, analysis(*Result.Context), SM);
+  noteIfByName(Call, A, SM);
 }
 
 } // namespace clang::tidy::mlperf

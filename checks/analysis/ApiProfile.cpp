@@ -197,6 +197,8 @@ std::optional<RoleMatch> ApiProfiles::refineByArguments(const ProfileEntry &E, c
     if (E.ParamType->first >= FD->getNumParams())
       return std::nullopt;
     QualType PT = FD->getParamDecl(E.ParamType->first)->getType().getNonReferenceType();
+    if (PT->isPointerType())
+      PT = PT->getPointeeType();
     const auto *RD = PT->getAsCXXRecordDecl();
     if (!RD || plainQualifiedName(RD) != E.ParamType->second)
       return std::nullopt;

@@ -42,6 +42,11 @@ enum class Role {
   SinglePass,     // an object consumed by one pass (a prefetcher, an iterator): built anew per epoch
   Slice,          // takes a slice whose length is an argument (narrow)
   OptimizerState, // an optimizer and the copies of the parameters it keeps as state
+  Timer,          // reads a clock
+  Pinned,         // makes host memory page-locked (allocates or registers it, pins a tensor)
+  AsyncCopy,      // a copy queued on a stream that returns at once only for page-locked host memory
+  Pageable,       // returns ordinary (pageable) host memory: malloc, a container's storage
+  HostRead,       // reads a tensor's memory on the host directly (data_ptr, accessor)
 };
 
 /// Refines a role; which kinds a role allows is checked at load.
@@ -50,7 +55,7 @@ enum class Kind {
   Forward, Backward, Optimizer, Exec,            // step
   Module, Executable, DataLoader,                // construct (and Optimizer)
   NotDifferentiable,                             // detach
-  DeviceTensor,                                  // acquire
+  DeviceTensor, Allocation,                      // acquire
 };
 
 std::optional<Role> parseRole(llvm::StringRef Name);
@@ -98,11 +103,16 @@ struct ProfileEntry {
   std::optional<unsigned> ValueArg;   // for ToDevice: the value copied; BackendChoice: the backend named
   bool ShapeSpecialized = false;      // for Step: compiles/specializes per input shape
   LayerSizes Layer;                   // for Layer
-  std::optional<unsigned> SizeArg;    // for BatchSize, Slice: the size or length
+  std::optional<unsigned> SizeArg;    // for BatchSize, Slice: the size or length; Acquire: the size allocated
+  bool Raii = false;                  // for Acquire: released when the returned value is destroyed
+  bool Synchronizes = false;          // for Release: waits for the device as a side effect (cudaFree)
+  std::vector<unsigned> PointerArgs;  // for AsyncCopy: arguments that may be host memory
+  std::string FlagParam;              // for AsyncCopy: the parameter that makes a method copy asynchronously
+  std::optional<unsigned> FlagArg;    // for Pinned: an argument that pins only unless it is `false`
   std::optional<unsigned> NameArg;    // for BackendChoice: the argument that must be Name
   std::string Name;
   std::vector<std::string> SlowValues;  // for BackendChoice: values of ValueArg that choose a slow backend
-  std::string Message;                  // for BackendChoice: what the choice is and what to do instead
+  std::string Message;                  // for BackendChoice: what the choice is and what to do instead; Acquire: the fix
   std::optional<unsigned> GradModeArg;  // for NoGradGuard: `true` there turns gradients on
   std::string DropLastMethod;           // for Construct data-loader: the option that drops a short last batch
   // Fix-it templates.

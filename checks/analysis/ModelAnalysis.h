@@ -69,6 +69,9 @@ public:
   const ApiProfiles &profiles() const { return Profiles; }
   ASTContext &context() const { return Ctx; }
 
+  /// The calls and constructions in this translation unit of \p FD (a definition).
+  std::vector<const Expr *> callSites(const FunctionDecl *FD) const;
+
   /// Functions whose every call is a model step by construction (forward).
   bool isHotRoot(const FunctionDecl *FD) const;
   /// A model step on every call of \p FD, outside any loop of its own; anywhere in it.

@@ -25,8 +25,10 @@ constexpr std::pair<const char *, Role> RoleNames[] = {
     {"layer", Role::Layer},             {"batch-size", Role::BatchSize},
     {"device-probe", Role::DeviceProbe}, {"training", Role::Training},
     {"backend-choice", Role::BackendChoice}, {"single-pass", Role::SinglePass},
-    {"slice", Role::Slice},
-    {"optimizer-state", Role::OptimizerState},
+    {"slice", Role::Slice},             {"optimizer-state", Role::OptimizerState},
+    {"timer", Role::Timer},             {"pinned", Role::Pinned},
+    {"async-copy", Role::AsyncCopy},    {"pageable", Role::Pageable},
+    {"host-read", Role::HostRead},
 };
 
 struct KindSpec {
@@ -40,7 +42,7 @@ constexpr KindSpec Kinds[] = {
     {"module", Kind::Module, Role::Construct},        {"optimizer", Kind::Optimizer, Role::Construct},
     {"executable", Kind::Executable, Role::Construct}, {"data-loader", Kind::DataLoader, Role::Construct},
     {"not-differentiable", Kind::NotDifferentiable, Role::Detach},
-    {"device-tensor", Kind::DeviceTensor, Role::Acquire},
+    {"device-tensor", Kind::DeviceTensor, Role::Acquire}, {"allocation", Kind::Allocation, Role::Acquire},
 };
 
 /// The roles a key applies to; empty: every role.
@@ -59,7 +61,7 @@ const std::vector<KeySpec> &keySpecs() {
       {"device_arg", {R::ToDevice, R::BackendChoice}},
       {"cpu_role", {R::ToDevice}},
       {"pair", {R::Acquire, R::Construct}},
-      {"handle_arg", {R::Acquire, R::Construct, R::Release, R::Finalize}},
+      {"handle_arg", {R::Acquire, R::Construct, R::Release, R::Finalize, R::Pinned}},
       {"value_arg", {R::ToDevice, R::BackendChoice}},
       {"shape_specialized", {R::Step}}, {"kernel_launch", {R::Step}},
       {"size_args", {R::Layer}}, {"kernel_arg", {R::Layer}}, {"kernel_rank", {R::Layer}},
@@ -67,9 +69,11 @@ const std::vector<KeySpec> &keySpecs() {
       {"output_arg", {R::Layer}}, {"dtype_arg", {R::Layer}},
       {"state_copies", {R::OptimizerState}}, {"momentum_arg", {R::OptimizerState}},
       {"momentum_method", {R::OptimizerState}}, {"out_of_place", {R::OptimizerState}},
-      {"size_arg", {R::BatchSize, R::Slice}},
+      {"size_arg", {R::BatchSize, R::Slice, R::Acquire}},
+      {"raii", {R::Acquire}}, {"synchronizes", {R::Release}},
+      {"pointer_args", {R::AsyncCopy}}, {"flag_param", {R::AsyncCopy}}, {"flag_arg", {R::Pinned}},
       {"name_arg", {R::BackendChoice}}, {"name", {R::BackendChoice}}, {"slow_values", {R::BackendChoice}},
-      {"message", {R::BackendChoice}},
+      {"message", {R::BackendChoice, R::Acquire, R::AsyncCopy}},
       {"grad_mode_arg", {R::NoGradGuard}},
       {"drop_last_method", {R::Construct}}, {"metadata_when_set", {R::Construct}},
       {"fix", {R::NoGradGuard, R::Detach}}, {"fix_label", {R::NoGradGuard}},
@@ -319,8 +323,25 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
       E.EnumRoles[It.key()] = getRole(It.value(), W, "enum_arg.roles." + It.key(), true);
   }
   Str("pair", E.Pair);
-  if (E.R == Role::Acquire && E.Pair.empty())
-    fail(W, "role 'acquire' needs a 'pair', the function that releases it");
+  if (J.contains("raii"))
+    E.Raii = getBool(J.at("raii"), W, "raii");
+  if (E.R == Role::Acquire && E.Pair.empty() == !E.Raii)
+    fail(W, "role 'acquire' needs a 'pair', the function that releases it, or 'raii': true (its destructor does), "
+            "not both");
+  if (J.contains("synchronizes"))
+    E.Synchronizes = getBool(J.at("synchronizes"), W, "synchronizes");
+  if (J.contains("pointer_args")) {
+    const json &PA = J.at("pointer_args");
+    if (!PA.is_array() || PA.empty())
+      fail(W, "'pointer_args' must be a non-empty list of argument indices, not " + describeJson(PA));
+    for (const json &A : PA)
+      E.PointerArgs.push_back(getArg(A, W, "pointer_args"));
+  }
+  Str("flag_param", E.FlagParam);
+  if (E.R == Role::AsyncCopy && E.PointerArgs.empty() == E.FlagParam.empty())
+    fail(W, "role 'async-copy' needs 'pointer_args' (a function's pointers) or 'flag_param' (a method's "
+            "asynchronous flag), not both");
+  Arg("flag_arg", E.FlagArg);
   Arg("handle_arg", E.HandleArg);
   Arg("value_arg", E.ValueArg);
   if (J.contains("shape_specialized"))

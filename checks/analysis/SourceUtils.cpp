@@ -25,6 +25,27 @@ std::string indentationOf(SourceLocation Loc, const ASTContext &Ctx) {
   return Buf.substr(LineStart, End - LineStart).str();
 }
 
+bool commentMentions(SourceLocation Loc, StringRef Word, const SourceManager &SM) {
+  auto [FID, Offset] = SM.getDecomposedLoc(SM.getExpansionLoc(Loc));
+  StringRef Buf = SM.getBufferData(FID);
+  auto LineAt = [&](size_t Pos) {
+    size_t Begin = Pos == 0 ? 0 : Buf.rfind('\n', Pos - 1);
+    Begin = Begin == StringRef::npos ? 0 : Begin + 1;
+    return std::make_pair(Begin, std::min(Buf.find('\n', Pos), Buf.size()));
+  };
+  auto [Begin, End] = LineAt(Offset);
+  StringRef Line = Buf.slice(Begin, End);
+  size_t Comment = std::min(Line.find("//"), Line.find("/*"));
+  if (Comment != StringRef::npos && Line.substr(Comment).contains_insensitive(Word))
+    return true;
+  if (Begin == 0)
+    return false;
+  auto [AboveBegin, AboveEnd] = LineAt(Begin - 1);
+  StringRef Above = Buf.slice(AboveBegin, AboveEnd).trim();
+  return (Above.starts_with("//") || Above.starts_with("/*") || Above.starts_with("*")) &&
+         Above.contains_insensitive(Word);
+}
+
 const Expr *stripWrappers(const Expr *E) {
   while (E) {
     const Expr *Next = E->IgnoreParenImpCasts();

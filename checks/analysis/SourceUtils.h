@@ -14,6 +14,9 @@ namespace clang::tidy::mlperf {
 std::string sourceText(SourceRange R, const ASTContext &Ctx);
 /// The whitespace before the first token on the line of \p Loc.
 std::string indentationOf(SourceLocation Loc, const ASTContext &Ctx);
+/// Whether a comment on the line of \p Loc, or a comment line just above it,
+/// contains \p Word (case-insensitive).
+bool commentMentions(SourceLocation Loc, llvm::StringRef Word, const SourceManager &SM);
 /// Strips parentheses, implicit casts and temporaries.
 const Expr *stripWrappers(const Expr *E);
 /// stripWrappers, and also functional casts and converting constructions

@@ -1,0 +1,224 @@
+#include "PageableAsyncCopyCheck.h"
+#include "analysis/DataFlow.h"
+#include "analysis/SourceUtils.h"
+
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::mlperf {
+
+void PageableAsyncCopyCheck::registerMatchers(MatchFinder *Finder) {
+  using namespace matchers;
+  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()), hasFact(this, Role::AsyncCopy)).bind("call"), this);
+}
+
+namespace {
+/// Where pageable host memory comes from, and the call in a caller that passes it.
+struct Origin {
+  const Expr *Where;
+  const Expr *PassedAt = nullptr;
+};
+
+/// Follows a pointer or a tensor back to pageable host memory: through local
+/// variables, casts, pointer arithmetic, tensor methods and, for parameters,
+/// the calls of the function in this translation unit. Unknown: no origin.
+class Tracer {
+public:
+  Tracer(ModelAnalysis &A, ASTContext &Ctx) : A(A), P(A.profiles()), Ctx(Ctx) {}
+
+  std::optional<Origin> pointer(const Expr *E, unsigned Depth = 4) {
+    if (!E || Depth == 0)
+      return std::nullopt;
+    E = E->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf) {
+      const Expr *Sub = U->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub))
+        return pointer(AS->getBase(), Depth);
+      const auto *DRE = dyn_cast<DeclRefExpr>(Sub);
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (VD && !VD->getType()->isPointerType() && !VD->getType()->isReferenceType() && !pinned(VD))
+        return Origin{E};  // a variable's own storage: the stack or static memory
+      return std::nullopt;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp())
+      return pointer(B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS(), Depth);
+    if (isa<CXXNewExpr>(E))
+      return Origin{E};
+    if (const auto *CE = dyn_cast<CallExpr>(E); CE && P.find(CE, Role::Pageable)) {
+      const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+      const VarDecl *Owner = MC ? namedVar(MC->getImplicitObjectArgument()) : nullptr;
+      if (MC && (!Owner || !(Owner->isLocalVarDecl() || isa<ParmVarDecl>(Owner))))
+        return std::nullopt;  // a member's or a global's storage: it may be registered anywhere
+      return Owner && pinned(Owner) ? std::nullopt : std::optional<Origin>(Origin{E});
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || pinned(VD))
+      return std::nullopt;
+    if (VD->getType()->isArrayType())
+      return Origin{E};
+    return throughVariable(VD, Depth, [&](const Expr *V, unsigned D) { return pointer(V, D); });
+  }
+
+  std::optional<Origin> tensor(const Expr *E, unsigned Depth = 4) {
+    if (!E || Depth == 0)
+      return std::nullopt;
+    E = stripWrappers(E);
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return P.findType(ME->getBase()->getType(), Role::HostData) ? std::optional<Origin>(Origin{E}) : std::nullopt;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD || pinned(VD))
+        return std::nullopt;
+      return throughVariable(VD, Depth, [&](const Expr *V, unsigned D) { return tensor(V, D); });
+    }
+    const auto *CE = dyn_cast<CallExpr>(E);
+    if (!CE || pins(CE))
+      return std::nullopt;
+    std::optional<RoleMatch> M = A.role(CE);
+    if (M && (M->R == Role::Materialize || M->R == Role::Factory))
+      return M->R == Role::Materialize || hostFactory(CE) ? std::optional<Origin>(Origin{E}) : std::nullopt;
+    if (M && M->R == Role::HostWrap)
+      return CE->getNumArgs() > 0 && pointer(CE->getArg(0), Depth - 1) ? std::optional<Origin>(Origin{E})
+                                                                        : std::nullopt;
+    if (M)
+      return std::nullopt;  // a copy to a device, a model's output, ...
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+      return tensor(MC->getImplicitObjectArgument(), Depth - 1);  // a view or conversion on the host
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE); OC && OC->getOperator() == OO_Subscript)
+      return tensor(OC->getArg(0), Depth - 1);
+    return std::nullopt;
+  }
+
+private:
+  /// A variable's value: a parameter's at the calls of its function, else its
+  /// initializer's, unless it is assigned anything else.
+  template <class Trace> std::optional<Origin> throughVariable(const VarDecl *VD, unsigned Depth, Trace T) {
+    if (const auto *PV = dyn_cast<ParmVarDecl>(VD)) {
+      const auto *FD = dyn_cast<FunctionDecl>(PV->getDeclContext());
+      FD = FD ? FD->getDefinition() : nullptr;
+      for (const Expr *Site : FD ? A.callSites(FD) : std::vector<const Expr *>{}) {
+        const auto *Call = dyn_cast<CallExpr>(Site);
+        unsigned Offset = isa<CXXOperatorCallExpr>(Site) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+        unsigned I = PV->getFunctionScopeIndex() + Offset;
+        if (Call && I < Call->getNumArgs())
+          if (std::optional<Origin> O = T(Call->getArg(I), Depth - 1))
+            return Origin{O->Where, O->PassedAt ? O->PassedAt : Call->getArg(I)};
+      }
+      return std::nullopt;
+    }
+    if (!VD->isLocalVarDecl() || assignedIn(VD))
+      return std::nullopt;
+    return T(VD->getInit(), Depth - 1);
+  }
+
+  /// Whether \p CE pins memory (pin_memory(), pinned_memory(true), or a
+  /// page-locked allocation), in itself or in its arguments.
+  bool pins(const Stmt *S) const {
+    if (!S || isa<LambdaExpr>(S))
+      return false;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const ProfileEntry *E = P.find(CE, Role::Pinned)) {
+        const auto *Flag = E->FlagArg && *E->FlagArg < CE->getNumArgs() ? CE->getArg(*E->FlagArg) : nullptr;
+        bool False = false;
+        if (!(Flag && Flag->EvaluateAsBooleanCondition(False, Ctx) && !False))
+          return true;
+      }
+    return llvm::any_of(S->children(), [&](const Stmt *C) { return pins(C); });
+  }
+
+  /// A factory given no device and no pinned options: a pageable host tensor.
+  bool hostFactory(const CallExpr *CE) const {
+    return llvm::none_of(CE->arguments(), [&](const Expr *Arg) {
+      DeviceKind K = P.classifyDeviceArg(Arg);
+      return K == DeviceKind::Accelerator || K == DeviceKind::UnknownDevice || pins(Arg);
+    });
+  }
+
+  /// Whether the function holding \p VD pins it: registers or allocates it as
+  /// page-locked memory, or assigns it a pinned value.
+  bool pinned(const VarDecl *VD) {
+    const auto *FD = dyn_cast<FunctionDecl>(VD->getDeclContext());
+    const Stmt *Body = FD && FD->getDefinition() ? FD->getDefinition()->getBody() : nullptr;
+    return findIn(Body, [&](const Stmt *S) {
+      if (const auto *CE = dyn_cast<CallExpr>(S))
+        if (const ProfileEntry *E = P.find(CE, Role::Pinned); E && E->HandleArg && *E->HandleArg < CE->getNumArgs()) {
+          const Expr *H = CE->getArg(*E->HandleArg)->IgnoreParenCasts();
+          if (const auto *MC = dyn_cast<CXXMemberCallExpr>(H))
+            H = MC->getImplicitObjectArgument();
+          return namedVar(H) == VD;
+        }
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+      if (BO && BO->isAssignmentOp() && namedVar(BO->getLHS()) == VD)
+        return pins(BO->getRHS());
+      return OC && OC->isAssignmentOp() && namedVar(OC->getArg(0)) == VD && pins(OC->getArg(1));
+    }) || (VD->getInit() && pins(VD->getInit()));
+  }
+
+  bool assignedIn(const VarDecl *VD) const {
+    const auto *FD = dyn_cast<FunctionDecl>(VD->getDeclContext());
+    return findIn(FD ? FD->getBody() : nullptr, [&](const Stmt *S) {
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+      return (BO && BO->isAssignmentOp() && namedVar(BO->getLHS()) == VD) ||
+             (OC && OC->isAssignmentOp() && namedVar(OC->getArg(0)) == VD);
+    });
+  }
+
+  static bool findIn(const Stmt *S, llvm::function_ref<bool(const Stmt *)> Pred) {
+    if (!S)
+      return false;
+    if (Pred(S))
+      return true;
+    return llvm::any_of(S->children(), [&](const Stmt *C) { return findIn(C, Pred); });
+  }
+
+  ModelAnalysis &A;
+  const ApiProfiles &P;
+  ASTContext &Ctx;
+};
+} // namespace
+
+void PageableAsyncCopyCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  ModelAnalysis &A = analysis(*Result.Context);
+  const ProfileEntry *E = profiles().find(Call, Role::AsyncCopy);
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!E || !FD)
+    return;
+  Tracer T(A, *Result.Context);
+  std::optional<Origin> Found;
+  unsigned Which = 0;  // 0: the destination, 1: the source, 2: the tensor copied
+  if (!E->FlagParam.empty()) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+    std::optional<RoleMatch> M = A.role(Call);
+    if (!MC || !M || M->R != Role::ToDevice)
+      return;  // a copy to the host, or not a method
+    auto Param = llvm::find_if(FD->parameters(), [&](const ParmVarDecl *P) { return P->getName() == E->FlagParam; });
+    unsigned I = Param == FD->param_end() ? ~0u : (*Param)->getFunctionScopeIndex();
+    bool Async = false;
+    if (I >= MC->getNumArgs() || isa<CXXDefaultArgExpr>(MC->getArg(I)) ||
+        !MC->getArg(I)->EvaluateAsBooleanCondition(Async, *Result.Context) || !Async)
+      return;
+    Found = T.tensor(MC->getImplicitObjectArgument());
+    Which = 2;
+  } else {
+    for (unsigned K = 0; K < E->PointerArgs.size() && !Found; ++K)
+      if (E->PointerArgs[K] < Call->getNumArgs() && (Found = T.pointer(Call->getArg(E->PointerArgs[K]))))
+        Which = K;
+  }
+  if (!Found)
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  diag(reportLoc(Call->getExprLoc(), SM),
+       "%0 copies %select{to pageable host memory|from pageable host memory|a tensor in pageable host memory}1: "
+       "the copy is staged through a pinned buffer and %0 returns only when it is done, so it overlaps nothing; %2")
+      << FD << Which << (E->Message.empty() ? std::string("use page-locked host memory") : E->Message);
+  diag(reportLoc(Found->Where->getExprLoc(), SM), "the pageable memory comes from here", DiagnosticIDs::Note);
+  if (Found->PassedAt && stripWrappers(Found->PassedAt) != Found->Where)
+    diag(reportLoc(Found->PassedAt->getExprLoc(), SM), "passed here", DiagnosticIDs::Note);
+}
+
+} // namespace clang::tidy::mlperf
