@@ -200,13 +200,6 @@ std::vector<const Expr *> ModelAnalysis::callSites(const FunctionDecl *FD) const
 
 bool ModelAnalysis::isLoop(const Stmt *S) const { return S && loopKind(S); }
 
-std::vector<const Expr *> ModelAnalysis::callSites(const FunctionDecl *FD) const {
-  std::vector<const Expr *> Sites;
-  for (size_t I : Callers.lookup(FD))
-    Sites.push_back(Calls[I].E);
-  return Sites;
-}
-
 const Stmt *loopBody(const Stmt *Loop) {
   if (const auto *F = dyn_cast_or_null<ForStmt>(Loop))
     return F->getBody();

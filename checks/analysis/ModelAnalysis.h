@@ -83,8 +83,6 @@ public:
   void forEachFunction(llvm::function_ref<void(const FunctionDecl *)> Fn) const;
   void forEachExternalCall(
       llvm::function_ref<void(const Expr *Call, const FunctionDecl *Caller, const FunctionDecl *Callee)> Fn) const;
-  /// The calls of \p FD (its definition in this TU) from user code.
-  std::vector<const Expr *> callSites(const FunctionDecl *FD) const;
 
 private:
   struct CallSite {
