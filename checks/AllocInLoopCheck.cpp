@@ -63,11 +63,13 @@ void AllocInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const FunctionDecl *Owner = A.owner(Call);
   if (!Hot || !Owner)
     return;
-  const Stmt *Region = Hot->Loop ? loopBody(Hot->Loop) : Owner->getBody();
+  // In a function the step loop calls, an iteration is one call of it.
+  const Stmt *Loop = Hot->CallChain.empty() ? Hot->Loop : nullptr;
+  const Stmt *Region = Loop ? loopBody(Loop) : Owner->getBody();
   const ProfileEntry &E = *M->Entry;
   if (isConditional(Call, Region, A))
     return;  // allocated on demand: a buffer grown when a step needs more
-  if (E.SizeArg && *E.SizeArg < Call->getNumArgs() && varies(Call->getArg(*E.SizeArg), Hot->Loop))
+  if (E.SizeArg && *E.SizeArg < Call->getNumArgs() && varies(Call->getArg(*E.SizeArg), Loop))
     return;  // the size changes with the iteration: see the page
   const CallExpr *Release = nullptr;
   if (!E.Raii) {
@@ -77,7 +79,7 @@ void AllocInLoopCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     Release = findRelease(Region, Handle, E.Pair, A);
     if (!Release || !Result.SourceManager->isBeforeInTranslationUnit(Call->getEndLoc(), Release->getBeginLoc()) ||
-        exitsBetween(Region, Call->getEndLoc(), Release->getBeginLoc(), *Result.SourceManager))
+        exitsBetween(Region, Call->getEndLoc(), Release->getBeginLoc(), *Result.SourceManager, Call))
       return;
   }
   const ProfileEntry *Rel = Release ? A.profiles().find(Release, Role::Release) : nullptr;

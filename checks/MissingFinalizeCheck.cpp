@@ -71,7 +71,7 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   Walk(Region);
   if (Escapes)
     return;
-  bool EarlyExit = Release && exitsBetween(Region, Call->getEndLoc(), Release->getBeginLoc(), SM);
+  bool EarlyExit = Release && exitsBetween(Region, Call->getEndLoc(), Release->getBeginLoc(), SM, Call);
   if (Release && !EarlyExit)
     return;
   diag(reportLoc(Call->getExprLoc(), SM),

@@ -154,10 +154,16 @@ const CallExpr *findRelease(const Stmt *Region, const VarDecl *Handle, llvm::Str
   return nullptr;
 }
 
-bool exitsBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM) {
+bool exitsBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM,
+                  const Stmt *Acquire) {
   bool Found = false;
   std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool NestedLoop) {
     if (!S || Found || isa<LambdaExpr>(S))
+      return;
+    // `if (cudaStreamCreate(&s) != cudaSuccess) return false;`: the branches
+    // of a test of the acquisition's result; a failed one holds nothing.
+    if (const auto *If = dyn_cast<IfStmt>(S); If && Acquire && If->getCond() &&
+                                              If->getCond()->getSourceRange().fullyContains(Acquire->getSourceRange()))
       return;
     bool InRange = SM.isBeforeInTranslationUnit(From, S->getBeginLoc()) &&
                    SM.isBeforeInTranslationUnit(S->getBeginLoc(), To);

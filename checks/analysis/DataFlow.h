@@ -31,6 +31,7 @@ const VarDecl *acquiredHandle(const CallExpr *Call, const ProfileEntry &E, const
 const CallExpr *findRelease(const Stmt *Region, const VarDecl *Handle, llvm::StringRef Pair, const ModelAnalysis &A);
 /// Whether a `return`, or a `break`/`continue` of \p Region itself, lies
 /// between \p From and \p To.
-bool exitsBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM);
+bool exitsBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM,
+                  const Stmt *Acquire = nullptr);
 
 } // namespace clang::tidy::mlperf
