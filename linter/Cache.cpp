@@ -368,11 +368,16 @@ void ResultCache::store(const std::string &Key, const CachedRun &Run, const std:
       return;
     Deps.push_back({F.Path, *Hash});
   }
-  // Where a header not found was looked for: creating it there changes the run.
+  // Where a header not found was looked for, or the first directory of its
+  // path that was not there: creating it there changes the run.
   for (const std::string &Name : Missing) {
-    std::string Tail = "/" + llvm::StringRef(Name).trim("<>\"").str();
+    llvm::StringRef Spelled = llvm::StringRef(Name).trim("<>\"");
+    std::set<std::string> Tails;
+    for (size_t Slash = Spelled.find('/'); Slash != llvm::StringRef::npos; Slash = Spelled.find('/', Slash + 1))
+      Tails.insert("/" + Spelled.take_front(Slash).str());
+    Tails.insert("/" + Spelled.str());
     for (const std::string &Path : Read.absent())
-      if (llvm::StringRef(Path).ends_with(Tail))
+      if (llvm::any_of(Tails, [&](const std::string &T) { return llvm::StringRef(Path).ends_with(T); }))
         Absent.push_back(Path);
   }
   if (!Missing.empty() && Absent.empty())
