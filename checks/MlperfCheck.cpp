@@ -28,8 +28,32 @@ llvm::Expected<std::shared_ptr<const ApiProfiles>> MlperfCheck::loadProfiles(Str
   return P;
 }
 
+/// The analyses of the translation unit the checks of one ClangTidyContext
+/// are working on, one per profile set. clang-tidy creates the checks for each
+/// translation unit and destroys them after it, so the checks of a context
+/// hold the same instance, and a parallel run (one context per thread) gets
+/// one per thread.
+struct MlperfCheck::SharedAnalyses {
+  const ASTContext *Ctx = nullptr;
+  std::map<const ApiProfiles *, std::unique_ptr<ModelAnalysis>> ByProfiles;
+
+  static std::shared_ptr<SharedAnalyses> forContext(const ClangTidyContext *Context) {
+    static std::mutex Mu;
+    static std::map<const ClangTidyContext *, std::weak_ptr<SharedAnalyses>> Live;
+    std::lock_guard<std::mutex> Lock(Mu);
+    for (auto It = Live.begin(); It != Live.end();)
+      It = It->second.expired() ? Live.erase(It) : std::next(It);
+    std::weak_ptr<SharedAnalyses> &Slot = Live[Context];
+    std::shared_ptr<SharedAnalyses> S = Slot.lock();
+    if (!S)
+      Slot = S = std::make_shared<SharedAnalyses>();
+    return S;
+  }
+};
+
 MlperfCheck::MlperfCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context), ProfileFiles(Options.getLocalOrGlobal("Profiles", "")),
+      Analyses(SharedAnalyses::forContext(Context)),
       Scope(Context->getOptions().HeaderFilterRegex.value_or(""),
             Context->getOptions().ExcludeHeaderFilterRegex.value_or("")) {
   auto Loaded = loadProfiles(ProfileFiles);
@@ -47,10 +71,21 @@ void MlperfCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "Profiles", ProfileFiles);
 }
 
+void MlperfCheck::onStartOfTranslationUnit() {
+  Analyses->ByProfiles.clear();
+  Analyses->Ctx = nullptr;
+  Reaches.reset();
+}
+
 ModelAnalysis &MlperfCheck::analysis(ASTContext &Ctx) {
-  if (!Analysis || &Analysis->context() != &Ctx)
-    Analysis = std::make_unique<ModelAnalysis>(Ctx, *Profiles);
-  return *Analysis;
+  if (Analyses->Ctx != &Ctx) {
+    Analyses->ByProfiles.clear();
+    Analyses->Ctx = &Ctx;
+  }
+  std::unique_ptr<ModelAnalysis> &A = Analyses->ByProfiles[Profiles.get()];
+  if (!A)
+    A = std::make_unique<ModelAnalysis>(Ctx, *Profiles);
+  return *A;
 }
 
 std::optional<LibraryReach> MlperfCheck::libraryReach(const CallExpr *Call, Role R, const SourceManager &SM) {

@@ -1,6 +1,7 @@
 // Base of every mlperf check: the API profiles (built-in plus the `Profiles`
-// option), the per-translation-unit model analysis, and the notes that say
-// why a statement runs every step.
+// option), the per-translation-unit model analysis (one per translation unit
+// and profile set, shared by the checks of that translation unit), and the
+// notes that say why a statement runs every step.
 #pragma once
 
 #include "analysis/ApiProfile.h"
@@ -19,10 +20,7 @@ public:
   MlperfCheck(StringRef Name, ClangTidyContext *Context);
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override { return LangOpts.CPlusPlus; }
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void onStartOfTranslationUnit() override {
-    Analysis.reset();
-    Reaches.reset();
-  }
+  void onStartOfTranslationUnit() override;
 
   /// Loads the built-in profiles plus the comma- or semicolon-separated files
   /// in \p ExtraFiles; shared between checks with the same option value.
@@ -55,8 +53,10 @@ protected:
   const std::string ProfileFiles;
 
 private:
+  struct SharedAnalyses;
+
   std::shared_ptr<const ApiProfiles> Profiles;
-  std::unique_ptr<ModelAnalysis> Analysis;
+  std::shared_ptr<SharedAnalyses> Analyses;
   CodeScope Scope;
   std::unique_ptr<LibraryReaches> Reaches;
 };

@@ -15,6 +15,8 @@ SUBCOMMANDS:
       A language server on stdin/stdout for editors; it takes the options above.
   mlperf-lint validate [--help]
       Runs each check's fixture pair and measures what the fix changes.
+  mlperf-lint merge-sarif a.sarif b.sarif ... [-o all.sarif]
+      Merges the SARIF (or JSON) reports of --shard=K/N runs into one report.
 
 COMPILER ARGUMENTS:
   Arguments after `--` are the compile flags of every file, instead of a
@@ -106,6 +108,17 @@ struct Options {
                                cl::cat(Category)};
   cl::opt<std::string> CudaPath{"cuda-path", cl::desc("CUDA toolkit for .cu files (default: clang's search)"),
                                 cl::value_desc("dir"), cl::cat(Category)};
+  cl::opt<std::string> CacheDir{"cache-dir", cl::desc("Result cache directory (default: $XDG_CACHE_HOME/mlperf-lint "
+                                                      "or ~/.cache/mlperf-lint)"),
+                                cl::value_desc("dir"), cl::cat(Category)};
+  cl::opt<bool> NoCache{"no-cache", cl::desc("Neither read nor write the result cache"), cl::cat(Category)};
+  cl::opt<std::string> CacheSize{"cache-size", cl::desc("Result cache size limit, e.g. 512M (the default) or 2G"),
+                                 cl::value_desc("size"), cl::cat(Category)};
+  cl::opt<bool> NoPreamble{"no-preamble", cl::desc("Parse every file's includes itself, without a shared "
+                                                    "precompiled preamble"),
+                           cl::cat(Category)};
+  cl::opt<std::string> ShardSpec{"shard", cl::desc("Lint only shard K of N (1 <= K <= N), split by a hash of each path"),
+                                 cl::value_desc("K/N"), cl::cat(Category)};
 };
 
 llvm::Error usage(const std::string &Message) {
@@ -226,6 +239,21 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
   R.Parse.CudaPath = O.CudaPath;
   if (!R.Parse.CudaPath.empty() && !llvm::sys::fs::exists(R.Parse.CudaPath + "/include/cuda_runtime.h"))
     return usage("--cuda-path: '" + R.Parse.CudaPath + "' is not a CUDA toolkit (no include/cuda_runtime.h)");
+  R.Cache.Enabled = !O.NoCache;
+  R.Cache.Dir = O.CacheDir;
+  R.SharedPreamble = !O.NoPreamble;
+  if (O.CacheSize.getNumOccurrences()) {
+    std::optional<uint64_t> Size = parseByteSize(O.CacheSize);
+    if (!Size)
+      return usage("--cache-size: '" + O.CacheSize + "' is not a size (a number of bytes, or with K, M or G)");
+    R.Cache.MaxBytes = *Size;
+  }
+  if (O.ShardSpec.getNumOccurrences()) {
+    auto S = parseShard(O.ShardSpec);
+    if (!S)
+      return usage("--shard: " + llvm::toString(S.takeError()));
+    R.OnlyShard = *S;
+  }
   return R;
 }
 

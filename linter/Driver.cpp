@@ -3,6 +3,7 @@
 #include "CommandLine.h"
 #include "Embedded.h"
 #include "Lint.h"
+#include "MergeReports.h"
 #include "MlperfModule.h"
 #include "Progress.h"
 #include "lsp/Server.h"
@@ -129,6 +130,8 @@ bool emit(const LintRequest &R, LintOutcome &Out) {
 } // namespace
 
 int runMain(int Argc, const char **Argv) {
+  if (Argc > 1 && llvm::StringRef(Argv[1]) == "merge-sarif")
+    return runMergeReports(Argc - 2, Argv + 2);
   clang::tidy::mlperf::registerMlperfModule();
   auto Request = parseCommandLine(Argc, Argv);
   if (!Request) {

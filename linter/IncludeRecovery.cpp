@@ -104,12 +104,13 @@ private:
   std::vector<std::string> *Missing;
 };
 
-/// clang's own summary line (CompilerInstance::printDiagnosticStats).
-void printDiagnosticStats(const DiagnosticConsumer &C, bool Cuda) {
+/// clang's own summary line (CompilerInstance::printDiagnosticStats), or "".
+std::string diagnosticStats(const DiagnosticConsumer &C, bool Cuda) {
   unsigned Warnings = C.getNumWarnings(), Errors = C.getNumErrors();
   if (!Warnings && !Errors)
-    return;
-  llvm::raw_ostream &OS = llvm::errs();
+    return "";
+  std::string Line;
+  llvm::raw_string_ostream OS(Line);
   if (Warnings)
     OS << Warnings << " warning" << (Warnings == 1 ? "" : "s");
   if (Warnings && Errors)
@@ -117,6 +118,7 @@ void printDiagnosticStats(const DiagnosticConsumer &C, bool Cuda) {
   if (Errors)
     OS << Errors << " error" << (Errors == 1 ? "" : "s");
   OS << " generated" << (Cuda ? " when compiling for host" : "") << ".\n";
+  return Line;
 }
 
 /// The configuration's ExtraArgs and ExtraArgsBefore, as clang-tidy adds them.
@@ -147,7 +149,7 @@ namespace {
 std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const CompilationDatabase &DB, const std::string &File,
                                     IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
                                     std::function<std::unique_ptr<FrontendAction>(std::vector<std::string> *)> Make,
-                                    std::vector<std::string> *Missing, bool &Ok, bool PrintStats) {
+                                    std::vector<std::string> *Missing, bool &Ok, std::string *Stats) {
   if (isCudaInput(File))
     addCudaOverlay(*FS);
   ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(), FS);
@@ -166,8 +168,8 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
   std::vector<std::string> *Recovering = Options.RecoverIncludes ? Missing : nullptr;
   Factory F([&] { return Make(Recovering); }, Recovering);
   Ok = Tool.run(&F) == 0;
-  if (PrintStats && F.ShowStats && (!Recovering || Recovering->empty()))
-    printDiagnosticStats(Consumer, isCudaInput(File));
+  if (Stats && F.ShowStats && (!Recovering || Recovering->empty()))
+    *Stats = diagnosticStats(Consumer, isCudaInput(File));
   return Consumer.take();
 }
 } // namespace
@@ -181,7 +183,7 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   Run.Errors = runTool(
       Context, DB, File, FS, Options,
       [&](std::vector<std::string> *M) { return std::make_unique<Action>(&Checks, nullptr, nullptr, M); }, Missing,
-      Ok, /*PrintStats=*/true);
+      Ok, &Run.CompilerStats);
   if (!Run.MissingIncludes.empty()) {
     auto Following = std::remove_if(Run.Errors.begin(), Run.Errors.end(), isCompilerError);
     Run.FollowingErrors = Run.Errors.end() - Following;
@@ -208,7 +210,7 @@ bool summarizeFile(ClangTidyContext &Context, const CompilationDatabase &DB, con
   runTool(
       Context, DB, File, FS, Options,
       [&](std::vector<std::string> *M) { return std::make_unique<Action>(nullptr, &Out, Profiles->get(), M); },
-      &Missing, Ok, /*PrintStats=*/false);
+      &Missing, Ok, /*Stats=*/nullptr);
   Out.File = File;
   return Ok;
 }

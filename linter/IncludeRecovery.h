@@ -25,6 +25,7 @@ struct FileRun {
   std::vector<clang::tidy::ClangTidyError> Errors;  // findings, and compiler errors when nothing was missing
   std::vector<std::string> MissingIncludes;         // as spelled, in order of first use, without duplicates
   size_t FollowingErrors = 0;                       // compiler errors dropped because headers were missing
+  std::string CompilerStats;  // clang's "N warnings generated." line for stderr, or ""
 };
 
 FileRun runTidyOnFile(clang::tidy::ClangTidyContext &Context, const clang::tooling::CompilationDatabase &DB,

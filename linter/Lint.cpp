@@ -3,6 +3,7 @@
 #include "Filters.h"
 #include "Fixes.h"
 #include "Inputs.h"
+#include "Jobs.h"
 #include "MeasuredNotes.h"
 #include "ProjectScope.h"
 #include "Runner.h"
@@ -76,6 +77,8 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
     }
   }
   InputSet Inputs = collectInputs(R.Paths, {R.Headers, R.Excludes});
+  if (R.OnlyShard)
+    Inputs.Files = selectShard(Inputs.Files, *R.OnlyShard);
   Out.Problems = Inputs.Errors;
   if (R.Verbose)
     for (const std::string &S : Inputs.Skipped)
@@ -112,7 +115,14 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
   if (!Flags->Announcement.empty())
     Out.Notices.push_back(Flags->Announcement);
 
-  unsigned Jobs = R.Jobs ? R.Jobs : llvm::hardware_concurrency().compute_thread_count();
+  unsigned Jobs = R.Jobs;
+  if (!Jobs) {
+    JobChoice C = defaultJobs(llvm::hardware_concurrency().compute_thread_count(), Inputs.Files.size(),
+                              memAvailable());
+    Jobs = C.Jobs;
+    if (!C.Note.empty())
+      Out.Messages.push_back(C.Note);
+  }
   WholeProjectResult Whole =
       prepareWholeProject(R.Paths, Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Parse);
   Out.Messages.insert(Out.Messages.end(), Whole.Messages.begin(), Whole.Messages.end());
@@ -129,7 +139,26 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
       addMeasuredNotes(Noted);
       OnFile(I, Inputs.Files.size(), Inputs.Files[I], std::move(Noted));
     };
-  RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Overlays, Done, R.Parse);
+  // After the whole-project pass: the summaries it installed are part of the keys.
+  std::unique_ptr<ResultCache> Cache;
+  if (R.Cache.Enabled && R.Overlays.empty()) {
+    auto Opened = ResultCache::open(R.Cache, *Flags->Database, Out.Providers, R.Parse);
+    if (Opened)
+      Cache = std::move(*Opened);
+    else
+      Out.Messages.push_back("result cache off: " + llvm::toString(Opened.takeError()));
+  }
+  std::unique_ptr<SharedPreambles> Preambles;
+  if (Cache && R.SharedPreamble)
+    Preambles = std::make_unique<SharedPreambles>(*Flags->Database, Cache->dir() + "/preamble", Inputs.Files);
+  RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Overlays, Done, R.Parse,
+                               Cache.get(), Preambles.get());
+  if (Cache) {
+    Cache->trim();
+    if (Cache->hits())
+      Out.Messages.push_back(std::to_string(Cache->hits()) + " of " + std::to_string(Inputs.Files.size()) +
+                             " file(s) from the result cache");
+  }
   Out.Messages.insert(Out.Messages.end(), Result.Incomplete.begin(), Result.Incomplete.end());
   Out.Errors = std::move(Result.Errors);
   Out.Stats = Result.Stats;

@@ -2,11 +2,13 @@
 // parsed into it, and running and reporting read only it.
 #pragma once
 
+#include "Cache.h"
 #include "CompileFlags.h"
 #include "Config.h"
 #include "Filters.h"
 #include "IncludeRecovery.h"
 #include "Report.h"
+#include "Shard.h"
 
 #include <map>
 #include <optional>
@@ -41,6 +43,9 @@ struct LintRequest {
   bool RelativePaths = false;    // --path-style=relative
   std::map<std::string, std::string> Overlays;  // unsaved buffers by absolute path, linted instead of the files
   ParseOptions Parse;  // --strict-includes, --cuda-path
+  CacheSettings Cache;
+  bool SharedPreamble = true;      // with the cache: precompile shared include prefixes into it
+  std::optional<Shard> OnlyShard;  // --shard=K/N
 };
 
 } // namespace mlperf::lint

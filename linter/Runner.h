@@ -1,9 +1,11 @@
 // Runs the checks over files, in parallel, each file with its own context.
 #pragma once
 
+#include "Cache.h"
 #include "Config.h"
 #include "FileGuard.h"
 #include "IncludeRecovery.h"
+#include "Preamble.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -32,6 +34,7 @@ using FileDone = std::function<void(size_t Index, const std::vector<clang::tidy:
 RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
                     const ProviderFactory &Providers, unsigned Jobs,
                     const std::map<std::string, std::string> &Overlays = {}, const FileDone &OnFileDone = {},
-                    const ParseOptions &Parse = {});
+                    const ParseOptions &Parse = {}, ResultCache *Cache = nullptr,
+                    SharedPreambles *Preambles = nullptr);
 
 } // namespace mlperf::lint

@@ -28,7 +28,8 @@ TEST_F(ConventionsTest, HelpListsOptionsSubcommandsCompilerArgumentsAndExitCodes
         "--header-filter", "--exclude-header-filter", "--system-headers", "--use-color", "--headers", "--fix ",
         "--export-fixes", "--format", "--sarif-root", "--path-style", "-o <file>", "--profile", "--extra-arg",
         "--extra-arg-before", "-j <uint>", "--quiet", "--line-filter", "--diff", "--baseline", "--write-baseline",
-        "-p <", "mlperf-lint lsp", "mlperf-lint validate", "[-- <compiler arguments>]", "EXIT STATUS",
+        "-p <", "--cache-dir", "--no-cache", "--cache-size", "--no-preamble", "--shard", "mlperf-lint lsp",
+        "mlperf-lint validate", "mlperf-lint merge-sarif", "[-- <compiler arguments>]", "EXIT STATUS",
         "0  no findings", "1  findings", "2  usage"})
     EXPECT_NE(R.Out.find(Needle), std::string::npos) << Needle;
 }

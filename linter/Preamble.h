@@ -1,0 +1,65 @@
+// A shared preamble: files that begin with the same system includes and are
+// compiled with the same flags (every file starting with
+// `#include <torch/torch.h>`) are parsed against one precompiled header of
+// those includes instead of each parsing them again.
+//
+// A file's prefix is its leading `#include <...>` lines (blank lines and `//`
+// comments between them allowed). The precompiled header of a prefix and a
+// command is built on the first parse that needs it, in <cache dir>/preamble/,
+// with the files it read and their hashes beside it; a later run reuses it
+// while they are unchanged. Only prefixes shared by at least two input files
+// are precompiled. A parse against a preamble that reports a compiler error
+// is repeated without it, so the preamble never changes what is reported.
+#pragma once
+
+#include "clang/Tooling/CompilationDatabase.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlperf::lint {
+
+/// The leading `#include <...>` lines of \p Source, one per line, or "".
+std::string includePrefix(llvm::StringRef Source);
+
+struct Preamble {
+  std::string Pch;                                          // the precompiled header
+  std::vector<std::pair<std::string, std::string>> Inputs;  // files it was built from, with content hashes
+};
+
+class SharedPreambles {
+public:
+  /// Preambles for the prefixes that at least two of \p Files share, kept in \p Dir.
+  SharedPreambles(const clang::tooling::CompilationDatabase &DB, std::string Dir,
+                  const std::vector<std::string> &Files);
+
+  /// The preamble of \p File, built (once, by the first caller) when needed;
+  /// null when the file has none or it cannot be built. Thread-safe.
+  std::shared_ptr<const Preamble> forFile(const std::string &File);
+
+  /// \p DB's commands for \p File, parsed against \p P.
+  static std::unique_ptr<clang::tooling::CompilationDatabase>
+  withPreamble(const clang::tooling::CompilationDatabase &DB, const Preamble &P);
+
+  unsigned built() const { return Built; }
+
+private:
+  struct Group {
+    std::string Key, Prefix, Directory;
+    std::vector<std::string> Args;  // the command without its input and output
+    std::once_flag Once;
+    std::shared_ptr<const Preamble> Result;
+  };
+  std::shared_ptr<const Preamble> build(Group &G);
+
+  std::string Dir;
+  std::map<std::string, std::shared_ptr<Group>> ByFile;
+  std::atomic<unsigned> Built{0};
+};
+
+} // namespace mlperf::lint

@@ -1,0 +1,475 @@
+// Linting a tree fast: one model analysis per translation unit, the result
+// cache (hits, invalidation by a header, damage, eviction, --fix), sharding
+// and merging the shards' reports, and the memory-aware default of -j.
+#include "LintTestSupport.h"
+
+#include "Cache.h"
+#include "Jobs.h"
+#include "MergeReports.h"
+#include "Preamble.h"
+#include "Report.h"
+#include "Shard.h"
+#include "WholeProject.h"
+#include "SyncInLoopCheck.h"
+#include "MaterializeInLoopCheck.h"
+
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <set>
+
+namespace mlperf::test {
+namespace {
+
+using clang::tidy::ClangTidyError;
+namespace fs = llvm::sys::fs;
+
+class TempDir : public ::testing::Test {
+protected:
+  void SetUp() override {
+    llvm::SmallString<128> Dir;
+    ASSERT_FALSE(fs::createUniqueDirectory("mlperf-cache", Dir));
+    Root = std::string(Dir);
+  }
+  void TearDown() override { fs::remove_directories(Root); }
+  std::string write(const std::string &Rel, const std::string &Text) {
+    std::string Path = Root + "/" + Rel;
+    fs::create_directories(llvm::sys::path::parent_path(Path));
+    std::ofstream(Path, std::ios::binary) << Text;
+    return Path;
+  }
+  std::string Root;
+};
+
+std::unique_ptr<clang::tidy::ClangTidyContext> makeContext() {
+  return std::make_unique<clang::tidy::ClangTidyContext>(std::make_unique<clang::tidy::DefaultOptionsProvider>(
+      clang::tidy::ClangTidyGlobalOptions(), clang::tidy::ClangTidyOptions::getDefaults()));
+}
+
+TEST(SharedAnalysis, OnePerTranslationUnitAndContext) {
+  auto AST = clang::tooling::buildASTFromCode("void f() { for (int i = 0; i < 3; ++i) {} }");
+  auto AST2 = clang::tooling::buildASTFromCode("void g() {}");
+  auto Ctx = makeContext(), Other = makeContext();
+  clang::tidy::mlperf::SyncInLoopCheck Sync("mlperf-sync-in-loop", Ctx.get());
+  clang::tidy::mlperf::MaterializeInLoopCheck Materialize("mlperf-materialize-in-loop", Ctx.get());
+  clang::tidy::mlperf::SyncInLoopCheck Elsewhere("mlperf-sync-in-loop", Other.get());
+  clang::tidy::mlperf::ModelAnalysis *A = &Sync.analysis(AST->getASTContext());
+  EXPECT_EQ(A, &Materialize.analysis(AST->getASTContext())) << "two checks of one translation unit share it";
+  EXPECT_NE(A, &Elsewhere.analysis(AST->getASTContext())) << "another context (thread) has its own";
+  EXPECT_EQ(&Sync.analysis(AST2->getASTContext()).context(), &AST2->getASTContext());
+}
+
+TEST(ErrorJson, RoundTripsEveryField) {
+  ClangTidyError E("mlperf-sync-in-loop", ClangTidyError::Warning, "/build", /*IsWarningAsError=*/true);
+  E.Message.Message = "blocks";
+  E.Message.FilePath = "/src/a.cc";
+  E.Message.FileOffset = 42;
+  clang::tooling::FileByteRange Range;
+  Range.FilePath = "/src/a.cc";
+  Range.FileOffset = 40;
+  Range.Length = 3;
+  E.Message.Ranges.push_back(Range);
+  cantFail(E.Message.Fix["/src/a.cc"].add(clang::tooling::Replacement("/src/a.cc", 10, 2, "x\"y")));
+  cantFail(E.Message.Fix["/src/a.cc"].add(clang::tooling::Replacement("/src/a.cc", 30, 0, "z")));
+  E.EnabledDiagnosticAliases = {"alias-1"};
+  clang::tooling::DiagnosticMessage Note;
+  Note.Message = "this loop";
+  Note.FilePath = "/src/b.h";
+  Note.FileOffset = 7;
+  E.Notes.push_back(Note);
+
+  std::vector<ClangTidyError> Back;
+  ASSERT_TRUE(lint::errorsFromJson(lint::errorsToJson({E}), Back));
+  ASSERT_EQ(Back.size(), 1u);
+  const ClangTidyError &B = Back[0];
+  EXPECT_EQ(B.DiagnosticName, E.DiagnosticName);
+  EXPECT_EQ(B.DiagLevel, E.DiagLevel);
+  EXPECT_EQ(B.BuildDirectory, "/build");
+  EXPECT_TRUE(B.IsWarningAsError);
+  EXPECT_EQ(B.EnabledDiagnosticAliases, E.EnabledDiagnosticAliases);
+  EXPECT_EQ(B.Message.Message, "blocks");
+  EXPECT_EQ(B.Message.FileOffset, 42u);
+  ASSERT_EQ(B.Message.Ranges.size(), 1u);
+  EXPECT_EQ(B.Message.Ranges[0].Length, 3u);
+  ASSERT_EQ(B.Message.Fix.count("/src/a.cc"), 1u);
+  const clang::tooling::Replacements &Stored = B.Message.Fix.find("/src/a.cc")->getValue();
+  std::vector<clang::tooling::Replacement> Fixes(Stored.begin(), Stored.end());
+  ASSERT_EQ(Fixes.size(), 2u);
+  EXPECT_EQ(Fixes[0].getReplacementText(), "x\"y");
+  EXPECT_EQ(Fixes[1].getOffset(), 30u);
+  ASSERT_EQ(B.Notes.size(), 1u);
+  EXPECT_EQ(B.Notes[0].FilePath, "/src/b.h");
+
+  for (const char *Damaged : {"", "{", "[{\"check\": 1}]", "[{\"check\":\"c\",\"level\":9}]", "null"})
+    EXPECT_FALSE(lint::errorsFromJson(Damaged, Back)) << Damaged;
+}
+
+TEST(CacheSettings, SizesAndDefaultDirectory) {
+  EXPECT_EQ(lint::parseByteSize("512M"), 512ull << 20);
+  EXPECT_EQ(lint::parseByteSize("2g"), 2ull << 30);
+  EXPECT_EQ(lint::parseByteSize("1000"), 1000u);
+  for (const char *Bad : {"", "0", "M", "-1", "12X", "1.5G"})
+    EXPECT_FALSE(lint::parseByteSize(Bad)) << Bad;
+  auto Saved = [](const char *Name) -> std::optional<std::string> {
+    const char *V = getenv(Name);
+    return V ? std::optional<std::string>(V) : std::nullopt;
+  };
+  std::optional<std::string> Xdg = Saved("XDG_CACHE_HOME"), Home = Saved("HOME");
+  setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
+  EXPECT_EQ(lint::cacheDirectory(), "/tmp/xdg/mlperf-lint");
+  unsetenv("XDG_CACHE_HOME");
+  setenv("HOME", "/home/u", 1);
+  EXPECT_EQ(lint::cacheDirectory(), "/home/u/.cache/mlperf-lint");
+  for (auto &[Name, Value] : {std::pair{"XDG_CACHE_HOME", Xdg}, std::pair{"HOME", Home}}) {
+    if (Value)
+      setenv(Name, Value->c_str(), 1);
+    else
+      unsetenv(Name);
+  }
+}
+
+TEST_F(TempDir, TrimEvictsLeastRecentlyUsed) {
+  clang::tooling::FixedCompilationDatabase DB(".", {"-std=c++17"});
+  lint::ProviderFactory Providers = [] {
+    return std::make_unique<clang::tidy::DefaultOptionsProvider>(clang::tidy::ClangTidyGlobalOptions(),
+                                                                 clang::tidy::ClangTidyOptions::getDefaults());
+  };
+  auto Cache = lint::ResultCache::open({true, Root, 2500}, DB, Providers, {});
+  ASSERT_TRUE(bool(Cache)) << llvm::toString(Cache.takeError());
+  auto Now = std::chrono::system_clock::now();
+  for (int I = 0; I < 4; ++I) {
+    std::string Path = write("v1/ab/entry" + std::to_string(I) + ".json", std::string(1000, 'x'));
+    int FD;
+    ASSERT_FALSE(fs::openFileForWrite(Path, FD, fs::CD_OpenExisting));
+    // entry0 was used last, entry1 first.
+    ASSERT_FALSE(fs::setLastAccessAndModificationTime(FD, Now - std::chrono::hours(I == 0 ? 0 : 10 - I)));
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+  (*Cache)->trim();
+  std::set<std::string> Left;
+  std::error_code EC;
+  for (fs::directory_iterator It(Root + "/v1/ab", EC), End; It != End && !EC; It.increment(EC))
+    Left.insert(llvm::sys::path::filename(It->path()).str());
+  EXPECT_EQ(Left, (std::set<std::string>{"entry0.json", "entry3.json"}));
+}
+
+TEST(Shard, ParsesAndSplitsStablyByPath) {
+  EXPECT_FALSE(bool(lint::parseShard("0/3")));
+  EXPECT_FALSE(bool(lint::parseShard("4/3")));
+  EXPECT_FALSE(bool(lint::parseShard("1")));
+  EXPECT_FALSE(bool(lint::parseShard("a/b")));
+  auto S = lint::parseShard("2/3");
+  ASSERT_TRUE(bool(S));
+  EXPECT_EQ(S->Index, 2u);
+  EXPECT_EQ(S->Count, 3u);
+
+  std::vector<std::string> Files;
+  for (int I = 0; I < 60; ++I)
+    Files.push_back("src/f" + std::to_string(I) + ".cc");
+  std::map<std::string, unsigned> Before;
+  std::vector<unsigned> Sizes(3);
+  for (const std::string &F : Files) {
+    Before[F] = lint::shardOf("/repo/" + F, "/repo", 3);
+    EXPECT_EQ(Before[F], lint::shardOf("/elsewhere/checkout/" + F, "/elsewhere/checkout/", 3))
+        << "the shard does not depend on where the tree is checked out";
+    ++Sizes[Before[F] - 1];
+  }
+  for (unsigned N : Sizes)
+    EXPECT_GT(N, 5u) << "every shard gets a share";
+  for (int I = 0; I < 20; ++I)
+    Files.insert(Files.begin() + I, "aaa/new" + std::to_string(I) + ".cc");
+  for (const auto &[F, Shard] : Before)
+    EXPECT_EQ(lint::shardOf("/repo/" + F, "/repo", 3), Shard) << F << " moved when files were added";
+}
+
+TEST(Jobs, MemoryLowersTheDefault) {
+  EXPECT_EQ(lint::memAvailable("MemTotal: 100 kB\nMemAvailable:    2048000 kB\n"), 2048000ull * 1024);
+  EXPECT_FALSE(lint::memAvailable("MemTotal: 100 kB\n"));
+  lint::JobChoice Plenty = lint::defaultJobs(16, 100, 64ull << 30);
+  EXPECT_EQ(Plenty.Jobs, 16u);
+  EXPECT_EQ(Plenty.Note, "");
+  EXPECT_EQ(lint::defaultJobs(16, 3, 64ull << 30).Jobs, 3u) << "no more jobs than files";
+  lint::JobChoice Low = lint::defaultJobs(16, 100, 2200ull << 20);
+  EXPECT_EQ(Low.Jobs, 3u);
+  EXPECT_NE(Low.Note.find("3 job(s) instead of 16"), std::string::npos) << Low.Note;
+  EXPECT_EQ(lint::defaultJobs(16, 100, 100ull << 20).Jobs, 1u);
+  EXPECT_EQ(lint::defaultJobs(8, 100, std::nullopt).Jobs, 8u);
+}
+
+// --- the binary -------------------------------------------------------------
+
+const char *Prelude = "extern \"C\" int cudaDeviceSynchronize();\n"
+                      "extern \"C\" int cuLaunchKernel(void *f);\n";
+
+std::string loopUsing(const std::string &Body) {
+  return std::string(Prelude) + "#include \"common.h\"\nvoid train(void *k) {\n  for (int i = 0; i < 10; ++i) {\n"
+                                "    cuLaunchKernel(k);\n    " + Body + ";\n  }\n}\n";
+}
+
+class CacheCli : public TempDir {
+protected:
+  ProcessResult lint(std::vector<std::string> Args, bool Cache = true) {
+    if (Cache)
+      Args.insert(Args.begin(), "--cache-dir=" + Root + "/cache");
+    Args.push_back("--");
+    Args.push_back("-std=c++17");
+    // The whole-project summaries stay in the test's directory too.
+    return runProcess(MLPERF_LINT_BINARY, Args, Root + "/src", {{"XDG_CACHE_HOME", Root + "/xdg"}});
+  }
+  static unsigned fromCache(const ProcessResult &R) {
+    size_t At = R.Err.find(" file(s) from the result cache");
+    if (At == std::string::npos)
+      return 0;
+    size_t Start = R.Err.rfind("mlperf-lint: ", At) + 13;
+    return std::stoul(R.Err.substr(Start, R.Err.find(' ', Start) - Start));
+  }
+  void writeTree() {
+    write("src/common.h", "#define STEP_SYNC cudaDeviceSynchronize()\n");
+    write("src/a.cc", loopUsing("STEP_SYNC"));
+    write("src/b.cc", loopUsing("STEP_SYNC"));
+    write("src/c.cc", std::string(Prelude) + "void train(void *k) {\n  for (int i = 0; i < 10; ++i) {\n"
+                                             "    cuLaunchKernel(k);\n    cudaDeviceSynchronize();\n  }\n}\n");
+  }
+};
+
+TEST_F(CacheCli, UnchangedTreeIsReplayedAndAHeaderRelintsItsIncluders) {
+  writeTree();
+  ProcessResult Cold = lint({"--format=json", "a.cc", "b.cc", "c.cc"});
+  ASSERT_EQ(Cold.Exit, 1) << Cold.Err;
+  EXPECT_EQ(fromCache(Cold), 0u) << Cold.Err;
+  EXPECT_EQ(nlohmann::json::parse(Cold.Out)["diagnostics"].size(), 3u) << Cold.Out;
+
+  ProcessResult Warm = lint({"--format=json", "a.cc", "b.cc", "c.cc"});
+  EXPECT_EQ(Warm.Exit, 1);
+  EXPECT_EQ(fromCache(Warm), 3u) << Warm.Err;
+  EXPECT_EQ(Warm.Out, Cold.Out) << "a replay reports what the parse did";
+  ProcessResult Text = lint({"a.cc", "b.cc", "c.cc"});
+  EXPECT_EQ(fromCache(Text), 3u) << Text.Err;
+  EXPECT_NE(Text.Out.find("STEP_SYNC;\n      |     ^"), std::string::npos) << Text.Out;
+
+  // The header a.cc and b.cc include no longer synchronizes: exactly those two
+  // are parsed again, and their findings go.
+  write("src/common.h", "#define STEP_SYNC 0\n");
+  ProcessResult Touched = lint({"--format=json", "a.cc", "b.cc", "c.cc"});
+  EXPECT_EQ(fromCache(Touched), 1u) << Touched.Err;
+  auto Diags = nlohmann::json::parse(Touched.Out)["diagnostics"];
+  ASSERT_EQ(Diags.size(), 1u) << Touched.Out;
+  EXPECT_TRUE(llvm::StringRef(Diags[0]["file"].get<std::string>()).ends_with("/c.cc"));
+
+  // A changed configuration is a new key.
+  ProcessResult Other = lint({"--format=json", "--checks=-*,mlperf-materialize-in-loop", "c.cc"});
+  EXPECT_EQ(fromCache(Other), 0u) << Other.Err;
+  EXPECT_EQ(Other.Exit, 0);
+}
+
+TEST_F(CacheCli, AHitReplaysIncludesNotFoundUntilTheHeaderAppears) {
+  write("src/m.cc", "#include \"generated/config.h\"\n" + std::string(Prelude) +
+                        "void train(void *k) {\n  for (int i = 0; i < 10; ++i) {\n    cuLaunchKernel(k);\n"
+                        "    cudaDeviceSynchronize();\n  }\n}\n");
+  ProcessResult Cold = lint({"--format=json", "m.cc"});
+  ASSERT_EQ(Cold.Exit, 1) << Cold.Err;
+  const std::string Line = "m.cc: 1 include not found (generated/config.h); results may be incomplete";
+  EXPECT_NE(Cold.Err.find(Line), std::string::npos) << Cold.Err;
+  ProcessResult Warm = lint({"--format=json", "m.cc"});
+  EXPECT_EQ(fromCache(Warm), 1u) << Warm.Err;
+  EXPECT_EQ(Warm.Out, Cold.Out);
+  EXPECT_NE(Warm.Err.find(Line), std::string::npos) << Warm.Err;
+  // It did not compile: --fix leaves it alone from a hit as after a parse.
+  ProcessResult Fix = lint({"--fix", "m.cc"});
+  EXPECT_EQ(fromCache(Fix), 1u) << Fix.Err;
+  EXPECT_NE(Fix.Err.find("applied 0 fix(es)"), std::string::npos) << Fix.Err;
+
+  write("src/generated/config.h", "#pragma once\n");
+  ProcessResult Found = lint({"--format=json", "m.cc"});
+  EXPECT_EQ(fromCache(Found), 0u) << "the missing header now exists: " << Found.Err;
+  EXPECT_EQ(Found.Err.find("not found"), std::string::npos) << Found.Err;
+}
+
+TEST_F(CacheCli, AChangedSummaryOfAnotherFileRelintsItsCallers) {
+  write("src/step.cc", std::string(Prelude) + "void step(void *k) { cuLaunchKernel(k); }\n");
+  write("src/loop.cc", std::string(Prelude) + "void step(void *k);\nvoid train(void *k) {\n"
+                                              "  for (int i = 0; i < 10; ++i) {\n    step(k);\n"
+                                              "    cudaDeviceSynchronize();\n  }\n}\n");
+  ProcessResult Cold = lint({"--format=json", "--checks=-*,mlperf-sync-in-loop", "loop.cc", "step.cc"});
+  ASSERT_EQ(Cold.Exit, 1) << Cold.Err << Cold.Out;
+  EXPECT_NE(Cold.Out.find("loop.cc"), std::string::npos) << "step() runs a model step: " << Cold.Out;
+  EXPECT_EQ(fromCache(lint({"--format=json", "--checks=-*,mlperf-sync-in-loop", "loop.cc", "step.cc"})), 2u);
+
+  write("src/step.cc", std::string(Prelude) + "void step(void *k) { (void)k; }\n");
+  ProcessResult After = lint({"--format=json", "--checks=-*,mlperf-sync-in-loop", "loop.cc", "step.cc"});
+  EXPECT_EQ(fromCache(After), 0u) << "loop.cc's entry was made with step.cc's old summary: " << After.Err;
+  EXPECT_EQ(After.Exit, 0) << After.Out;
+}
+
+TEST_F(CacheCli, DamagedEntriesAreMissesAndNoCacheWritesNothing) {
+  writeTree();
+  ProcessResult Cold = lint({"--format=json", "a.cc", "c.cc"});
+  ASSERT_EQ(Cold.Exit, 1) << Cold.Err;
+  unsigned Damaged = 0;
+  std::error_code EC;
+  for (fs::recursive_directory_iterator It(Root + "/cache/v1", EC), End; It != End && !EC; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".json")) {
+      std::ofstream(It->path(), std::ios::binary) << (Damaged++ ? "{\"format\": \"mlperf-lint-cache-2\"" : "\x01garbage");
+    }
+  EXPECT_EQ(Damaged, 2u);
+  ProcessResult Again = lint({"--format=json", "a.cc", "c.cc"});
+  EXPECT_EQ(Again.Exit, 1) << Again.Err;
+  EXPECT_EQ(fromCache(Again), 0u) << Again.Err;
+  EXPECT_EQ(Again.Out, Cold.Out);
+  EXPECT_EQ(fromCache(lint({"--format=json", "a.cc", "c.cc"})), 2u) << "the damaged entries were rewritten";
+
+  fs::remove_directories(Root + "/cache");
+  ProcessResult Off = lint({"--no-cache", "--format=json", "a.cc"});
+  EXPECT_EQ(Off.Exit, 1);
+  EXPECT_FALSE(fs::exists(Root + "/cache/v1/")) << "--no-cache writes no entry";
+  ProcessResult Bad = lint({"--cache-size=lots", "a.cc"});
+  EXPECT_EQ(Bad.Exit, 2);
+  EXPECT_NE(Bad.Err.find("--cache-size: 'lots' is not a size"), std::string::npos) << Bad.Err;
+}
+
+TEST_F(CacheCli, FixWorksFromACacheHit) {
+  write("src/p.json", R"({"name": "p", "device_context": "always", "entries": [
+      {"role": "step", "kind": "exec", "callee": "fw::Exec::run"},
+      {"role": "to-device", "callee": "fw::Host::upload"}]})");
+  std::string Src = "namespace fw { struct Dev {}; struct Host { Dev upload() const; };\n"
+                    "struct Exec { void run(const Dev &); }; }\n"
+                    "void train(fw::Exec &e, const fw::Host &w) {\n"
+                    "  for (int i = 0; i < 10; ++i) {\n"
+                    "    e.run(w.upload());\n"
+                    "  }\n"
+                    "}\n";
+  std::string Path = write("src/fixme.cc", Src);
+  EXPECT_EQ(lint({"--profile=p.json", "fixme.cc"}).Exit, 1);
+  ProcessResult Fix = lint({"--profile=p.json", "--fix", "fixme.cc"});
+  EXPECT_EQ(fromCache(Fix), 1u) << Fix.Err;
+  EXPECT_NE(readFile(Path).find("  auto w_on_device = w.upload();\n  for (int i = 0; i < 10; ++i) {\n"
+                                "    e.run(w_on_device);"),
+            std::string::npos)
+      << readFile(Path);
+  ProcessResult After = lint({"--profile=p.json", "fixme.cc"});
+  EXPECT_EQ(After.Exit, 0) << "the fixed file is a new key: " << After.Err;
+  EXPECT_EQ(fromCache(After), 0u);
+
+  // A changed profile is a new key too.
+  EXPECT_EQ(fromCache(lint({"--profile=p.json", "fixme.cc"})), 1u);
+  write("src/p.json", R"({"name": "p", "device_context": "always", "entries": [
+      {"role": "step", "kind": "exec", "callee": "fw::Exec::run"},
+      {"role": "to-device", "callee": "fw::Host::send"}]})");
+  ProcessResult NewProfile = lint({"--profile=p.json", "fixme.cc"});
+  EXPECT_EQ(NewProfile.Exit, 0) << NewProfile.Err;
+  EXPECT_EQ(fromCache(NewProfile), 0u);
+}
+
+TEST_F(CacheCli, ShardsPartitionTheTreeAndMergeIntoOneReport) {
+  writeTree();
+  write("src/d.cc", std::string(Prelude) + "void f(void *k) { for (;;) { cuLaunchKernel(k); cudaDeviceSynchronize(); } }\n");
+  write("src/e.cc", std::string(Prelude) + "void g(void *k) { while (true) { cuLaunchKernel(k); cudaDeviceSynchronize(); } }\n");
+  ProcessResult All = lint({"--format=sarif", "-o", "all.sarif", "."});
+  ASSERT_EQ(All.Exit, 1) << All.Err;
+  std::vector<std::string> Parts;
+  for (int K = 1; K <= 3; ++K) {
+    std::string Out = "part" + std::to_string(K) + ".sarif";
+    ProcessResult P = lint({"--shard=" + std::to_string(K) + "/3", "--format=sarif", "-o", Out, "."});
+    EXPECT_NE(P.Exit, 2) << P.Err;
+    Parts.push_back(Out);
+  }
+  std::vector<std::string> Args = {"merge-sarif"};
+  Args.insert(Args.end(), Parts.begin(), Parts.end());
+  Args.insert(Args.end(), {"-o", "merged.sarif"});
+  ProcessResult Merge = runProcess(MLPERF_LINT_BINARY, Args, Root + "/src");
+  ASSERT_EQ(Merge.Exit, 0) << Merge.Err;
+
+  auto Whole = nlohmann::json::parse(readFile(Root + "/src/all.sarif"));
+  auto Merged = nlohmann::json::parse(readFile(Root + "/src/merged.sarif"));
+  ASSERT_EQ(Merged["runs"].size(), 1u);
+  const auto &Run = Merged["runs"][0];
+  auto Located = [](const nlohmann::json &R) {
+    std::multiset<std::string> Out;
+    for (const auto &Res : R["results"]) {
+      const auto &Loc = Res["locations"][0]["physicalLocation"];
+      if (Loc["artifactLocation"].contains("index")) {
+        size_t Index = Loc["artifactLocation"]["index"];
+        EXPECT_EQ(R["artifacts"][Index]["location"]["uri"], Loc["artifactLocation"]["uri"]) << "index renumbered";
+      }
+      if (Res.contains("ruleIndex"))
+        EXPECT_EQ(R["tool"]["driver"]["rules"][Res["ruleIndex"].get<size_t>()]["id"], Res["ruleId"]);
+      Out.insert(Loc["artifactLocation"]["uri"].get<std::string>() + ":" +
+                 std::to_string(Loc["region"]["startLine"].get<int>()));
+    }
+    return Out;
+  };
+  EXPECT_EQ(Located(Run), Located(Whole["runs"][0]));
+  EXPECT_EQ(Run["results"].size(), 5u);
+
+  ProcessResult Mixed = runProcess(MLPERF_LINT_BINARY, {"merge-sarif", "all.sarif", "a.cc"}, Root + "/src");
+  EXPECT_EQ(Mixed.Exit, 2);
+  EXPECT_NE(Mixed.Err.find("a.cc: not a SARIF log"), std::string::npos) << Mixed.Err;
+}
+
+TEST(Preamble, PrefixIsTheLeadingSystemIncludes) {
+  EXPECT_EQ(lint::includePrefix("// A file.\n#include <torch/torch.h>\n\n#include <vector>\n#include \"mine.h\"\n"
+                                "#include <map>\n"),
+            "#include <torch/torch.h>\n#include <vector>\n");
+  EXPECT_EQ(lint::includePrefix("#define X 1\n#include <vector>\n"), "");
+  EXPECT_EQ(lint::includePrefix("// continued \\\n#include <vector>\n"), "");
+  EXPECT_EQ(lint::includePrefix("  #  include   <vector>  \nint x;\n#include <map>\n"), "#  include   <vector>\n");
+  EXPECT_EQ(lint::includePrefix("/* block */\n#include <vector>\n"), "");
+}
+
+TEST_F(CacheCli, SharedPreambleReportsExactlyWhatParsingAloneDoes) {
+  std::string Head = "// heavy includes first\n#include <vector>\n#include <string>\n\n" + std::string(Prelude);
+  for (const char *Name : {"a.cc", "b.cc", "c.cc"})
+    write(std::string("src/") + Name,
+          Head + "void train_" + Name[0] + "(void *k, std::vector<std::string> &log) {\n"
+                 "  for (int i = 0; i < 10; ++i) {\n    cuLaunchKernel(k);\n    cudaDeviceSynchronize();\n"
+                 "    log.push_back(std::to_string(i));\n  }\n}\n");
+  ProcessResult Alone = lint({"--no-cache", "--format=json", "a.cc", "b.cc", "c.cc"});
+  ASSERT_EQ(Alone.Exit, 1) << Alone.Err;
+  ProcessResult Shared = lint({"--format=json", "a.cc", "b.cc", "c.cc"});
+  EXPECT_EQ(Shared.Out, Alone.Out);
+  EXPECT_EQ(Shared.Err, Alone.Err);
+  std::vector<std::string> Pchs;
+  std::error_code EC;
+  for (fs::directory_iterator It(Root + "/cache/preamble", EC), End; It != End && !EC; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".pch"))
+      Pchs.push_back(It->path());
+  ASSERT_EQ(Pchs.size(), 1u) << "one preamble for the three files";
+
+  // A damaged precompiled header is a compiler error; the file is parsed again without it.
+  std::ofstream(Pchs[0], std::ios::binary) << "not a pch";
+  ProcessResult Damaged = lint({"--format=json", "a.cc", "b.cc", "c.cc"});
+  EXPECT_EQ(fromCache(Damaged), 3u);
+  write("src/b.cc", readFile(Root + "/src/b.cc") + "// edited\n");
+  ProcessResult Edited = lint({"--format=json", "a.cc", "b.cc", "c.cc"});
+  EXPECT_EQ(fromCache(Edited), 2u) << Edited.Err;
+  EXPECT_EQ(Edited.Out, Alone.Out);
+  EXPECT_EQ(lint({"--no-preamble", "--no-cache", "--format=json", "a.cc", "b.cc", "c.cc"}).Out, Alone.Out);
+}
+
+TEST(MergeReports, JsonReportsConcatenateWithoutDuplicates) {
+  std::string A = R"({"tool": "mlperf-lint", "version": "1", "diagnostics": [{"file": "a.cc", "line": 1}]})";
+  std::string B = R"({"tool": "mlperf-lint", "version": "1", "diagnostics": [{"file": "b.cc", "line": 2},
+                     {"file": "a.cc", "line": 1}]})";
+  auto Merged = lint::mergeReports({"a.json", "b.json"}, {A, B});
+  ASSERT_TRUE(bool(Merged)) << llvm::toString(Merged.takeError());
+  auto J = nlohmann::json::parse(*Merged);
+  ASSERT_EQ(J["diagnostics"].size(), 2u) << *Merged;
+  EXPECT_EQ(J["diagnostics"][1]["file"], "b.cc");
+  auto Bad = lint::mergeReports({"a.json", "x.sarif"}, {A, R"({"runs": [{"tool": {}}]})"});
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(llvm::toString(Bad.takeError()).find("x.sarif: is SARIF but a.json is JSON"), std::string::npos);
+  auto Broken = lint::mergeReports({"x.sarif"}, {R"({"version": "2.1.0", "runs": [{"tool": {}}]})"});
+  ASSERT_FALSE(bool(Broken));
+  EXPECT_NE(llvm::toString(Broken.takeError()).find("malformed report"), std::string::npos);
+}
+
+} // namespace
+} // namespace mlperf::test
