@@ -63,6 +63,10 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
   std::optional<HotContext> Hot = A.inModelLoop(Store);
   if (!Hot)
     return;
+  // Inside a forward pass (a loop over layers or feature levels) the graph is
+  // what the pass builds; it is released with the step's loss.
+  if (const FunctionDecl *Owner = A.owner(Store); Owner && A.isHotRoot(Owner))
+    return;
   const Stmt *Loop = Hot->Loop && Hot->CallChain.empty() ? Hot->Loop : A.innermostLoop(Store);
   // The iteration that is a training step: the innermost loop whose own body
   // runs the backward pass or the optimizer (an epoch loop's sum over its

@@ -23,6 +23,13 @@ bool refersTo(const Expr *E, const VarDecl *VD) {
     return refersTo(UO->getSubExpr(), VD);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript)
     return refersTo(OC->getArg(0), VD);
+  // `t.data_ptr<float>()`: a writable pointer into the object's storage.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    QualType T = MC->getType();
+    if ((T->isPointerType() || T->isReferenceType()) && !T->getPointeeType().isConstQualified() &&
+        !T->getPointeeType()->isRecordType())
+      return refersTo(MC->getImplicitObjectArgument(), VD);
+  }
   return false;
 }
 
