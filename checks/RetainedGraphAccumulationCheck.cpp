@@ -10,17 +10,6 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::mlperf {
 
-/// `loss.backward()` in \p Loop: whatever produced \p V, it carries a graph.
-static bool backwardIsCalledOn(const VarDecl *V, const Stmt *S, const ModelAnalysis &A) {
-  if (!S)
-    return false;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
-    if (auto M = A.role(MC); M && M->R == Role::Step && M->kind() == Kind::Backward &&
-                             namedVar(MC->getImplicitObjectArgument()) == V)
-      return true;
-  return llvm::any_of(S->children(), [&](const Stmt *C) { return backwardIsCalledOn(V, C, A); });
-}
-
 void RetainedGraphAccumulationCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   auto Outer = declRefExpr(to(varDecl().bind("acc")));
@@ -118,9 +107,6 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
       }
     return false;
   });
-  if (!Carrier && !Detached)
-    if (const VarDecl *V = namedVar(Value); V && backwardIsCalledOn(V, Loop, A))
-      Carrier = Value;
   if (Detached || !Carrier)
     return;
   const Expr *Part = stripWrappers(Value);

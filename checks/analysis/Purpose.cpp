@@ -211,44 +211,6 @@ Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, llvm::ArrayRe
   return P;
 }
 
-/// A tensor factory none of whose arguments names a device or options.
-static bool createsOnHost(const CallExpr *CE, const ModelAnalysis &A) {
-  return llvm::all_of(CE->arguments(), [&](const Expr *Arg) {
-    DeviceKind K = A.profiles().classifyDeviceArg(Arg);
-    return K == DeviceKind::NotDevice || K == DeviceKind::Cpu;
-  });
-}
-
-static bool isHostTensorAt(const Expr *E, const ModelAnalysis &A, int Depth) {
-  if (!E || Depth > 8)
-    return false;
-  E = stripWrappers(E);
-  if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    auto R = A.role(CE);
-    if (R && R->R != Role::Detach)  // a copy to the host, host memory wrapped as a tensor, a factory given no device
-      return R->R == Role::Materialize || R->R == Role::HostWrap || (R->R == Role::Factory && createsOnHost(CE, A));
-    // `t.argmax(1)`, `t.detach()`: where t is.
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
-      return isHostTensorAt(MC->getImplicitObjectArgument(), A, Depth + 1);
-    // `t[i]`, and `std::get<0>(t.max(0))`: a part of a host tensor.
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE); OC && OC->getNumArgs() >= 1)
-      return isHostTensorAt(OC->getArg(0), A, Depth + 1);
-    if (const FunctionDecl *FD = CE->getDirectCallee(); FD && FD->isInStdNamespace() && CE->getNumArgs() == 1)
-      return isHostTensorAt(CE->getArg(0), A, Depth + 1);
-    return false;
-  }
-  // `batch.data` of a data loader's example: datasets produce host tensors.
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
-    if (auto R = A.profiles().matchType(ME->getBase()->getType()); R && R->R == Role::HostData)
-      return true;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->isLocalVarDecl() && VD->getInit())
-      return isHostTensorAt(VD->getInit(), A, Depth + 1);
-  return false;
-}
-
-bool isHostTensor(const Expr *E, const ModelAnalysis &A) { return isHostTensorAt(E, A, 0); }
-
 llvm::StringRef describe(Purpose P) {
   switch (P) {
   case Purpose::Log: return "to log it";

@@ -15,9 +15,5 @@ llvm::StringRef describe(Purpose P);
 /// Like purposeOf, but a value that a per-step helper or lambda returns is
 /// followed to its call site, the last of \p CallChain (innermost last).
 Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, llvm::ArrayRef<const Expr *> CallChain);
-/// Whether \p E is a tensor already on the host: the result of a
-/// materializing copy (`cpu()`, `to(kCPU)`), a tensor method applied to one,
-/// or a local variable initialized from one.
-bool isHostTensor(const Expr *E, const ModelAnalysis &A);
 
 } // namespace clang::tidy::mlperf
