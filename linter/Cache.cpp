@@ -2,7 +2,6 @@
 
 #include "Lint.h"
 #include "WholeProject.h"
-#include "analysis/Summaries.h"
 
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/ADT/StringExtras.h"
@@ -25,7 +24,6 @@ namespace fs = llvm::sys::fs;
 
 namespace {
 constexpr const char *EntryFormat = "mlperf-lint-cache-2";
-
 
 /// The executable's path, size and modification time: a rebuild of the tool
 /// or of its checks is a new identity.
@@ -59,21 +57,6 @@ std::string profileContents(const clang::tidy::ClangTidyOptions &O, llvm::String
       Out += Path.str().str() + "=" + fileContentHash(Path).value_or("missing") + "\n";
     }
   }
-  return Out;
-}
-
-/// What the checks of other files see of \p S (not its time and size).
-std::string summaryMaterial(const clang::tidy::mlperf::FileSummary &S) {
-  std::string Out;
-  llvm::raw_string_ostream OS(Out);
-  for (const auto &[Usr, F] : S.Functions)
-    OS << "fn\x1f" << Usr << '\x1f' << F.Name << '\x1f' << F.File << '\x1f' << F.Line << '\x1f' << F.StepsDirectly
-       << F.ReachesStep << F.Trains << '\x1f' << llvm::join(F.Callees, ",") << '\x1f'
-       << llvm::join(F.DirectCallees, ",") << '\n';
-  for (const auto &[Usr, Sites] : S.HotCalls)
-    for (const clang::tidy::mlperf::HotCallSite &H : Sites)
-      OS << "hot\x1f" << Usr << '\x1f' << H.File << ':' << H.Line << ':' << H.Column << '\x1f' << H.LoopFile << ':'
-         << H.LoopLine << ':' << H.LoopColumn << '\x1f' << H.Caller << '\x1f' << H.Training << '\n';
   return Out;
 }
 
@@ -228,17 +211,6 @@ ResultCache::ResultCache(std::string Dir, uint64_t MaxBytes, const clang::toolin
   llvm::SmallString<256> Here;
   if (!fs::current_path(Here))
     Cwd = std::string(Here);
-  if (auto Summaries = clang::tidy::mlperf::projectSummaries())
-    for (const auto &[File, S] : Summaries->files())
-      SummaryHashes[File] = hashText(summaryMaterial(S));
-}
-
-std::string ResultCache::summariesOfOthers(const std::string &File) const {
-  std::string Material;
-  for (const auto &[Other, Hash] : SummaryHashes)
-    if (Other != File)
-      Material += Other + "=" + Hash + "\n";
-  return hashText(Material);
 }
 
 llvm::Expected<std::unique_ptr<ResultCache>> ResultCache::open(const CacheSettings &S,
@@ -259,7 +231,7 @@ llvm::Expected<std::unique_ptr<ResultCache>> ResultCache::open(const CacheSettin
       new ResultCache(std::string(Abs), S.MaxBytes, DB, std::move(Providers), Parse));
 }
 
-std::string ResultCache::key(const std::string &File) const {
+std::string ResultCache::key(const std::string &File, const std::string &Dependencies) const {
   std::vector<clang::tooling::CompileCommand> Commands = DB.getCompileCommands(File);
   std::optional<std::string> Contents = fileContentHash(File);
   if (Commands.empty() || !Contents)
@@ -268,7 +240,7 @@ std::string ResultCache::key(const std::string &File) const {
   std::string Material = ToolIdentity + "\n" + clang::tidy::configurationAsText(Options) + profileContents(Options, Cwd);
   for (const clang::tooling::CompileCommand &C : Commands)
     Material += "\ncommand\n" + C.Directory + "\n" + C.Filename + "\n" + llvm::join(C.CommandLine, "\x1f");
-  Material += "\n" + ParseMaterial + "\nsummaries\n" + summariesOfOthers(File);
+  Material += "\n" + ParseMaterial + "\nsummaries\n" + Dependencies;
   Material += "\nfile\n" + File + "\n" + *Contents;
   return hashText(Material);
 }
@@ -345,7 +317,6 @@ std::optional<CachedRun> ResultCache::lookup(const std::string &Key, ContentHash
     (void)fs::setLastAccessAndModificationTime(FD, std::chrono::system_clock::now());
     (void)llvm::sys::Process::SafelyCloseFileDescriptor(FD);
   }
-  ++Hits;
   return Run;
 }
 

@@ -5,8 +5,8 @@
 // An entry is one JSON file, <dir>/v1/<ab>/<key>.json, named by the hash of
 // what is known before parsing (the tool's build, the effective
 // configuration, the profiles' contents, the compile command, the main file's
-// path and contents, the parse options, the whole-project summaries of the
-// other files). It holds the files the parse read, each with the hash of its
+// path and contents, the parse options, what the file's analysis reads of the
+// whole-project summaries of the other files). It holds the files the parse read, each with the hash of its
 // contents, the paths where a header that was not found was looked for, and
 // what the run reported: findings, the "includes not found" line, clang's
 // counts; a lookup re-hashes those files and checks those paths are still absent. Entries
@@ -25,7 +25,6 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
-#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -85,15 +84,16 @@ private:
 class ResultCache {
 public:
   /// A cache in \p S.Dir (or the default directory); an error when the
-  /// directory cannot be created. \p Parse and the whole-project summaries
-  /// installed now (projectSummaries()) are part of every key.
+  /// directory cannot be created. \p Parse is part of every key.
   static llvm::Expected<std::unique_ptr<ResultCache>> open(const CacheSettings &S,
                                                            const clang::tooling::CompilationDatabase &DB,
                                                            ProviderFactory Providers, const ParseOptions &Parse);
 
-  /// The entry name for \p File, or "" when the file cannot be cached (no
-  /// compile command, unreadable). Thread-safe, as are the two below.
-  std::string key(const std::string &File) const;
+  /// The entry name for \p File, whose analysis read \p Dependencies of the
+  /// project's summaries (ProjectSummaries::dependencies), or "" when the file
+  /// cannot be cached (no compile command, unreadable). Thread-safe, as are
+  /// the two below.
+  std::string key(const std::string &File, const std::string &Dependencies) const;
   /// The stored run when the entry exists, every file it records still has
   /// the recorded contents and every header not found is still absent; the
   /// files' contents go into \p Hashes as a parse would have recorded them.
@@ -107,14 +107,11 @@ public:
   /// Removes the least recently used entries until the cache fits its limit.
   void trim();
 
-  unsigned hits() const { return Hits; }
   const std::string &dir() const { return Dir; }
 
 private:
   ResultCache(std::string Dir, uint64_t MaxBytes, const clang::tooling::CompilationDatabase &DB,
               ProviderFactory Providers, const ParseOptions &Parse);
-  /// The hash of the summaries of every file but \p File.
-  std::string summariesOfOthers(const std::string &File) const;
   std::string entryPath(const std::string &Key) const;
   /// contentHash, once per file and run: the files of a tree include the
   /// same headers.
@@ -130,9 +127,7 @@ private:
   ProviderFactory Providers;
   std::string ToolIdentity;
   std::string ParseMaterial;
-  std::map<std::string, std::string> SummaryHashes;  // by file, without its time and size
   std::string Cwd;
-  std::atomic<unsigned> Hits{0};
   std::mutex HashMu;
   std::map<std::string, std::optional<FileHashes>> Hashes;
 };

@@ -9,6 +9,7 @@
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
@@ -59,22 +60,43 @@ private:
   FileSummary &Out;
 };
 
-/// Runs the checks (with a consumer factory) or the summary (with an output).
+/// Limits the checks' traversal to the declarations outside system headers,
+/// as clangd does with the declarations of its preamble: the matchers then
+/// skip the tens of thousands of declarations of <torch/torch.h>, where
+/// nothing is reported. Not with --system-headers.
+class ProjectScope : public ASTConsumer {
+public:
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::vector<Decl *> Scope;
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (SourceLocation L = SM.getExpansionLoc(D->getLocation()); L.isInvalid() || !SM.isInSystemHeader(L))
+        Scope.push_back(D);
+    Ctx.setTraversalScope(Scope);
+  }
+};
+
+/// Runs the checks and, with a summary to fill, the summary.
 class Action : public ASTFrontendAction {
 public:
-  Action(ClangTidyASTConsumerFactory *Checks, FileSummary *Summary, const ApiProfiles *Profiles,
+  Action(ClangTidyASTConsumerFactory &Checks, bool SystemHeaders, FileSummary *Summary, const ApiProfiles *Profiles,
          std::vector<std::string> *Missing)
-      : Checks(Checks), Summary(Summary), Profiles(Profiles), Missing(Missing) {}
+      : Checks(Checks), SystemHeaders(SystemHeaders), Summary(Summary), Profiles(Profiles), Missing(Missing) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
     if (Missing)
       CI.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissing>(*Missing));
-    if (Checks)
-      return Checks->createASTConsumer(CI, File);
-    return std::make_unique<SummaryConsumer>(*Profiles, File.str(), *Summary);
+    std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+    if (!SystemHeaders)
+      Consumers.push_back(std::make_unique<ProjectScope>());
+    Consumers.push_back(Checks.createASTConsumer(CI, File));
+    if (Summary && Profiles)
+      Consumers.push_back(std::make_unique<SummaryConsumer>(*Profiles, File.str(), *Summary));
+    return std::make_unique<MultiplexConsumer>(std::move(Consumers));
   }
 
 private:
-  ClangTidyASTConsumerFactory *Checks;
+  ClangTidyASTConsumerFactory &Checks;
+  bool SystemHeaders;
   FileSummary *Summary;
   const ApiProfiles *Profiles;
   std::vector<std::string> *Missing;
@@ -175,44 +197,38 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
 } // namespace
 
 FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, const std::string &File,
-                      IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options) {
+                      IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
+                      FileSummary *Summary) {
   FileRun Run;
+  llvm::Expected<std::shared_ptr<const ApiProfiles>> Profiles = std::shared_ptr<const ApiProfiles>();
+  if (Summary) {
+    Context.setCurrentFile(File);
+    const auto &CheckOptions = Context.getOptions().CheckOptions;
+    auto It = CheckOptions.find("Profiles");
+    Profiles = MlperfCheck::loadProfiles(It != CheckOptions.end() ? It->second.Value : "");
+    if (!Profiles) {
+      llvm::consumeError(Profiles.takeError());  // the checks report it
+      Profiles = std::shared_ptr<const ApiProfiles>();
+    }
+  }
   ClangTidyASTConsumerFactory Checks(Context, FS);
   std::vector<std::string> *Missing = &Run.MissingIncludes;
   bool Ok = false;
+  const bool SystemHeaders = Context.getOptions().SystemHeaders.value_or(false);
   Run.Errors = runTool(
       Context, DB, File, FS, Options,
-      [&](std::vector<std::string> *M) { return std::make_unique<Action>(&Checks, nullptr, nullptr, M); }, Missing,
-      Ok, &Run.CompilerStats);
+      [&](std::vector<std::string> *M) {
+        return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles->get(), M);
+      },
+      Missing, Ok, &Run.CompilerStats);
+  if (Summary)
+    Summary->File = File;
   if (!Run.MissingIncludes.empty()) {
     auto Following = std::remove_if(Run.Errors.begin(), Run.Errors.end(), isCompilerError);
     Run.FollowingErrors = Run.Errors.end() - Following;
     Run.Errors.erase(Following, Run.Errors.end());
   }
   return Run;
-}
-
-bool summarizeFile(ClangTidyContext &Context, const CompilationDatabase &DB, const std::string &File,
-                   IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
-                   FileSummary &Out) {
-  std::string ProfileFiles;
-  Context.setCurrentFile(File);
-  const auto &CheckOptions = Context.getOptions().CheckOptions;
-  if (auto It = CheckOptions.find("Profiles"); It != CheckOptions.end())
-    ProfileFiles = It->second.Value;
-  auto Profiles = MlperfCheck::loadProfiles(ProfileFiles);
-  if (!Profiles) {
-    llvm::consumeError(Profiles.takeError());  // reported by the checks' own run
-    return false;
-  }
-  std::vector<std::string> Missing;
-  bool Ok = false;
-  runTool(
-      Context, DB, File, FS, Options,
-      [&](std::vector<std::string> *M) { return std::make_unique<Action>(nullptr, &Out, Profiles->get(), M); },
-      &Missing, Ok, /*Stats=*/nullptr);
-  Out.File = File;
-  return Ok;
 }
 
 std::string incompleteMessage(const std::string &File, const FileRun &Run) {

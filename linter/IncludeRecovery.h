@@ -28,15 +28,11 @@ struct FileRun {
   std::string CompilerStats;  // clang's "N warnings generated." line for stderr, or ""
 };
 
+/// With \p Summary, the same parse also summarizes the file for the
+/// whole-project analysis (with the summaries installed now).
 FileRun runTidyOnFile(clang::tidy::ClangTidyContext &Context, const clang::tooling::CompilationDatabase &DB,
                       const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS,
-                      const ParseOptions &Options);
-
-/// Summarizes one file for the whole-project analysis (no checks run); false
-/// when it does not parse.
-bool summarizeFile(clang::tidy::ClangTidyContext &Context, const clang::tooling::CompilationDatabase &DB,
-                   const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS,
-                   const ParseOptions &Options, clang::tidy::mlperf::FileSummary &Out);
+                      const ParseOptions &Options, clang::tidy::mlperf::FileSummary *Summary = nullptr);
 
 /// `FILE: N includes not found (a.h, b.h); results may be incomplete`, or ""
 /// when every include was found.

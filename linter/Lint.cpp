@@ -6,7 +6,6 @@
 #include "Jobs.h"
 #include "MeasuredNotes.h"
 #include "ProjectScope.h"
-#include "Runner.h"
 #include "WholeProject.h"
 
 #include "clang-tidy/ClangTidy.h"
@@ -123,9 +122,6 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
     if (!C.Note.empty())
       Out.Messages.push_back(C.Note);
   }
-  WholeProjectResult Whole =
-      prepareWholeProject(R.Paths, Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Parse);
-  Out.Messages.insert(Out.Messages.end(), Whole.Messages.begin(), Whole.Messages.end());
   const bool DropVendored = !R.Config.HeaderFilter;
   FileDone Done;
   std::optional<FindingFilter> StreamFilter = Filter;  // its own baseline counts
@@ -139,7 +135,6 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
       addMeasuredNotes(Noted);
       OnFile(I, Inputs.Files.size(), Inputs.Files[I], std::move(Noted));
     };
-  // After the whole-project pass: the summaries it installed are part of the keys.
   std::unique_ptr<ResultCache> Cache;
   if (R.Cache.Enabled && R.Overlays.empty()) {
     auto Opened = ResultCache::open(R.Cache, *Flags->Database, Out.Providers, R.Parse);
@@ -151,12 +146,24 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
   std::unique_ptr<SharedPreambles> Preambles;
   if (Cache && R.SharedPreamble)
     Preambles = std::make_unique<SharedPreambles>(*Flags->Database, Cache->dir() + "/preamble", Inputs.Files);
-  RunResult Result = runChecks(Inputs.Files, *Flags->Database, Out.Providers, Jobs, R.Overlays, Done, R.Parse,
-                               Cache.get(), Preambles.get());
+  RunSettings Run;
+  Run.Jobs = Jobs;
+  Run.Overlays = &R.Overlays;
+  Run.Parse = R.Parse;
+  Run.Cache = Cache.get();
+  Run.Preambles = Preambles.get();
+  std::string SummaryDir = !R.Cache.Enabled ? "" : Cache ? Cache->dir() : R.Cache.Dir.empty() ? cacheDirectory() : R.Cache.Dir;
+  ProjectRun Project =
+      lintProject(R.Paths, Inputs.Files, *Flags->Database, Out.Providers, std::move(Run), SummaryDir, Done);
+  Out.Messages.insert(Out.Messages.end(), Project.Messages.begin(), Project.Messages.end());
+  if (R.Verbose)
+    Out.Messages.push_back(std::to_string(Project.Parses) + " parse(s) for " + std::to_string(Inputs.Files.size()) +
+                           " file(s)" + (Project.Rounds > 1 ? ", " + std::to_string(Project.Rounds) + " rounds" : ""));
+  RunResult &Result = Project.Result;
   if (Cache) {
     Cache->trim();
-    if (Cache->hits())
-      Out.Messages.push_back(std::to_string(Cache->hits()) + " of " + std::to_string(Inputs.Files.size()) +
+    if (Project.FromCache)
+      Out.Messages.push_back(std::to_string(Project.FromCache) + " of " + std::to_string(Inputs.Files.size()) +
                              " file(s) from the result cache");
   }
   Out.Messages.insert(Out.Messages.end(), Result.Incomplete.begin(), Result.Incomplete.end());

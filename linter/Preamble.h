@@ -8,8 +8,11 @@
 // command is built on the first parse that needs it, in <cache dir>/preamble/,
 // with the files it read and their hashes beside it; a later run reuses it
 // while they are unchanged. Only prefixes shared by at least two input files
-// are precompiled. A parse against a preamble that reports a compiler error
-// is repeated without it, so the preamble never changes what is reported.
+// are precompiled; each file takes the leading part of its prefix that the
+// most files share (the longest of those), so files that all begin with
+// <torch/torch.h> share one preamble whatever they include after it. A parse
+// against a preamble that reports a compiler error is repeated without it, so
+// the preamble never changes what is reported.
 #pragma once
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -30,6 +33,7 @@ std::string includePrefix(llvm::StringRef Source);
 struct Preamble {
   std::string Pch;                                          // the precompiled header
   std::vector<std::pair<std::string, std::string>> Inputs;  // files it was built from, with content hashes
+  std::vector<std::pair<std::string, uint64_t>> Guards;     // the same files' hashes for --fix (FileGuard's)
 };
 
 class SharedPreambles {

@@ -35,47 +35,39 @@ bool clean(const FileRun &Run) {
 }
 } // namespace
 
-RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
-                    const ProviderFactory &Providers, unsigned Jobs,
-                    const std::map<std::string, std::string> &Overlays, const FileDone &OnFileDone,
-                    const ParseOptions &Parse, ResultCache *Cache, SharedPreambles *Preambles) {
+std::vector<FileResult> runFiles(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
+                                 const ProviderFactory &Providers, const RunSettings &S, ContentHashes &Hashes,
+                                 const std::function<void(size_t Index, const FileResult &)> &OnResult) {
   // Unsaved buffers are neither looked up nor stored: their files' contents
   // on disk are not what is linted.
-  if (!Overlays.empty())
-    Cache = nullptr, Preambles = nullptr;
-  std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
-  std::vector<std::optional<std::string>> Crashes(Files.size());
-  std::vector<std::string> Incomplete(Files.size());
-  std::vector<char> FollowingErrors(Files.size(), 0);
-  RunResult Out;
+  const bool Buffers = S.Overlays && !S.Overlays->empty();
+  ResultCache *Cache = Buffers ? nullptr : S.Cache;
+  SharedPreambles *Preambles = Buffers ? nullptr : S.Preambles;
+  std::vector<FileResult> Results(Files.size());
   std::mutex Done;
-  auto Finish = [&](size_t I, CachedRun Run) {
-    PerFile[I] = std::move(Run.Errors);
-    Incomplete[I] = std::move(Run.Incomplete);
-    FollowingErrors[I] = Run.FollowingErrors;
-    std::lock_guard<std::mutex> Lock(Done);
-    llvm::errs() << Run.CompilerStats;
-    addStats(Out.Stats, Run.Stats);
-  };
   auto RunOne = [&](size_t I) {
-    std::string Key = Cache ? Cache->key(Files[I]) : "";
-    std::optional<CachedRun> Hit = Key.empty() ? std::nullopt : Cache->lookup(Key, *Out.Hashes);
-    if (Hit)
-      Finish(I, std::move(*Hit));
-    else
-      Crashes[I] = runIsolated([&] {
+    FileResult &R = Results[I];
+    std::optional<std::string> Deps = S.Dependencies ? S.Dependencies(Files[I]) : std::string();
+    std::string Key = Cache && Deps ? Cache->key(Files[I], *Deps) : "";
+    if (std::optional<CachedRun> Hit = Key.empty() ? std::nullopt : Cache->lookup(Key, Hashes)) {
+      R.Run = std::move(*Hit);
+      R.FromCache = true;
+    } else {
+      R.Crash = runIsolated([&] {
         auto ParseWith = [&](const clang::tooling::CompilationDatabase &Flags, FileRun &Run, ClangTidyStats &Stats) {
           ClangTidyContext Context(Providers());
           auto Read = llvm::makeIntrusiveRefCnt<RecordingFileSystem>(
-              recordingFileSystem(llvm::vfs::getRealFileSystem(), *Out.Hashes));
+              recordingFileSystem(llvm::vfs::getRealFileSystem(), Hashes));
           auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Read);
-          if (!Overlays.empty()) {
-            auto Buffers = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-            for (const auto &[Path, Text] : Overlays)
-              Buffers->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
-            FS->pushOverlay(Buffers);
+          if (Buffers) {
+            auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+            for (const auto &[Path, Text] : *S.Overlays)
+              Memory->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
+            FS->pushOverlay(Memory);
           }
-          Run = runTidyOnFile(Context, Flags, Files[I], FS, Parse);
+          if (S.Summarize)
+            R.Summary.emplace();
+          Run = runTidyOnFile(Context, Flags, Files[I], FS, S.Parse, S.Summarize ? &*R.Summary : nullptr);
           Stats = Context.getStats();
           return Read;
         };
@@ -87,46 +79,67 @@ RunResult runChecks(const std::vector<std::string> &Files, const clang::tooling:
           P.reset();
           Read = ParseWith(DB, Run, Stats);
         }
-        CachedRun Result{std::move(Run.Errors), incompleteMessage(Files[I], Run), Run.FollowingErrors > 0,
-                         std::move(Run.CompilerStats), Stats};
-        if (!Key.empty())
-          Cache->store(Key, Result, Run.MissingIncludes, *Read, P.get());
-        Finish(I, std::move(Result));
+        if (P)  // what the parse read through the preamble, for --fix
+          for (const auto &[Path, Guard] : P->Guards)
+            Hashes.record(Path, Guard);
+        R.Run = CachedRun{std::move(Run.Errors), incompleteMessage(Files[I], Run), Run.FollowingErrors > 0,
+                          std::move(Run.CompilerStats), Stats};
+        R.Entry = FileResult::Parsed{std::move(Run.MissingIncludes), Read, std::move(P)};
       });
+      if (R.Crash) {
+        R.Run = CachedRun();
+        R.Summary.reset();
+        R.Entry.reset();
+      }
+    }
     std::lock_guard<std::mutex> Lock(Done);
-    if (Crashes[I])
-      PerFile[I].clear();
-    if (OnFileDone)
-      OnFileDone(I, PerFile[I]);
+    if (OnResult)
+      OnResult(I, R);
   };
-  if (Jobs <= 1 || Files.size() <= 1) {
+  if (S.Jobs <= 1 || Files.size() <= 1) {
     for (size_t I = 0; I < Files.size(); ++I)
       RunOne(I);
   } else {
-    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(S.Jobs));
     for (size_t I = 0; I < Files.size(); ++I)
       Pool.async([&, I] { RunOne(I); });
     Pool.wait();
   }
+  return Results;
+}
+
+void storeResult(ResultCache &Cache, const std::string &File, const FileResult &R, const std::string &Dependencies) {
+  if (!R.Entry || !R.Entry->Read)
+    return;
+  std::string Key = Cache.key(File, Dependencies);
+  if (!Key.empty())
+    Cache.store(Key, R.Run, R.Entry->Missing, *R.Entry->Read, R.Entry->P.get());
+}
+
+RunResult combineResults(const std::vector<std::string> &Files, std::vector<FileResult> Results,
+                         std::shared_ptr<ContentHashes> Hashes) {
+  RunResult Out;
+  Out.Hashes = std::move(Hashes);
   for (size_t I = 0; I < Files.size(); ++I) {
-    if (Crashes[I]) {
-      PerFile[I].clear();
-      Out.Problems.push_back(Files[I] + ": clang crashed while parsing (" + *Crashes[I] + ")");
+    FileResult &R = Results[I];
+    addStats(Out.Stats, R.Run.Stats);
+    if (R.Crash) {
+      Out.Problems.push_back(Files[I] + ": clang crashed while parsing (" + *R.Crash + ")");
       Out.Uncompilable.insert(normalizedPath(Files[I]));
     }
-    if (FollowingErrors[I])  // headers not found: it did not compile, whatever was reported
+    if (R.Run.FollowingErrors)  // headers not found: it did not compile, whatever was reported
       Out.Uncompilable.insert(normalizedPath(Files[I]));
-    if (!Incomplete[I].empty())
-      Out.Incomplete.push_back(std::move(Incomplete[I]));
-    for (const ClangTidyError &E : PerFile[I])
+    if (!R.Run.Incomplete.empty())
+      Out.Incomplete.push_back(std::move(R.Run.Incomplete));
+    for (const ClangTidyError &E : R.Run.Errors)
       if (E.DiagLevel == ClangTidyError::Error && !E.IsWarningAsError) {
         Out.Uncompilable.insert(normalizedPath(Files[I]));
         Out.Uncompilable.insert(normalizedPath(E.Message.FilePath));
       }
   }
   std::set<std::tuple<std::string, unsigned, std::string, std::string>> Seen;
-  for (auto &Errors : PerFile)
-    for (ClangTidyError &E : Errors)
+  for (FileResult &R : Results)
+    for (ClangTidyError &E : R.Run.Errors)
       if (Seen.emplace(E.Message.FilePath, E.Message.FileOffset, E.DiagnosticName, E.Message.Message).second)
         Out.Errors.push_back(std::move(E));
   return Out;

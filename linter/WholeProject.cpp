@@ -1,7 +1,5 @@
 #include "WholeProject.h"
 
-#include "Isolation.h"
-
 #include "ProjectScope.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -11,7 +9,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA1.h"
-#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <set>
 
@@ -36,10 +34,7 @@ std::string cacheDirectory() {
 namespace {
 /// One summary file per project (the repositories of the inputs), so that a
 /// run on some of its files sees what a run on all of them stored.
-std::string summaryPath(const std::vector<std::string> &Paths) {
-  std::string Dir = cacheDirectory();
-  if (Dir.empty())
-    return "";
+std::string summaryPath(const std::vector<std::string> &Paths, const std::string &Dir) {
   llvm::SHA1 Hash;
   for (const std::string &R : projectRoots(Paths))
     Hash.update(R + "\n");
@@ -61,18 +56,6 @@ bool isFresh(const FileSummary &S) {
   return statFile(S.File, MTime, Size) && MTime == S.MTime && Size == S.Size;
 }
 
-void forEachParallel(size_t N, unsigned Jobs, llvm::function_ref<void(size_t)> Fn) {
-  if (Jobs <= 1 || N <= 1) {
-    for (size_t I = 0; I < N; ++I)
-      Fn(I);
-    return;
-  }
-  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
-  for (size_t I = 0; I < N; ++I)
-    Pool.async([&, I] { Fn(I); });
-  Pool.wait();
-}
-
 std::string fileList(const std::vector<std::string> &Files) {
   std::string Out;
   for (size_t I = 0; I < Files.size() && I < 5; ++I)
@@ -81,108 +64,145 @@ std::string fileList(const std::vector<std::string> &Files) {
     Out += ", ...";
   return Out;
 }
+
+ProjectSummaries loadSummaries(const std::string &Path, std::vector<std::string> &Messages) {
+  if (Path.empty() || !llvm::sys::fs::exists(Path))
+    return {};
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  auto Loaded = Buf ? ProjectSummaries::fromJson((*Buf)->getBuffer(), Path)
+                    : llvm::Expected<ProjectSummaries>(llvm::errorCodeToError(Buf.getError()));
+  if (Loaded)
+    return std::move(*Loaded);
+  Messages.push_back("ignoring stored summaries: " + llvm::toString(Loaded.takeError()));
+  return {};
+}
+
+std::string storeSummaries(const std::string &Path, const ProjectSummaries &S) {
+  std::error_code EC = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path));
+  std::string Tmp = Path + "." + std::to_string(llvm::sys::Process::getProcessId()) + ".tmp";
+  if (!EC) {
+    llvm::raw_fd_ostream OS(Tmp, EC, llvm::sys::fs::OF_Text);
+    if (!EC) {
+      OS << S.toJson();
+      OS.close();
+      EC = OS.error();
+      OS.clear_error();
+    }
+  }
+  if (!EC)
+    EC = llvm::sys::fs::rename(Tmp, Path);
+  return EC ? Path + ": cannot store summaries: " + EC.message() : "";
+}
+
+/// Rounds of linting beyond the first: summaries settle in one or two (a
+/// caller's per-step call makes its callee's file hot, whose facts flow back).
+constexpr int MaxRounds = 4;
 } // namespace
 
-WholeProjectResult prepareWholeProject(const std::vector<std::string> &Roots, const std::vector<std::string> &Files,
-                                       const clang::tooling::CompilationDatabase &DB,
-                                       const ProviderFactory &Providers, unsigned Jobs, const ParseOptions &Parse) {
-  WholeProjectResult Out;
-  std::string Path = summaryPath(Roots);
-  auto Summaries = std::make_shared<ProjectSummaries>();
-  bool Stored = !Path.empty() && llvm::sys::fs::exists(Path);
-  if (Stored) {
-    auto Buf = llvm::MemoryBuffer::getFile(Path);
-    auto Loaded = Buf ? ProjectSummaries::fromJson((*Buf)->getBuffer(), Path)
-                      : llvm::Expected<ProjectSummaries>(llvm::errorCodeToError(Buf.getError()));
-    if (Loaded)
-      *Summaries = std::move(*Loaded);
-    else
-      Out.Messages.push_back("ignoring stored summaries: " + llvm::toString(Loaded.takeError()));
-  }
-  if (Files.size() < 2 && Summaries->files().empty())
+ProjectRun lintProject(const std::vector<std::string> &Roots, const std::vector<std::string> &Files,
+                       const clang::tooling::CompilationDatabase &DB, const ProviderFactory &Providers,
+                       RunSettings Settings, const std::string &SummaryDir, const FileDone &OnFileDone) {
+  ProjectRun Out;
+  auto Hashes = std::make_shared<ContentHashes>();
+  std::string Path = SummaryDir.empty() ? "" : summaryPath(Roots, SummaryDir);
+  auto Summaries = std::make_shared<ProjectSummaries>(loadSummaries(Path, Out.Messages));
+  const bool Whole = Files.size() >= 2 || !Summaries->files().empty();
+  setProjectSummaries(Whole ? Summaries : nullptr);
+
+  auto Final = [&](size_t I, const FileResult &R) {
+    llvm::errs() << R.Run.CompilerStats;
+    if (OnFileDone)
+      OnFileDone(I, R.Run.Errors);
+  };
+  std::vector<FileResult> Results;
+  if (!Whole) {
+    Results = runFiles(Files, DB, Providers, Settings, *Hashes, Final);
+    Out.Rounds = 1;
+    for (size_t I = 0; I < Files.size(); ++I) {
+      Out.FromCache += Results[I].FromCache;
+      Out.Parses += !Results[I].FromCache;
+      if (Settings.Cache)
+        storeResult(*Settings.Cache, Files[I], Results[I], "");
+    }
+    Out.Result = combineResults(Files, std::move(Results), Hashes);
     return Out;
-
-  std::set<std::string> Inputs(Files.begin(), Files.end());
-  std::vector<std::string> ToSummarize, Stale;
-  for (const std::string &F : Files) {
-    auto It = Summaries->files().find(F);
-    if (It == Summaries->files().end() || !isFresh(It->second))
-      ToSummarize.push_back(F);
   }
-  for (const auto &[File, S] : Summaries->files())
-    if (!Inputs.count(File) && !isFresh(S))
-      Stale.push_back(File);
-  Out.FromCache = Files.size() - ToSummarize.size();
 
-  auto SummarizeAll = [&](const std::vector<std::string> &List) {
-    std::vector<std::optional<FileSummary>> New(List.size());
-    forEachParallel(List.size(), Jobs, [&](size_t I) {
-      std::optional<FileSummary> Made;
-      // A crash (deeply nested code) leaves the file unsummarized; the
-      // checks' own run of it reports the crash.
-      if (runIsolated([&] {
-            clang::tidy::ClangTidyContext Context(Providers());
-            auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
-            FileSummary S;
-            if (!summarizeFile(Context, DB, List[I], FS, Parse, S) && S.Functions.empty())
-              return;
-            statFile(S.File, S.MTime, S.Size);
-            Made = std::move(S);
-          }))
-        return;
-      New[I] = std::move(Made);
-    });
+  std::vector<std::string> Stale;
+  {
+    std::set<std::string> Inputs(Files.begin(), Files.end());
+    for (const auto &[File, S] : Summaries->files())
+      if (!Inputs.count(File) && !isFresh(S))
+        Stale.push_back(File);
+  }
+  // The summary each file's findings depend on: a fresh stored one until the
+  // file is parsed, then its parse's.
+  auto SummaryOf = [&](const std::string &File) -> const FileSummary * {
+    auto It = Summaries->files().find(File);
+    return It != Summaries->files().end() && isFresh(It->second) ? &It->second : nullptr;
+  };
+  Settings.Summarize = true;
+  Settings.Dependencies = [&](const std::string &File) -> std::optional<std::string> {
+    const FileSummary *S = SummaryOf(File);
+    return S ? std::optional<std::string>(Summaries->dependencies(*S)) : std::nullopt;
+  };
+  Results.resize(Files.size());
+  std::vector<std::string> Read(Files.size());  // what each file's findings read of the summaries
+  std::vector<size_t> Todo(Files.size());
+  for (size_t I = 0; I < Files.size(); ++I)
+    Todo[I] = I;
+  bool Changed = false;
+  for (int Round = 0; !Todo.empty(); ++Round) {
+    std::vector<std::string> Batch;
+    for (size_t I : Todo)
+      Batch.push_back(Files[I]);
+    std::vector<FileResult> Run = runFiles(Batch, DB, Providers, Settings, *Hashes);
+    ++Out.Rounds;
     auto Next = std::make_shared<ProjectSummaries>(*Summaries);
-    for (auto &S : New)
-      if (S)
-        Next->add(std::move(*S));
+    for (size_t K = 0; K < Todo.size(); ++K) {
+      FileResult &R = Run[K];
+      size_t I = Todo[K];
+      Out.Parses += !R.FromCache;
+      if (R.Summary) {
+        Read[I] = Summaries->dependencies(*R.Summary);
+        statFile(R.Summary->File, R.Summary->MTime, R.Summary->Size);
+        Next->add(std::move(*R.Summary));
+        R.Summary.reset();
+        Changed = true;
+      } else if (const FileSummary *S = SummaryOf(Files[I])) {
+        Read[I] = Summaries->dependencies(*S);
+      }
+      Results[I] = std::move(R);
+    }
     Next->resolve();
     Summaries = Next;
     setProjectSummaries(Summaries);
-    return llvm::count_if(New, [](const auto &S) { return S.has_value(); });
-  };
-  setProjectSummaries(Summaries);
-  Out.Summarized = SummarizeAll(ToSummarize);
-  // A file's calls are per step only once the functions it calls from other
-  // files are known to run the model: summarize those files once more.
-  std::vector<std::string> Again;
-  for (const std::string &F : ToSummarize) {
-    auto It = Summaries->files().find(F);
-    if (It == Summaries->files().end())
-      continue;
-    bool CallsModel = llvm::any_of(It->second.Functions, [&](const auto &Fn) {
-      return llvm::any_of(Fn.second.Callees, [&](const std::string &Usr) {
-        const auto *Facts = Summaries->function(Usr);
-        return Facts && (Facts->ReachesStep || Facts->Trains);
-      });
-    });
-    if (CallsModel)
-      Again.push_back(F);
+    // Any file, linted in this round or before, whose findings read what this
+    // round's summaries changed.
+    Todo.clear();
+    if (Round == MaxRounds)
+      break;
+    for (size_t I = 0; I < Files.size(); ++I)
+      if (const FileSummary *S = SummaryOf(Files[I]); S && !Results[I].Crash && Summaries->dependencies(*S) != Read[I])
+        Todo.push_back(I);
   }
-  if (!Again.empty())
-    SummarizeAll(Again);
 
+  for (size_t I = 0; I < Files.size(); ++I) {
+    Out.FromCache += Results[I].FromCache;
+    const FileSummary *S = SummaryOf(Files[I]);
+    if (Settings.Cache && S && Summaries->dependencies(*S) == Read[I])
+      storeResult(*Settings.Cache, Files[I], Results[I], Read[I]);
+    Final(I, Results[I]);
+  }
   if (!Stale.empty())
     Out.Messages.push_back("summaries of " + std::to_string(Stale.size()) +
                            " file(s) not linted now are stale (changed since they were summarized): " +
                            fileList(Stale) + "; lint the whole project to refresh them");
-  if (!Path.empty() && Out.Summarized) {
-    std::error_code EC = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path));
-    std::string Tmp = Path + "." + std::to_string(llvm::sys::Process::getProcessId()) + ".tmp";
-    if (!EC) {
-      llvm::raw_fd_ostream OS(Tmp, EC, llvm::sys::fs::OF_Text);
-      if (!EC) {
-        OS << Summaries->toJson();
-        OS.close();
-        EC = OS.error();
-        OS.clear_error();
-      }
-    }
-    if (!EC)
-      EC = llvm::sys::fs::rename(Tmp, Path);
-    if (EC)
-      Out.Messages.push_back(Path + ": cannot store summaries: " + EC.message());
-  }
+  const bool Buffers = Settings.Overlays && !Settings.Overlays->empty();
+  if (!Path.empty() && Changed && !Buffers)
+    if (std::string P = storeSummaries(Path, *Summaries); !P.empty())
+      Out.Messages.push_back(P);
+  Out.Result = combineResults(Files, std::move(Results), Hashes);
   return Out;
 }
 

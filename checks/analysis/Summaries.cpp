@@ -16,6 +16,7 @@ using nlohmann::json;
 
 namespace {
 std::mutex Mu;
+constexpr int SummaryVersion = 2;  // 2: "uses"
 std::shared_ptr<const ProjectSummaries> Current;
 
 struct Place {
@@ -106,10 +107,25 @@ const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::String
   return nullptr;
 }
 
+std::string ProjectSummaries::dependencies(const FileSummary &S) const {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  for (const std::string &Usr : S.Uses)
+    if (const FunctionFacts *F = function(Usr))
+      OS << "calls\x1f" << Usr << '\x1f' << F->Name << '\x1f' << F->File << ':' << F->Line << '\x1f'
+         << F->StepsDirectly << F->ReachesStep << F->Trains << '\n';
+  for (const auto &[Usr, Fn] : S.Functions)
+    if (const HotCallSite *H = hotCaller(Usr, S.File))
+      OS << "called\x1f" << Usr << '\x1f' << H->File << ':' << H->Line << ':' << H->Column << '\x1f' << H->LoopFile
+         << ':' << H->LoopLine << ':' << H->LoopColumn << '\x1f' << H->Caller << '\x1f' << H->Training << '\n';
+  return Out;
+}
+
 std::string ProjectSummaries::toJson() const {
-  json Out = {{"version", 1}, {"files", json::object()}};
+  json Out = {{"version", SummaryVersion}, {"files", json::object()}};
   for (const auto &[File, S] : Files) {
-    json F = {{"mtime", S.MTime}, {"size", S.Size}, {"functions", json::object()}, {"hot_calls", json::object()}};
+    json F = {{"mtime", S.MTime}, {"size", S.Size}, {"functions", json::object()}, {"hot_calls", json::object()},
+              {"uses", S.Uses}};
     for (const auto &[Usr, Fn] : S.Functions)
       F["functions"][Usr] = {{"name", Fn.Name},          {"file", Fn.File},   {"line", Fn.Line},
                              {"steps_directly", Fn.StepsDirectly}, {"reaches_step", Fn.ReachesStep},
@@ -130,7 +146,10 @@ llvm::Expected<ProjectSummaries> ProjectSummaries::fromJson(llvm::StringRef Text
   ProjectSummaries P;
   try {
     json In = json::parse(Text.begin(), Text.end());
-    if (In.value("version", 0) != 1)
+    // An older tool's summaries are rebuilt, as a cache's would be.
+    if (In.is_object() && In.value("version", 0) < SummaryVersion)
+      return P;
+    if (In.value("version", 0) != SummaryVersion)
       return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: unknown summary version",
                                      Source.str().c_str());
     for (auto It = In.at("files").begin(); It != In.at("files").end(); ++It) {
@@ -138,6 +157,7 @@ llvm::Expected<ProjectSummaries> ProjectSummaries::fromJson(llvm::StringRef Text
       S.File = It.key();
       S.MTime = It->at("mtime").get<int64_t>();
       S.Size = It->at("size").get<uint64_t>();
+      S.Uses = It->at("uses").get<std::set<std::string>>();
       for (auto F = It->at("functions").begin(); F != It->at("functions").end(); ++F) {
         FunctionFacts Fn;
         Fn.Name = F->at("name").get<std::string>();
@@ -190,6 +210,7 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     std::string CalleeUsr = usrOf(Callee);
     if (CalleeUsr.empty())
       return;
+    S.Uses.insert(CalleeUsr);
     const auto *MD = dyn_cast<CXXMethodDecl>(Caller);
     if (!(MD && MD->getParent()->isLambda()))
       if (auto It = S.Functions.find(usrOf(Caller)); It != S.Functions.end()) {

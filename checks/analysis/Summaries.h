@@ -46,6 +46,7 @@ struct FileSummary {
   uint64_t Size = 0;
   std::map<std::string, FunctionFacts> Functions;           // by USR, defined in the file
   std::map<std::string, std::vector<HotCallSite>> HotCalls;  // by the callee's USR
+  std::set<std::string> Uses;  // USRs of every function it calls that the file does not define
 };
 
 class ProjectSummaries {
@@ -58,6 +59,11 @@ public:
   /// A per-step call of the function from another file than \p NotFrom.
   const HotCallSite *hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
   const std::map<std::string, FileSummary> &files() const { return Files; }
+  /// Everything the analysis of the file that \p S summarizes reads of these
+  /// summaries: the facts of the functions it calls from other files, and the
+  /// per-step calls from other files of the functions it defines. Its findings
+  /// depend on the project's summaries through this text alone.
+  std::string dependencies(const FileSummary &S) const;
 
   std::string toJson() const;
   static llvm::Expected<ProjectSummaries> fromJson(llvm::StringRef Json, llvm::StringRef Source);

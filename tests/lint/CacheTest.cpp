@@ -368,6 +368,69 @@ TEST_F(CacheCli, FixWorksFromACacheHit) {
   EXPECT_EQ(fromCache(NewProfile), 0u);
 }
 
+TEST_F(CacheCli, FixReachesAProjectHeaderInTheSharedPreamble) {
+  write("src/p.json", R"({"name": "p", "device_context": "always", "entries": [
+      {"role": "step", "kind": "exec", "callee": "fw::Exec::run"},
+      {"role": "to-device", "callee": "fw::Host::upload"}]})");
+  std::string Header = write("src/inc/trainer.h", "#pragma once\n"
+                                                  "namespace fw { struct Dev {}; struct Host { Dev upload() const; };\n"
+                                                  "struct Exec { void run(const Dev &); }; }\n"
+                                                  "inline void train(fw::Exec &e, const fw::Host &w) {\n"
+                                                  "  for (int i = 0; i < 10; ++i) {\n"
+                                                  "    e.run(w.upload());\n"
+                                                  "  }\n"
+                                                  "}\n");
+  for (const char *Name : {"a.cc", "b.cc"})
+    write(std::string("src/") + Name, "#include <trainer.h>\nvoid use_" + std::string(1, Name[0]) +
+                                          "(fw::Exec &e, const fw::Host &w) { train(e, w); }\n");
+  std::vector<std::string> Args = {"--profile=p.json", "--header-filter=trainer", "--extra-arg=-I" + Root + "/src/inc",
+                                   "a.cc", "b.cc"};
+  ProcessResult Cold = lint(Args);
+  ASSERT_EQ(Cold.Exit, 1) << Cold.Err << Cold.Out;
+  std::error_code EC;
+  fs::directory_iterator It(Root + "/cache/preamble", EC);
+  ASSERT_FALSE(EC) << "the two files share <trainer.h> as a preamble";
+  // Parsed again against the stored preamble: the header was read through
+  // it, not opened, and its contents are still known for --fix.
+  fs::remove_directories(Root + "/cache/v1");
+  Args.insert(Args.begin(), "--fix");
+  ProcessResult Fix = lint(Args);
+  EXPECT_EQ(fromCache(Fix), 0u) << Fix.Err;
+  EXPECT_NE(Fix.Err.find("applied 1 fix(es) to 1 file(s)"), std::string::npos) << Fix.Err;
+  EXPECT_NE(readFile(Header).find("  auto w_on_device = w.upload();\n"), std::string::npos) << readFile(Header);
+}
+
+TEST_F(CacheCli, OneParsePerFileUnlessAnotherFileChangesWhatItReads) {
+  write("src/step.cc", std::string(Prelude) + "void step(void *k) { cuLaunchKernel(k); }\n");
+  write("src/loop.cc", std::string(Prelude) + "void step(void *k);\nvoid train(void *k) {\n"
+                                              "  for (int i = 0; i < 10; ++i) {\n    step(k);\n"
+                                              "    cudaDeviceSynchronize();\n  }\n}\n");
+  write("src/alone.cc", std::string(Prelude) + "void other(void *k) { cuLaunchKernel(k); }\n");
+  std::vector<std::string> Args = {"--verbose", "--format=json", "--checks=-*,mlperf-sync-in-loop", "loop.cc",
+                                   "step.cc", "alone.cc"};
+  // loop.cc is linted before step.cc's summary is known, and once more
+  // after; then step.cc once more, now that step() is known to be called on
+  // every step of loop.cc's loop. alone.cc reads nothing of the others.
+  ProcessResult Cold = lint(Args);
+  EXPECT_EQ(Cold.Exit, 1) << Cold.Err;
+  EXPECT_NE(Cold.Err.find("5 parse(s) for 3 file(s), 3 rounds"), std::string::npos) << Cold.Err;
+  EXPECT_EQ(nlohmann::json::parse(Cold.Out)["diagnostics"].size(), 1u) << Cold.Out;
+  ProcessResult Warm = lint(Args);
+  EXPECT_NE(Warm.Err.find("0 parse(s) for 3 file(s)"), std::string::npos) << Warm.Err;
+  EXPECT_EQ(Warm.Out, Cold.Out);
+  // A change that no other file reads: that file alone.
+  write("src/alone.cc", readFile(Root + "/src/alone.cc") + "// edited\n");
+  ProcessResult Edited = lint(Args);
+  EXPECT_NE(Edited.Err.find("1 parse(s) for 3 file(s)"), std::string::npos) << Edited.Err;
+  EXPECT_EQ(fromCache(Edited), 2u) << Edited.Err;
+  // Without the cache, nothing is stored or read: the same findings, cold.
+  std::vector<std::string> NoCache = Args;
+  NoCache.insert(NoCache.begin(), "--no-cache");
+  ProcessResult Plain = lint(NoCache, /*Cache=*/false);
+  EXPECT_NE(Plain.Err.find("5 parse(s) for 3 file(s), 3 rounds"), std::string::npos) << Plain.Err;
+  EXPECT_EQ(Plain.Out, Cold.Out);
+}
+
 TEST_F(CacheCli, ShardsPartitionTheTreeAndMergeIntoOneReport) {
   writeTree();
   write("src/d.cc", std::string(Prelude) + "void f(void *k) { for (;;) { cuLaunchKernel(k); cudaDeviceSynchronize(); } }\n");
@@ -452,6 +515,24 @@ TEST_F(CacheCli, SharedPreambleReportsExactlyWhatParsingAloneDoes) {
   EXPECT_EQ(fromCache(Edited), 2u) << Edited.Err;
   EXPECT_EQ(Edited.Out, Alone.Out);
   EXPECT_EQ(lint({"--no-preamble", "--no-cache", "--format=json", "a.cc", "b.cc", "c.cc"}).Out, Alone.Out);
+}
+
+TEST_F(CacheCli, ExamplesGiveTheSameReportWithAndWithoutThePreamble) {
+  if (!torchAvailable())
+    GTEST_SKIP() << "libtorch's headers are not installed";
+  std::vector<std::string> Args = {"--format=json", std::string(MLPERF_SOURCE_DIR) + "/examples/train_loop.cc",
+                                   std::string(MLPERF_SOURCE_DIR) + "/examples/serve_and_eval.cc",
+                                   "--", "-std=c++17", "-isystem", MLPERF_TORCH_INCLUDE};
+  std::vector<std::string> Plain = Args;
+  Plain.insert(Plain.begin(), {"--no-cache", "--no-preamble"});
+  ProcessResult Alone = runProcess(MLPERF_LINT_BINARY, Plain, Root);
+  ASSERT_EQ(Alone.Exit, 1) << Alone.Err;
+  Args.insert(Args.begin(), {"--verbose", "--cache-dir=" + Root + "/cache"});
+  ProcessResult Shared = runProcess(MLPERF_LINT_BINARY, Args, Root);
+  EXPECT_EQ(Shared.Out, Alone.Out);
+  EXPECT_NE(Shared.Err.find("2 parse(s) for 2 file(s)"), std::string::npos) << Shared.Err;
+  std::error_code EC;
+  EXPECT_TRUE(fs::exists(Root + "/cache/preamble")) << "both begin with <torch/torch.h>";
 }
 
 TEST(MergeReports, JsonReportsConcatenateWithoutDuplicates) {
