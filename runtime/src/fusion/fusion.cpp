@@ -1,8 +1,6 @@
 #include "fusion/fusion.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <set>
 #include <sstream>
 
