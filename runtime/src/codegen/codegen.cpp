@@ -3,7 +3,6 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <mutex>
 
@@ -171,8 +170,8 @@ struct Idx {
   bool flat = true;
   std::string f;                // flat (row-major) index over the node's shape
   std::vector<std::string> ax;  // per-axis indices
-  static Idx Flat(std::string e) { return Idx{true, std::move(e), {}}; }
-  static Idx Axes(std::vector<std::string> a) { return Idx{false, "", std::move(a)}; }
+  static Idx flat_index(std::string e) { return Idx{true, std::move(e), {}}; }
+  static Idx axes_index(std::vector<std::string> a) { return Idx{false, "", std::move(a)}; }
   std::string key() const {
     if (flat) return "F:" + f;
     std::string k = "A:";
@@ -183,56 +182,56 @@ struct Idx {
 
 class Gen {
  public:
-  Gen(const fusion::Program& p, const fusion::KernelDesc& k, Target t) : P(p), K(k), T(t) {
-    for (int b : K.loads) param_of_[b] = static_cast<int>(param_of_.size());
-    for (int b : K.stores) param_of_[b] = static_cast<int>(param_of_.size());
+  Gen(const fusion::Program& p, const fusion::KernelDesc& k, Target t) : program_(p), kernel_(k), target_(t) {
+    for (int b : kernel_.loads) param_of_[b] = static_cast<int>(param_of_.size());
+    for (int b : kernel_.stores) param_of_[b] = static_cast<int>(param_of_.size());
   }
 
   Kernel run() {
     Kernel out;
-    for (int b : K.loads) out.params.push_back(b);
-    for (int b : K.stores) out.params.push_back(b);
-    out.num_loads = K.loads.size();
+    for (int b : kernel_.loads) out.params.push_back(b);
+    for (int b : kernel_.stores) out.params.push_back(b);
+    out.num_loads = kernel_.loads.size();
     std::string sig;
-    if (T == Target::CPU) {
+    if (target_ == Target::CPU) {
       sig = "void @NAME@(void* const* b, i64 begin, i64 end) {\n";
       for (size_t j = 0; j < out.params.size(); ++j) {
-        const fusion::Buffer& B = P.buffers[static_cast<size_t>(out.params[j])];
+        const fusion::Buffer& buf = program_.buffers[static_cast<size_t>(out.params[j])];
         bool ld = j < out.num_loads;
-        sig += std::string("  ") + (ld ? "const " : "") + stype(B.dtype) + "* RT_RESTRICT p" + std::to_string(j) + " = (" +
-               (ld ? "const " : "") + stype(B.dtype) + "*)b[" + std::to_string(j) + "];\n";
+        sig += std::string("  ") + (ld ? "const " : "") + stype(buf.dtype) + "* RT_RESTRICT p" + std::to_string(j) + " = (" +
+               (ld ? "const " : "") + stype(buf.dtype) + "*)b[" + std::to_string(j) + "];\n";
       }
     } else {
       sig = "extern \"C\" __global__ void @NAME@(";
       for (size_t j = 0; j < out.params.size(); ++j) {
-        const fusion::Buffer& B = P.buffers[static_cast<size_t>(out.params[j])];
+        const fusion::Buffer& buf = program_.buffers[static_cast<size_t>(out.params[j])];
         bool ld = j < out.num_loads;
-        sig += std::string(ld ? "const " : "") + stype(B.dtype) + "* RT_RESTRICT p" + std::to_string(j) + ", ";
+        sig += std::string(ld ? "const " : "") + stype(buf.dtype) + "* RT_RESTRICT p" + std::to_string(j) + ", ";
       }
       sig += "i64 begin, i64 end) {\n";
     }
-    std::string loop = T == Target::CPU
+    std::string loop = target_ == Target::CPU
                            ? "  for (i64 i = begin; i < end; ++i) {\n"
                            : "  for (i64 i = begin + (i64)blockIdx.x * blockDim.x + threadIdx.x; i < end; i += (i64)gridDim.x * blockDim.x) {\n";
     indent_ = "    ";
-    const NodeData& r0 = node(K.roots[0]);
-    if (K.kind == fusion::KernelDesc::Kind::Elementwise) {
-      for (int r : K.roots) {
-        Idx idx = Idx::Flat("i");
+    const NodeData& r0 = node(kernel_.roots[0]);
+    if (kernel_.kind == fusion::KernelDesc::Kind::Elementwise) {
+      for (int r : kernel_.roots) {
+        Idx idx = Idx::flat_index("i");
         std::string v = compute(r, idx);
         memo_[key(r, idx)] = v;
         store(r, "i", v);
       }
-    } else if (K.kind == fusion::KernelDesc::Kind::Reduce && T == Target::CPU && leading_reduce(r0)) {
+    } else if (kernel_.kind == fusion::KernelDesc::Kind::Reduce && target_ == Target::CPU && leading_reduce(r0)) {
       loop = "  for (i64 ob = begin; ob < end; ob += " + std::to_string(kBlock) + ") {\n";
       reduce_body_leading(r0);
-    } else if (K.kind == fusion::KernelDesc::Kind::Reduce) {
+    } else if (kernel_.kind == fusion::KernelDesc::Kind::Reduce) {
       reduce_body(r0);
     } else {
       argmax_body(r0);
     }
     std::string src = sig + loop + body_ + "  }\n}\n";
-    std::string name = "k_" + hex(fnv1a(src + (T == Target::CPU ? "cpu" : "cuda")));
+    std::string name = "k_" + hex(fnv1a(src + (target_ == Target::CPU ? "cpu" : "cuda")));
     size_t pos;
     while ((pos = src.find("@NAME@")) != std::string::npos) src.replace(pos, 6, name);
     out.name = name;
@@ -246,7 +245,7 @@ class Gen {
     std::snprintf(b, sizeof b, "%016" PRIx64, h);
     return b;
   }
-  const NodeData& node(int id) const { return P.nodes[static_cast<size_t>(id)]; }
+  const NodeData& node(int id) const { return program_.nodes[static_cast<size_t>(id)]; }
   std::string key(int n, const Idx& i) const { return std::to_string(n) + "@" + i.key(); }
 
   std::string let(const std::string& type, const std::string& expr) {
@@ -293,9 +292,9 @@ class Gen {
   }
 
   std::string load(int n, const Idx& idx) {
-    int b = P.node_buffer[static_cast<size_t>(n)];
+    int b = program_.node_buffer[static_cast<size_t>(n)];
     auto it = param_of_.find(b);
-    if (it == param_of_.end() || static_cast<size_t>(it->second) >= K.loads.size())
+    if (it == param_of_.end() || static_cast<size_t>(it->second) >= kernel_.loads.size())
       throw Error("codegen: node %" + std::to_string(n) + " read from a buffer the kernel does not load");
     const NodeData& d = node(n);
     std::string f = flat_of(idx, d.shape);
@@ -307,7 +306,7 @@ class Gen {
 
   void store(int n, const std::string& at, const std::string& v) {
     const NodeData& d = node(n);
-    int b = P.node_buffer[static_cast<size_t>(n)];
+    int b = program_.node_buffer[static_cast<size_t>(n)];
     std::string e = v;
     if (d.dtype == DType::F16) e = "rt_f2h(" + v + ")";
     if (d.dtype == DType::BF16) e = "rt_f2b(" + v + ")";
@@ -318,7 +317,7 @@ class Gen {
     std::string k = key(n, idx);
     auto it = memo_.find(k);
     if (it != memo_.end()) return it->second;
-    std::string v = P.node_buffer[static_cast<size_t>(n)] >= 0 ? load(n, idx) : compute(n, idx);
+    std::string v = program_.node_buffer[static_cast<size_t>(n)] >= 0 ? load(n, idx) : compute(n, idx);
     memo_[k] = v;
     return v;
   }
@@ -420,47 +419,47 @@ class Gen {
       }
       case OpKind::RngUniform: {
         std::string seed = "(u64)" + std::to_string(d.attrs.seed) + "ull";
-        if (!d.inputs.empty()) seed = "(" + seed + " ^ (u64)" + val(in(0), Idx::Flat("0")) + ")";
+        if (!d.inputs.empty()) seed = "(" + seed + " ^ (u64)" + val(in(0), Idx::flat_index("0")) + ")";
         std::string f = flat_of(idx, d.shape);
         return let(ct, round16(d.dtype, "rt_rng(" + seed + ", (u64)(" + f + "))"));
       }
       case OpKind::Reshape: {
         std::string f = flat_of(idx, d.shape);
-        return val(in(0), Idx::Flat(f));
+        return val(in(0), Idx::flat_index(f));
       }
       case OpKind::BroadcastTo: {
         const Shape& s = node(in(0)).shape;
-        const Shape& S = d.shape;
-        if (s.numel() == 1) return val(in(0), Idx::Flat("0"));
-        if (s.numel() == S.numel()) return val(in(0), Idx::Flat(flat_of(idx, S)));
-        int lead = S.rank() - s.rank();
-        // s (without leading 1s) is a suffix of S: index modulo; a prefix followed by 1s: divide.
+        const Shape& out_shape = d.shape;
+        if (s.numel() == 1) return val(in(0), Idx::flat_index("0"));
+        if (s.numel() == out_shape.numel()) return val(in(0), Idx::flat_index(flat_of(idx, out_shape)));
+        int lead = out_shape.rank() - s.rank();
+        // s (without leading 1s) is a suffix of out_shape: index modulo; a prefix followed by 1s: divide.
         int first = 0;
         while (first < s.rank() && s[first] == 1) ++first;
         bool suffix = true;
         for (int j = first; j < s.rank(); ++j)
-          if (s[j] != S[lead + j]) suffix = false;
-        if (idx.flat && suffix) return val(in(0), Idx::Flat(let("i64", "(" + idx.f + ") % " + std::to_string(s.numel()))));
+          if (s[j] != out_shape[lead + j]) suffix = false;
+        if (idx.flat && suffix) return val(in(0), Idx::flat_index(let("i64", "(" + idx.f + ") % " + std::to_string(s.numel()))));
         int last = s.rank();
         while (last > 0 && s[last - 1] == 1) --last;
         bool prefix = true;
         for (int j = 0; j < last; ++j)
-          if (s[j] != S[lead + j] || (lead > 0 && S[j] != 1)) prefix = false;
+          if (s[j] != out_shape[lead + j] || (lead > 0 && out_shape[j] != 1)) prefix = false;
         if (idx.flat && prefix && lead == 0) {
           int64_t inner = 1;
-          for (int j = last; j < S.rank(); ++j) inner *= S[j];
-          return val(in(0), Idx::Flat(let("i64", "(" + idx.f + ") / " + std::to_string(inner))));
+          for (int j = last; j < out_shape.rank(); ++j) inner *= out_shape[j];
+          return val(in(0), Idx::flat_index(let("i64", "(" + idx.f + ") / " + std::to_string(inner))));
         }
-        auto ax = axes_of(idx, S);
+        auto ax = axes_of(idx, out_shape);
         std::vector<std::string> ia(static_cast<size_t>(s.rank()));
         for (int j = 0; j < s.rank(); ++j) ia[static_cast<size_t>(j)] = s[j] == 1 ? "0" : ax[static_cast<size_t>(lead + j)];
-        return val(in(0), Idx::Axes(ia));
+        return val(in(0), Idx::axes_index(ia));
       }
       case OpKind::Transpose: {
         auto ax = axes_of(idx, d.shape);
         std::vector<std::string> ia(ax.size());
         for (size_t j = 0; j < ax.size(); ++j) ia[static_cast<size_t>(d.attrs.perm[j])] = ax[j];
-        return val(in(0), Idx::Axes(ia));
+        return val(in(0), Idx::axes_index(ia));
       }
       case OpKind::Slice: {
         auto ax = axes_of(idx, d.shape);
@@ -471,7 +470,7 @@ class Gen {
           if (st != 0) e = e + " + " + std::to_string(st);
           ia[j] = e == ax[j] ? e : let("i64", e);
         }
-        return val(in(0), Idx::Axes(ia));
+        return val(in(0), Idx::axes_index(ia));
       }
       case OpKind::Pad: {
         const Shape& s = node(in(0)).shape;
@@ -491,7 +490,7 @@ class Gen {
           valid = valid.empty() ? okv : let("u8", valid + " && " + okv);
           ia[j] = let("i64", okv + " ? " + q + " : 0");
         }
-        std::string v = val(in(0), Idx::Axes(ia));
+        std::string v = val(in(0), Idx::axes_index(ia));
         return let(ct, "(" + valid + " ? " + v + " : " + pv + ")");
       }
       case OpKind::Concat: {
@@ -507,7 +506,7 @@ class Gen {
           std::string c = off == 0 ? ax[a] : ax[a] + " - " + std::to_string(off);
           ia[a] = let("i64", "(" + ax[a] + " >= " + std::to_string(off) + " && " + ax[a] + " < " + std::to_string(off + dim) +
                                   ") ? " + c + " : 0");
-          parts.push_back({off + dim, val(x, Idx::Axes(ia))});
+          parts.push_back({off + dim, val(x, Idx::axes_index(ia))});
           off += dim;
         }
         if (parts.empty()) return literal(d.dtype, 0);
@@ -532,27 +531,27 @@ class Gen {
       if (red[static_cast<size_t>(d)] != (d >= rank - nred)) trailing = false;
       if (red[static_cast<size_t>(d)] != (d < nred)) leading = false;
     }
-    int64_t R = 1;
+    int64_t reduce_size = 1;
     for (int d = 0; d < rank; ++d)
-      if (red[static_cast<size_t>(d)]) R *= in[d];
-    if (R == 0) return Idx::Flat("0");  // the loop body never runs
-    if (trailing) return Idx::Flat(let("i64", "o * " + std::to_string(R) + " + " + r));
-    if (leading) return Idx::Flat(let("i64", r + " * " + std::to_string(out.numel()) + " + o"));
+      if (red[static_cast<size_t>(d)]) reduce_size *= in[d];
+    if (reduce_size == 0) return Idx::flat_index("0");  // the loop body never runs
+    if (trailing) return Idx::flat_index(let("i64", "o * " + std::to_string(reduce_size) + " + " + r));
+    if (leading) return Idx::flat_index(let("i64", r + " * " + std::to_string(out.numel()) + " + o"));
     std::vector<std::string> ia(static_cast<size_t>(rank));
-    int64_t stride = R;
+    int64_t stride = reduce_size;
     size_t j = 0;
     for (int d = 0; d < rank; ++d) {
       auto u = static_cast<size_t>(d);
       if (red[u]) {
         stride /= in[d];
         std::string e = stride == 1 ? r : "(" + r + " / " + std::to_string(stride) + ")";
-        if (stride * in[d] != R) e = "(" + e + " % " + std::to_string(in[d]) + ")";
+        if (stride * in[d] != reduce_size) e = "(" + e + " % " + std::to_string(in[d]) + ")";
         ia[u] = let("i64", e);
       } else {
         ia[u] = oax[j++];
       }
     }
-    return Idx::Axes(ia);
+    return Idx::axes_index(ia);
   }
 
   // The input axes a reduction folds away.
@@ -579,11 +578,11 @@ class Gen {
     body_ += indent_ + "i64 o = i;\n";
     const NodeData& x = node(d.inputs[0]);
     std::vector<bool> red = reduced_axes(d);
-    std::vector<std::string> oax = axes_of(Idx::Flat("o"), d.shape);
+    std::vector<std::string> oax = axes_of(Idx::flat_index("o"), d.shape);
     bool sum = d.kind == OpKind::ReduceSum;
     auto [acc_t, init] = accumulator(x, sum);
     body_ += indent_ + acc_t + " acc = " + init + ";\n";
-    body_ += indent_ + "for (i64 r = 0; r < " + std::to_string(K.reduce_count) + "; ++r) {\n";
+    body_ += indent_ + "for (i64 r = 0; r < " + std::to_string(kernel_.reduce_count) + "; ++r) {\n";
     auto saved_memo = memo_;
     auto saved_lets = lets_;
     std::string saved_indent = indent_;
@@ -596,7 +595,7 @@ class Gen {
     lets_ = saved_lets;
     body_ += indent_ + "}\n";
     std::string res = std::string("(") + ctype(d.dtype) + ")acc";
-    store(K.roots[0], "o", is_half(d.dtype) ? round16(d.dtype, res) : res);
+    store(kernel_.roots[0], "o", is_half(d.dtype) ? round16(d.dtype, res) : res);
   }
 
   // CPU: a reduction over leading axes (e.g. the bias gradient, axis 0 of [128, N]) has outputs
@@ -612,7 +611,7 @@ class Gen {
     if (k == 0 || k == rank) return false;
     for (int a = k; a < rank; ++a)
       if (red[static_cast<size_t>(a)]) return false;
-    return K.iterations() >= 16;
+    return kernel_.iterations() >= 16;
   }
 
   void reduce_body_leading(const NodeData& d) {
@@ -620,18 +619,18 @@ class Gen {
     std::vector<bool> red = reduced_axes(d);
     bool sum = d.kind == OpKind::ReduceSum;
     auto [acc_t, init] = accumulator(x, sum);
-    std::string B = std::to_string(kBlock);
-    body_ += indent_ + "i64 on = end - ob < " + B + " ? end - ob : " + B + ";\n";
-    body_ += indent_ + acc_t + " accs[" + B + "];\n";
+    std::string block = std::to_string(kBlock);
+    body_ += indent_ + "i64 on = end - ob < " + block + " ? end - ob : " + block + ";\n";
+    body_ += indent_ + acc_t + " accs[" + block + "];\n";
     body_ += indent_ + "for (i64 q = 0; q < on; ++q) accs[q] = " + init + ";\n";
-    body_ += indent_ + "for (i64 r = 0; r < " + std::to_string(K.reduce_count) + "; ++r) {\n";
+    body_ += indent_ + "for (i64 r = 0; r < " + std::to_string(kernel_.reduce_count) + "; ++r) {\n";
     body_ += indent_ + "  for (i64 q = 0; q < on; ++q) {\n";
     auto saved_memo = memo_;
     auto saved_lets = lets_;
     std::string saved_indent = indent_;
     indent_ += "    ";
     body_ += indent_ + "i64 o = ob + q;\n";
-    std::vector<std::string> oax = axes_of(Idx::Flat("o"), d.shape);  // emitted after o exists
+    std::vector<std::string> oax = axes_of(Idx::flat_index("o"), d.shape);  // emitted after o exists
     Idx ii = reduce_input_index(x.shape, red, oax, "r", d.shape);
     std::string v = val(d.inputs[0], ii);
     body_ += accumulate("accs[q]", acc_t, v, sum);
@@ -644,7 +643,7 @@ class Gen {
     indent_ += "  ";
     body_ += indent_ + "i64 o = ob + q;\n";
     std::string res = std::string("(") + ctype(d.dtype) + ")accs[q]";
-    store(K.roots[0], "o", is_half(d.dtype) ? round16(d.dtype, res) : res);
+    store(kernel_.roots[0], "o", is_half(d.dtype) ? round16(d.dtype, res) : res);
     indent_ = saved_indent;
     body_ += indent_ + "}\n";
   }
@@ -653,9 +652,9 @@ class Gen {
     body_ += indent_ + "i64 o = i;\n";
     const NodeData& x = node(d.inputs[0]);
     int axis = d.attrs.axis;
-    std::vector<std::string> oax = axes_of(Idx::Flat("o"), d.shape);
+    std::vector<std::string> oax = axes_of(Idx::flat_index("o"), d.shape);
     body_ += indent_ + "i64 best = 0;\n" + indent_ + ctype(x.dtype) + " bv = 0;\n";
-    body_ += indent_ + "for (i64 j = 0; j < " + std::to_string(K.reduce_count) + "; ++j) {\n";
+    body_ += indent_ + "for (i64 j = 0; j < " + std::to_string(kernel_.reduce_count) + "; ++j) {\n";
     auto saved_memo = memo_;
     auto saved_lets = lets_;
     std::string saved_indent = indent_;
@@ -663,18 +662,18 @@ class Gen {
     std::vector<std::string> ia;
     size_t q = 0;
     for (int a = 0; a < x.shape.rank(); ++a) ia.push_back(a == axis ? "j" : oax[q++]);
-    std::string v = val(d.inputs[0], Idx::Axes(ia));
+    std::string v = val(d.inputs[0], Idx::axes_index(ia));
     body_ += indent_ + "if (j == 0 || " + v + " > bv) { bv = " + v + "; best = j; }\n";
     indent_ = saved_indent;
     memo_ = saved_memo;
     lets_ = saved_lets;
     body_ += indent_ + "}\n";
-    store(K.roots[0], "o", "best");
+    store(kernel_.roots[0], "o", "best");
   }
 
-  const fusion::Program& P;
-  const fusion::KernelDesc& K;
-  Target T;
+  const fusion::Program& program_;
+  const fusion::KernelDesc& kernel_;
+  Target target_;
   std::map<int, int> param_of_;
   std::map<std::string, std::string> memo_, lets_;
   std::string body_, indent_;
@@ -684,9 +683,9 @@ class Gen {
 }  // namespace
 
 const std::string& prelude(Target t) {
-  static const std::string cpu = std::string(kCpuHead) + kCommon + kCpuTail;
-  static const std::string cuda = std::string(kCudaHead) + kCommon;
-  return t == Target::CPU ? cpu : cuda;
+  static const std::string kCpuPrelude = std::string(kCpuHead) + kCommon + kCpuTail;
+  static const std::string kCudaPrelude = std::string(kCudaHead) + kCommon;
+  return t == Target::CPU ? kCpuPrelude : kCudaPrelude;
 }
 
 namespace {

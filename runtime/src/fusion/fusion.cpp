@@ -1,8 +1,6 @@
 #include "fusion/fusion.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <set>
 #include <sstream>
 
@@ -62,41 +60,41 @@ std::vector<NodeData> lower(const Graph& g, std::vector<int>& outputs, bool half
   return out;
 }
 
-Liveness liveness(const std::vector<NodeData>& N, const std::vector<int>& outs) {
-  const size_t n = N.size();
-  Liveness L;
-  L.live.assign(n, false);
-  L.uses.assign(n, 0);
-  for (int o : outs) L.live[static_cast<size_t>(o)] = true;
+Liveness liveness(const std::vector<NodeData>& nodes, const std::vector<int>& outs) {
+  const size_t n = nodes.size();
+  Liveness result;
+  result.live.assign(n, false);
+  result.uses.assign(n, 0);
+  for (int o : outs) result.live[static_cast<size_t>(o)] = true;
   for (size_t i = n; i-- > 0;)
-    if (L.live[i])
-      for (int in : N[i].inputs) L.live[static_cast<size_t>(in)] = true;
+    if (result.live[i])
+      for (int in : nodes[i].inputs) result.live[static_cast<size_t>(in)] = true;
   for (size_t i = 0; i < n; ++i)
-    if (L.live[i])
-      for (int in : N[i].inputs) ++L.uses[static_cast<size_t>(in)];
-  return L;
+    if (result.live[i])
+      for (int in : nodes[i].inputs) ++result.uses[static_cast<size_t>(in)];
+  return result;
 }
 
-Materialization materialize(const std::vector<NodeData>& N, const std::vector<int>& outs, const Liveness& L) {
-  const size_t n = N.size();
-  Materialization M;
-  M.mat.assign(n, false);
-  M.flip_a.assign(n, false);
-  M.flip_b.assign(n, false);
+Materialization materialize(const std::vector<NodeData>& nodes, const std::vector<int>& outs, const Liveness& live) {
+  const size_t n = nodes.size();
+  Materialization result;
+  result.mat.assign(n, false);
+  result.flip_a.assign(n, false);
+  result.flip_b.assign(n, false);
   std::vector<bool> cheap(n, false);
-  auto& mat = M.mat;
+  auto& mat = result.mat;
   for (int o : outs) mat[static_cast<size_t>(o)] = true;
   for (size_t i = 0; i < n; ++i) {
-    if (!L.live[i]) continue;
-    const NodeData& d = N[i];
+    if (!live.live[i]) continue;
+    const NodeData& d = nodes[i];
     if (d.kind == OpKind::Parameter || is_reduction(d.kind) || d.kind == OpKind::MatMul) mat[i] = true;
     if (d.kind == OpKind::Constant && d.shape.numel() != 1) mat[i] = true;
     if (d.kind == OpKind::MatMul) {
       for (int j = 0; j < 2; ++j) {
         int in = d.inputs[static_cast<size_t>(j)];
-        const NodeData& x = N[static_cast<size_t>(in)];
-        if (is_last_two_swap(x) && N[static_cast<size_t>(x.inputs[0])].dtype == DType::F32) {
-          (j == 0 ? M.flip_a : M.flip_b)[i] = true;
+        const NodeData& x = nodes[static_cast<size_t>(in)];
+        if (is_last_two_swap(x) && nodes[static_cast<size_t>(x.inputs[0])].dtype == DType::F32) {
+          (j == 0 ? result.flip_a : result.flip_b)[i] = true;
           mat[static_cast<size_t>(x.inputs[0])] = true;
         } else {
           mat[static_cast<size_t>(in)] = true;
@@ -105,81 +103,82 @@ Materialization materialize(const std::vector<NodeData>& N, const std::vector<in
     }
     if (d.kind == OpKind::Concat)
       for (int in : d.inputs) {
-        const NodeData& x = N[static_cast<size_t>(in)];
+        const NodeData& x = nodes[static_cast<size_t>(in)];
         if (x.kind != OpKind::Parameter && x.kind != OpKind::Constant && !is_layout_remap(x.kind))
           mat[static_cast<size_t>(in)] = true;
       }
   }
   for (size_t i = 0; i < n; ++i) {
-    if (!L.live[i]) continue;
-    const NodeData& d = N[i];
+    if (!live.live[i]) continue;
+    const NodeData& d = nodes[i];
     bool leafish = d.kind == OpKind::Iota || (d.kind == OpKind::Constant && d.shape.numel() == 1);
     bool remap_of_cheap = is_layout_remap(d.kind) && (mat[static_cast<size_t>(d.inputs[0])] || cheap[static_cast<size_t>(d.inputs[0])]);
     cheap[i] = !mat[i] && (leafish || remap_of_cheap);
-    if (!mat[i] && !cheap[i] && L.uses[i] > 1) mat[i] = true;
+    if (!mat[i] && !cheap[i] && live.uses[i] > 1) mat[i] = true;
     // A broadcast that expands a computed value: compute it once.
     if (d.kind == OpKind::BroadcastTo) {
       auto in = static_cast<size_t>(d.inputs[0]);
-      if (!mat[in] && !cheap[in] && N[in].shape.numel() < d.shape.numel()) mat[in] = true;
+      if (!mat[in] && !cheap[in] && nodes[in].shape.numel() < d.shape.numel()) mat[in] = true;
     }
   }
-  return M;
+  return result;
 }
 
-BufferAssignment assign_buffers(Program& P, const std::vector<int>& outs, const Liveness& L, const Materialization& M) {
-  const auto& N = P.nodes;
-  const size_t n = N.size();
-  BufferAssignment A;
-  P.node_buffer.assign(n, -1);
+BufferAssignment assign_buffers(Program& program, const std::vector<int>& outs, const Liveness& live,
+                                const Materialization& mat) {
+  const auto& nodes = program.nodes;
+  const size_t n = nodes.size();
+  BufferAssignment result;
+  program.node_buffer.assign(n, -1);
   auto new_buffer = [&](Buffer::Kind k, int node, int index) {
     Buffer b;
     b.kind = k;
     b.node = node;
     b.index = index;
-    b.dtype = N[static_cast<size_t>(node)].dtype;
-    b.numel = N[static_cast<size_t>(node)].shape.numel();
-    P.buffers.push_back(b);
-    return static_cast<int>(P.buffers.size()) - 1;
+    b.dtype = nodes[static_cast<size_t>(node)].dtype;
+    b.numel = nodes[static_cast<size_t>(node)].shape.numel();
+    program.buffers.push_back(b);
+    return static_cast<int>(program.buffers.size()) - 1;
   };
-  A.computed.assign(n, false);
+  result.computed.assign(n, false);
   for (size_t i = 0; i < n; ++i) {
-    if (!L.live[i] || !M.mat[i]) continue;
-    const NodeData& d = N[i];
+    if (!live.live[i] || !mat.mat[i]) continue;
+    const NodeData& d = nodes[i];
     int id = static_cast<int>(i);
     if (d.kind == OpKind::Parameter) {
-      P.node_buffer[i] = new_buffer(Buffer::Kind::Input, id, static_cast<int>(d.attrs.index));
+      program.node_buffer[i] = new_buffer(Buffer::Kind::Input, id, static_cast<int>(d.attrs.index));
     } else if (d.kind == OpKind::Constant) {
-      P.node_buffer[i] = new_buffer(Buffer::Kind::Constant, id, -1);
-    } else if (d.kind == OpKind::Reshape && M.mat[static_cast<size_t>(d.inputs[0])]) {
-      P.node_buffer[i] = P.node_buffer[static_cast<size_t>(d.inputs[0])];  // same bytes
+      program.node_buffer[i] = new_buffer(Buffer::Kind::Constant, id, -1);
+    } else if (d.kind == OpKind::Reshape && mat.mat[static_cast<size_t>(d.inputs[0])]) {
+      program.node_buffer[i] = program.node_buffer[static_cast<size_t>(d.inputs[0])];  // same bytes
     } else {
-      P.node_buffer[i] = new_buffer(Buffer::Kind::Scratch, id, -1);
-      A.computed[i] = true;
+      program.node_buffer[i] = new_buffer(Buffer::Kind::Scratch, id, -1);
+      result.computed[i] = true;
     }
   }
-  A.out_buf.assign(outs.size(), -1);
+  result.out_buf.assign(outs.size(), -1);
   for (size_t j = 0; j < outs.size(); ++j) {
     auto o = static_cast<size_t>(outs[j]);
-    int b = P.node_buffer[o];
-    if (A.computed[o] && P.buffers[static_cast<size_t>(b)].kind == Buffer::Kind::Scratch) {
-      P.buffers[static_cast<size_t>(b)].kind = Buffer::Kind::Output;
-      P.buffers[static_cast<size_t>(b)].index = static_cast<int>(j);
-      A.out_buf[j] = b;
+    int b = program.node_buffer[o];
+    if (result.computed[o] && program.buffers[static_cast<size_t>(b)].kind == Buffer::Kind::Scratch) {
+      program.buffers[static_cast<size_t>(b)].kind = Buffer::Kind::Output;
+      program.buffers[static_cast<size_t>(b)].index = static_cast<int>(j);
+      result.out_buf[j] = b;
     } else {
-      A.out_buf[j] = new_buffer(Buffer::Kind::Output, outs[j], static_cast<int>(j));
+      result.out_buf[j] = new_buffer(Buffer::Kind::Output, outs[j], static_cast<int>(j));
     }
   }
-  return A;
+  return result;
 }
 
 namespace {
 
 // The materialized nodes the expression computing `root` reads, each with whether every path to
 // it keeps the flat element index (a kernel may then read a value its own earlier root stored).
-std::vector<std::pair<int, bool>> reached(const std::vector<NodeData>& N, const std::vector<bool>& mat, int root) {
+std::vector<std::pair<int, bool>> reached(const std::vector<NodeData>& nodes, const std::vector<bool>& mat, int root) {
   std::vector<std::pair<int, bool>> found, stack;
   std::set<std::pair<int, bool>> seen;
-  const NodeData& r = N[static_cast<size_t>(root)];
+  const NodeData& r = nodes[static_cast<size_t>(root)];
   bool root_keeps = is_elementwise(r.kind) || r.kind == OpKind::Reshape || r.kind == OpKind::StopGradient;
   for (int in : r.inputs) stack.push_back({in, root_keeps});
   while (!stack.empty()) {
@@ -191,16 +190,16 @@ std::vector<std::pair<int, bool>> reached(const std::vector<NodeData>& N, const 
       found.push_back({x, ident});
       continue;
     }
-    const NodeData& d = N[u];
+    const NodeData& d = nodes[u];
     bool keeps = ident && (is_elementwise(d.kind) || d.kind == OpKind::Reshape);
     for (int in : d.inputs) stack.push_back({in, keeps});
   }
   return found;
 }
 
-MatMulDesc matmul_desc(const Program& P, const Materialization& M, size_t i) {
-  const auto& N = P.nodes;
-  const NodeData& d = N[i];
+MatMulDesc matmul_desc(const Program& program, const Materialization& mat, size_t i) {
+  const auto& nodes = program.nodes;
+  const NodeData& d = nodes[i];
   MatMulDesc m;
   m.node = static_cast<int>(i);
   m.dtype = d.dtype;
@@ -212,36 +211,36 @@ MatMulDesc matmul_desc(const Program& P, const Materialization& M, size_t i) {
   m.ta = d.attrs.transpose_a;
   m.tb = d.attrs.transpose_b;
   int ia = d.inputs[0], ib = d.inputs[1];
-  const Shape& sa = N[static_cast<size_t>(ia)].shape;
+  const Shape& sa = nodes[static_cast<size_t>(ia)].shape;
   m.k = m.ta ? sa[r - 2] : sa[r - 1];
-  if (M.flip_a[i]) {
+  if (mat.flip_a[i]) {
     m.ta = !m.ta;
-    ia = N[static_cast<size_t>(ia)].inputs[0];
+    ia = nodes[static_cast<size_t>(ia)].inputs[0];
   }
-  if (M.flip_b[i]) {
+  if (mat.flip_b[i]) {
     m.tb = !m.tb;
-    ib = N[static_cast<size_t>(ib)].inputs[0];
+    ib = nodes[static_cast<size_t>(ib)].inputs[0];
   }
-  m.a = P.node_buffer[static_cast<size_t>(ia)];
-  m.b = P.node_buffer[static_cast<size_t>(ib)];
-  m.out = P.node_buffer[i];
+  m.a = program.node_buffer[static_cast<size_t>(ia)];
+  m.b = program.node_buffer[static_cast<size_t>(ib)];
+  m.out = program.node_buffer[i];
   return m;
 }
 
 // Adds root `id` to the last kernel when it is elementwise over the same space and reads none of
 // that kernel's roots through an index remap; returns whether it did.
-bool merge_into_last_kernel(Program& P, int id, const std::vector<std::pair<int, bool>>& found) {
-  if (P.steps.empty() || P.steps.back().kind != Step::Kind::Kernel) return false;
-  const NodeData& d = P.nodes[static_cast<size_t>(id)];
-  KernelDesc& k = P.kernels[static_cast<size_t>(P.steps.back().index)];
+bool merge_into_last_kernel(Program& program, int id, const std::vector<std::pair<int, bool>>& found) {
+  if (program.steps.empty() || program.steps.back().kind != Step::Kind::Kernel) return false;
+  const NodeData& d = program.nodes[static_cast<size_t>(id)];
+  KernelDesc& k = program.kernels[static_cast<size_t>(program.steps.back().index)];
   if (k.kind != KernelDesc::Kind::Elementwise || k.space != d.shape || d.shape.numel() <= 0) return false;
   for (auto& [x, ident] : found)
     if (!ident && std::find(k.roots.begin(), k.roots.end(), x) != k.roots.end()) return false;
   k.roots.push_back(id);
-  k.stores.push_back(P.node_buffer[static_cast<size_t>(id)]);
+  k.stores.push_back(program.node_buffer[static_cast<size_t>(id)]);
   for (auto& [x, ident] : found) {
     bool in_kernel = std::find(k.roots.begin(), k.roots.end(), x) != k.roots.end();
-    int b = P.node_buffer[static_cast<size_t>(x)];
+    int b = program.node_buffer[static_cast<size_t>(x)];
     if (!in_kernel && std::find(k.loads.begin(), k.loads.end(), b) == k.loads.end()) k.loads.push_back(b);
   }
   return true;
@@ -249,74 +248,74 @@ bool merge_into_last_kernel(Program& P, int id, const std::vector<std::pair<int,
 
 }  // namespace
 
-void group_kernels(Program& P, const Materialization& M, const BufferAssignment& A) {
-  const auto& N = P.nodes;
-  for (size_t i = 0; i < N.size(); ++i) {
-    if (!A.computed[i]) continue;
-    const NodeData& d = N[i];
+void group_kernels(Program& program, const Materialization& mat, const BufferAssignment& buffers) {
+  const auto& nodes = program.nodes;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (!buffers.computed[i]) continue;
+    const NodeData& d = nodes[i];
     int id = static_cast<int>(i);
     if (d.kind == OpKind::MatMul) {
-      P.matmuls.push_back(matmul_desc(P, M, i));
-      P.steps.push_back({Step::Kind::MatMul, static_cast<int>(P.matmuls.size()) - 1});
+      program.matmuls.push_back(matmul_desc(program, mat, i));
+      program.steps.push_back({Step::Kind::MatMul, static_cast<int>(program.matmuls.size()) - 1});
       continue;
     }
-    std::vector<std::pair<int, bool>> found = reached(N, M.mat, id);
+    std::vector<std::pair<int, bool>> found = reached(nodes, mat.mat, id);
     KernelDesc::Kind kind = d.kind == OpKind::ArgMax                               ? KernelDesc::Kind::ArgMax
                             : (d.kind == OpKind::ReduceSum || d.kind == OpKind::ReduceMax) ? KernelDesc::Kind::Reduce
                                                                                              : KernelDesc::Kind::Elementwise;
-    if (kind == KernelDesc::Kind::Elementwise && merge_into_last_kernel(P, id, found)) continue;
+    if (kind == KernelDesc::Kind::Elementwise && merge_into_last_kernel(program, id, found)) continue;
     KernelDesc k;
     k.kind = kind;
     k.roots = {id};
-    k.stores = {P.node_buffer[i]};
+    k.stores = {program.node_buffer[i]};
     k.space = d.shape;
     if (kind != KernelDesc::Kind::Elementwise) {
-      const Shape& in = N[static_cast<size_t>(d.inputs[0])].shape;
+      const Shape& in = nodes[static_cast<size_t>(d.inputs[0])].shape;
       k.reduce_count = d.shape.numel() ? in.numel() / d.shape.numel() : 0;
       if (kind == KernelDesc::Kind::ArgMax) k.reduce_count = in[d.attrs.axis];
     }
     for (auto& [x, ident] : found) {
-      int b = P.node_buffer[static_cast<size_t>(x)];
+      int b = program.node_buffer[static_cast<size_t>(x)];
       if (std::find(k.loads.begin(), k.loads.end(), b) == k.loads.end()) k.loads.push_back(b);
     }
-    P.kernels.push_back(std::move(k));
-    P.steps.push_back({Step::Kind::Kernel, static_cast<int>(P.kernels.size()) - 1});
+    program.kernels.push_back(std::move(k));
+    program.steps.push_back({Step::Kind::Kernel, static_cast<int>(program.kernels.size()) - 1});
   }
 }
 
-void add_output_copies(Program& P, const std::vector<int>& outs, const BufferAssignment& A) {
+void add_output_copies(Program& program, const std::vector<int>& outs, const BufferAssignment& buffers) {
   for (size_t j = 0; j < outs.size(); ++j) {
     auto o = static_cast<size_t>(outs[j]);
-    if (P.node_buffer[o] == A.out_buf[j]) continue;
+    if (program.node_buffer[o] == buffers.out_buf[j]) continue;
     CopyDesc c;
-    c.src = P.node_buffer[o];
-    c.dst = A.out_buf[j];
-    c.bytes = P.buffers[static_cast<size_t>(c.dst)].bytes();
+    c.src = program.node_buffer[o];
+    c.dst = buffers.out_buf[j];
+    c.bytes = program.buffers[static_cast<size_t>(c.dst)].bytes();
     if (c.src < 0) throw Error("fusion: output node " + std::to_string(o) + " has no buffer");
-    P.copies.push_back(c);
-    P.steps.push_back({Step::Kind::Copy, static_cast<int>(P.copies.size()) - 1});
+    program.copies.push_back(c);
+    program.steps.push_back({Step::Kind::Copy, static_cast<int>(program.copies.size()) - 1});
   }
 }
 
-void assign_lifetimes(Program& P) {
-  for (size_t s = 0; s < P.steps.size(); ++s) {
+void assign_lifetimes(Program& program) {
+  for (size_t s = 0; s < program.steps.size(); ++s) {
     auto touch = [&](int b, bool write) {
-      Buffer& B = P.buffers[static_cast<size_t>(b)];
-      if (write && B.first_step < 0) B.first_step = static_cast<int>(s);
-      B.last_step = std::max(B.last_step, static_cast<int>(s));
+      Buffer& buf = program.buffers[static_cast<size_t>(b)];
+      if (write && buf.first_step < 0) buf.first_step = static_cast<int>(s);
+      buf.last_step = std::max(buf.last_step, static_cast<int>(s));
     };
-    const Step& st = P.steps[s];
+    const Step& st = program.steps[s];
     if (st.kind == Step::Kind::Kernel) {
-      const KernelDesc& k = P.kernels[static_cast<size_t>(st.index)];
+      const KernelDesc& k = program.kernels[static_cast<size_t>(st.index)];
       for (int b : k.loads) touch(b, false);
       for (int b : k.stores) touch(b, true);
     } else if (st.kind == Step::Kind::MatMul) {
-      const MatMulDesc& m = P.matmuls[static_cast<size_t>(st.index)];
+      const MatMulDesc& m = program.matmuls[static_cast<size_t>(st.index)];
       touch(m.a, false);
       touch(m.b, false);
       touch(m.out, true);
     } else {
-      const CopyDesc& c = P.copies[static_cast<size_t>(st.index)];
+      const CopyDesc& c = program.copies[static_cast<size_t>(st.index)];
       touch(c.src, false);
       touch(c.dst, true);
     }
@@ -324,29 +323,29 @@ void assign_lifetimes(Program& P) {
 }
 
 Program plan(const Graph& graph, bool half_matmuls) {
-  Program P;
+  Program program;
   std::vector<int> outs;
-  P.nodes = lower(graph, outs, half_matmuls);
-  P.num_inputs = graph.parameters().size();
-  P.num_outputs = outs.size();
-  Liveness L = liveness(P.nodes, outs);
-  Materialization M = materialize(P.nodes, outs, L);
-  BufferAssignment A = assign_buffers(P, outs, L, M);
-  group_kernels(P, M, A);
-  add_output_copies(P, outs, A);
-  assign_lifetimes(P);
-  return P;
+  program.nodes = lower(graph, outs, half_matmuls);
+  program.num_inputs = graph.parameters().size();
+  program.num_outputs = outs.size();
+  Liveness live = liveness(program.nodes, outs);
+  Materialization mat = materialize(program.nodes, outs, live);
+  BufferAssignment buffers = assign_buffers(program, outs, live, mat);
+  group_kernels(program, mat, buffers);
+  add_output_copies(program, outs, buffers);
+  assign_lifetimes(program);
+  return program;
 }
 
-int64_t peak_scratch_bytes(const Program& P, bool all_at_once) {
-  std::vector<int64_t> delta(P.steps.size() + 1, 0);
+int64_t peak_scratch_bytes(const Program& program, bool all_at_once) {
+  std::vector<int64_t> delta(program.steps.size() + 1, 0);
   int64_t total = 0;
-  for (const Buffer& B : P.buffers) {
-    if (B.kind != Buffer::Kind::Scratch || B.first_step < 0 || B.bytes() == 0) continue;
-    auto bytes = static_cast<int64_t>(B.bytes());
+  for (const Buffer& buf : program.buffers) {
+    if (buf.kind != Buffer::Kind::Scratch || buf.first_step < 0 || buf.bytes() == 0) continue;
+    auto bytes = static_cast<int64_t>(buf.bytes());
     total += bytes;
-    delta[static_cast<size_t>(B.first_step)] += bytes;
-    delta[static_cast<size_t>(std::max(B.first_step, B.last_step)) + 1] -= bytes;
+    delta[static_cast<size_t>(buf.first_step)] += bytes;
+    delta[static_cast<size_t>(std::max(buf.first_step, buf.last_step)) + 1] -= bytes;
   }
   if (all_at_once) return total;
   int64_t now = 0, peak = 0;
@@ -357,9 +356,9 @@ int64_t peak_scratch_bytes(const Program& P, bool all_at_once) {
 std::string Program::to_string() const {
   std::ostringstream os;
   auto bufname = [&](int b) {
-    const Buffer& B = buffers[static_cast<size_t>(b)];
-    const char* k = B.kind == Buffer::Kind::Input ? "in" : B.kind == Buffer::Kind::Output ? "out" : B.kind == Buffer::Kind::Constant ? "const" : "tmp";
-    return std::string(k) + std::to_string(b) + "(%" + std::to_string(B.node) + ":" + dtype_name(B.dtype) + ")";
+    const Buffer& buf = buffers[static_cast<size_t>(b)];
+    const char* k = buf.kind == Buffer::Kind::Input ? "in" : buf.kind == Buffer::Kind::Output ? "out" : buf.kind == Buffer::Kind::Constant ? "const" : "tmp";
+    return std::string(k) + std::to_string(b) + "(%" + std::to_string(buf.node) + ":" + dtype_name(buf.dtype) + ")";
   };
   os << "fused program: " << steps.size() << " steps, " << kernels.size() << " kernels, " << matmuls.size()
      << " matmuls, " << copies.size() << " copies, " << buffers.size() << " buffers\n";

@@ -80,9 +80,9 @@ void half_gemm(const fusion::MatMulDesc& m, const void* a, const void* b, void* 
   auto load = [f16](const uint16_t* p, int64_t i) { return f16 ? f16_to_float(p[i]) : bf16_to_float(p[i]); };
   std::vector<float> ta(kTile * kTile), tb(kTile * kTile), tc(kTile * kTile), acc(kTile * kTile);
   for (int64_t bi = 0; bi < m.batch; ++bi) {
-    const auto* A = static_cast<const uint16_t*>(a) + bi * m.m * m.k;
-    const auto* B = static_cast<const uint16_t*>(b) + bi * m.k * m.n;
-    auto* C = static_cast<uint16_t*>(c) + bi * m.m * m.n;
+    const auto* a_mat = static_cast<const uint16_t*>(a) + bi * m.m * m.k;
+    const auto* b_mat = static_cast<const uint16_t*>(b) + bi * m.k * m.n;
+    auto* c_mat = static_cast<uint16_t*>(c) + bi * m.m * m.n;
     for (int64_t i0 = 0; i0 < m.m; i0 += kTile)
       for (int64_t j0 = 0; j0 < m.n; j0 += kTile) {
         int64_t mb = std::min(kTile, m.m - i0), nb = std::min(kTile, m.n - j0);
@@ -91,17 +91,17 @@ void half_gemm(const fusion::MatMulDesc& m, const void* a, const void* b, void* 
           int64_t kb = std::min(kTile, m.k - k0);
           for (int64_t i = 0; i < mb; ++i)
             for (int64_t k = 0; k < kb; ++k)
-              ta[i * kb + k] = load(A, m.ta ? (k0 + k) * m.m + i0 + i : (i0 + i) * m.k + k0 + k);
+              ta[i * kb + k] = load(a_mat, m.ta ? (k0 + k) * m.m + i0 + i : (i0 + i) * m.k + k0 + k);
           for (int64_t k = 0; k < kb; ++k)
             for (int64_t j = 0; j < nb; ++j)
-              tb[k * nb + j] = load(B, m.tb ? (j0 + j) * m.k + k0 + k : (k0 + k) * m.n + j0 + j);
+              tb[k * nb + j] = load(b_mat, m.tb ? (j0 + j) * m.k + k0 + k : (k0 + k) * m.n + j0 + j);
           ref::gemm(false, false, mb, nb, kb, ta.data(), tb.data(), tc.data());
           for (int64_t x = 0; x < mb * nb; ++x) acc[x] += tc[x];
         }
         for (int64_t i = 0; i < mb; ++i)
           for (int64_t j = 0; j < nb; ++j) {
             float v = acc[i * nb + j];
-            C[(i0 + i) * m.n + j0 + j] = f16 ? float_to_f16(v) : float_to_bf16(v);
+            c_mat[(i0 + i) * m.n + j0 + j] = f16 ? float_to_f16(v) : float_to_bf16(v);
           }
       }
   }
@@ -154,12 +154,12 @@ class CpuBackend : public BackendImpl {
   std::unique_ptr<Executable> compile(const Graph& graph) override {
     auto exe = std::make_unique<CpuExecutable>();
     exe->prog = fusion::plan(graph, /*half_matmuls=*/true);
-    const fusion::Program& P = exe->prog;
-    if (options::dump_enabled("fusion")) std::cerr << "[mlperf cpu] " << P.to_string();
+    const fusion::Program& program = exe->prog;
+    if (options::dump_enabled("fusion")) std::cerr << "[mlperf cpu] " << program.to_string();
     std::vector<jit::Source> sources;
     std::vector<codegen::Kernel> gen;
-    for (size_t k = 0; k < P.kernels.size(); ++k) {
-      gen.push_back(codegen::generate(P, static_cast<int>(k), codegen::Target::CPU));
+    for (size_t k = 0; k < program.kernels.size(); ++k) {
+      gen.push_back(codegen::generate(program, static_cast<int>(k), codegen::Target::CPU));
       sources.push_back({gen.back().name, gen.back().source});
       if (options::dump_enabled("source")) std::cerr << "[mlperf cpu] kernel " << k << ":\n" << gen.back().source;
     }
@@ -172,29 +172,29 @@ class CpuBackend : public BackendImpl {
     compiled_kernels_ += r.compiled;
     cached_kernels_ += r.cached;
     jit_ns_ += static_cast<int64_t>(r.seconds * 1e9);
-    for (size_t k = 0; k < P.kernels.size(); ++k) {
+    for (size_t k = 0; k < program.kernels.size(); ++k) {
       CpuKernel ck;
       ck.fn = reinterpret_cast<KernelFn>(r.fns[k]);
       ck.params = gen[k].params;
-      ck.iterations = P.kernels[k].iterations();
-      int64_t cost = std::max<int64_t>(1, P.kernels[k].reduce_count);
+      ck.iterations = program.kernels[k].iterations();
+      int64_t cost = std::max<int64_t>(1, program.kernels[k].reduce_count);
       ck.grain = std::max<int64_t>(1, (int64_t{1} << 16) / cost);
       exe->kernels.push_back(std::move(ck));
     }
     exe->profile = options::dump_enabled("profile");
-    exe->step_seconds.assign(P.steps.size(), 0.0);
-    exe->constants.resize(P.buffers.size());
-    exe->alloc_at.resize(P.steps.size());
-    exe->free_at.resize(P.steps.size());
-    for (size_t b = 0; b < P.buffers.size(); ++b) {
-      const fusion::Buffer& B = P.buffers[b];
-      if (B.kind == fusion::Buffer::Kind::Constant) {
-        const NodeData& nd = P.nodes[static_cast<size_t>(B.node)];
-        exe->constants[b].resize(std::max<size_t>(B.bytes(), 1));
+    exe->step_seconds.assign(program.steps.size(), 0.0);
+    exe->constants.resize(program.buffers.size());
+    exe->alloc_at.resize(program.steps.size());
+    exe->free_at.resize(program.steps.size());
+    for (size_t b = 0; b < program.buffers.size(); ++b) {
+      const fusion::Buffer& buf = program.buffers[b];
+      if (buf.kind == fusion::Buffer::Kind::Constant) {
+        const NodeData& nd = program.nodes[static_cast<size_t>(buf.node)];
+        exe->constants[b].resize(std::max<size_t>(buf.bytes(), 1));
         convert_to_storage(nd.dtype, exe->constants[b].data(), nd.attrs.literal->data(), nd.attrs.literal->size());
-      } else if (B.kind == fusion::Buffer::Kind::Scratch && B.first_step >= 0 && B.bytes() > 0) {
-        exe->alloc_at[static_cast<size_t>(B.first_step)].push_back(static_cast<int>(b));
-        exe->free_at[static_cast<size_t>(std::max(B.first_step, B.last_step))].push_back(static_cast<int>(b));
+      } else if (buf.kind == fusion::Buffer::Kind::Scratch && buf.first_step >= 0 && buf.bytes() > 0) {
+        exe->alloc_at[static_cast<size_t>(buf.first_step)].push_back(static_cast<int>(b));
+        exe->free_at[static_cast<size_t>(std::max(buf.first_step, buf.last_step))].push_back(static_cast<int>(b));
       }
     }
     return exe;
@@ -202,37 +202,37 @@ class CpuBackend : public BackendImpl {
 
   void launch(Executable& e, const LaunchArgs& args) override {
     auto& exe = static_cast<CpuExecutable&>(e);
-    const fusion::Program& P = exe.prog;
-    std::vector<void*> ptr(P.buffers.size(), nullptr);
-    std::vector<bool> owned(P.buffers.size(), false);
-    for (size_t b = 0; b < P.buffers.size(); ++b) {
-      const fusion::Buffer& B = P.buffers[b];
-      switch (B.kind) {
-        case fusion::Buffer::Kind::Input: ptr[b] = const_cast<void*>(args.inputs.at(static_cast<size_t>(B.index))); break;
-        case fusion::Buffer::Kind::Output: ptr[b] = args.outputs.at(static_cast<size_t>(B.index)); break;
+    const fusion::Program& program = exe.prog;
+    std::vector<void*> ptr(program.buffers.size(), nullptr);
+    std::vector<bool> owned(program.buffers.size(), false);
+    for (size_t b = 0; b < program.buffers.size(); ++b) {
+      const fusion::Buffer& buf = program.buffers[b];
+      switch (buf.kind) {
+        case fusion::Buffer::Kind::Input: ptr[b] = const_cast<void*>(args.inputs.at(static_cast<size_t>(buf.index))); break;
+        case fusion::Buffer::Kind::Output: ptr[b] = args.outputs.at(static_cast<size_t>(buf.index)); break;
         case fusion::Buffer::Kind::Constant: ptr[b] = exe.constants[b].data(); break;
         case fusion::Buffer::Kind::Scratch: break;
       }
     }
     struct Guard {
       DeviceAllocator* a;
-      const fusion::Program& P;
+      const fusion::Program& program;
       std::vector<void*>& ptr;
       std::vector<bool>& owned;
       ~Guard() {
         for (size_t b = 0; b < ptr.size(); ++b)
-          if (owned[b]) a->free(ptr[b], P.buffers[b].bytes());
+          if (owned[b]) a->free(ptr[b], program.buffers[b].bytes());
       }
-    } guard{args.scratch, P, ptr, owned};
+    } guard{args.scratch, program, ptr, owned};
     std::vector<void*> kargs;
     if (exe.profile) ++exe.runs;
-    for (size_t s = 0; s < P.steps.size(); ++s) {
+    for (size_t s = 0; s < program.steps.size(); ++s) {
       auto ts = exe.profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
       for (int b : exe.alloc_at[s]) {
-        ptr[static_cast<size_t>(b)] = args.scratch->allocate(P.buffers[static_cast<size_t>(b)].bytes());
+        ptr[static_cast<size_t>(b)] = args.scratch->allocate(program.buffers[static_cast<size_t>(b)].bytes());
         owned[static_cast<size_t>(b)] = true;
       }
-      const fusion::Step& st = P.steps[s];
+      const fusion::Step& st = program.steps[s];
       if (st.kind == fusion::Step::Kind::Kernel) {
         const CpuKernel& k = exe.kernels[static_cast<size_t>(st.index)];
         if (k.iterations > 0) {
@@ -243,22 +243,23 @@ class CpuBackend : public BackendImpl {
           pool_.parallel_for(k.iterations, k.grain, [fn, a](int64_t lo, int64_t hi) { fn(a, lo, hi); });
         }
       } else if (st.kind == fusion::Step::Kind::MatMul) {
-        const fusion::MatMulDesc& m = P.matmuls[static_cast<size_t>(st.index)];
+        const fusion::MatMulDesc& m = program.matmuls[static_cast<size_t>(st.index)];
         if (m.dtype != DType::F32) {
           half_gemm(m, ptr[static_cast<size_t>(m.a)], ptr[static_cast<size_t>(m.b)], ptr[static_cast<size_t>(m.out)]);
           continue;
         }
-        const auto* A = static_cast<const float*>(ptr[static_cast<size_t>(m.a)]);
-        const auto* B = static_cast<const float*>(ptr[static_cast<size_t>(m.b)]);
-        auto* C = static_cast<float*>(ptr[static_cast<size_t>(m.out)]);
-        for (int64_t i = 0; i < m.batch; ++i) ref::gemm(m.ta, m.tb, m.m, m.n, m.k, A + i * m.m * m.k, B + i * m.k * m.n, C + i * m.m * m.n);
+        const auto* a_mat = static_cast<const float*>(ptr[static_cast<size_t>(m.a)]);
+        const auto* b_mat = static_cast<const float*>(ptr[static_cast<size_t>(m.b)]);
+        auto* c_mat = static_cast<float*>(ptr[static_cast<size_t>(m.out)]);
+        for (int64_t i = 0; i < m.batch; ++i)
+          ref::gemm(m.ta, m.tb, m.m, m.n, m.k, a_mat + i * m.m * m.k, b_mat + i * m.k * m.n, c_mat + i * m.m * m.n);
       } else {
-        const fusion::CopyDesc& c = P.copies[static_cast<size_t>(st.index)];
+        const fusion::CopyDesc& c = program.copies[static_cast<size_t>(st.index)];
         if (c.bytes) std::memcpy(ptr[static_cast<size_t>(c.dst)], ptr[static_cast<size_t>(c.src)], c.bytes);
       }
       if (exe.profile) exe.step_seconds[s] += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
       for (int b : exe.free_at[s]) {
-        args.scratch->free(ptr[static_cast<size_t>(b)], P.buffers[static_cast<size_t>(b)].bytes());
+        args.scratch->free(ptr[static_cast<size_t>(b)], program.buffers[static_cast<size_t>(b)].bytes());
         owned[static_cast<size_t>(b)] = false;
       }
     }

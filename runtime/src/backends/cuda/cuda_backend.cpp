@@ -226,8 +226,8 @@ class CudaBackend : public BackendImpl {
     CU(CtxSetCurrent(ctx_));
     auto exe = std::make_unique<CudaExecutable>();
     exe->prog = fusion::plan(graph);
-    const fusion::Program& P = exe->prog;
-    if (options::dump_enabled("fusion")) std::cerr << "[mlperf cuda] " << P.to_string();
+    const fusion::Program& program = exe->prog;
+    if (options::dump_enabled("fusion")) std::cerr << "[mlperf cuda] " << program.to_string();
     std::vector<codegen::Kernel> gen;
     std::string tu = codegen::prelude(codegen::Target::CUDA);
     std::vector<size_t> todo;
@@ -236,8 +236,8 @@ class CudaBackend : public BackendImpl {
     auto& cache = options::kernel_cache() == options::KernelCache::Process ? cache_ : own;
     {
       std::lock_guard<std::mutex> lk(mu_);
-      for (size_t k = 0; k < P.kernels.size(); ++k) {
-        gen.push_back(codegen::generate(P, static_cast<int>(k), codegen::Target::CUDA));
+      for (size_t k = 0; k < program.kernels.size(); ++k) {
+        gen.push_back(codegen::generate(program, static_cast<int>(k), codegen::Target::CUDA));
         if (options::dump_enabled("source")) std::cerr << "[mlperf cuda] kernel " << k << ":\n" << gen.back().source;
         if (!cache.count(gen.back().source) && tu.find(gen.back().name) == std::string::npos) {
           tu += "\n" + gen.back().source;
@@ -266,26 +266,26 @@ class CudaBackend : public BackendImpl {
       nvrtc_ns_ += static_cast<int64_t>(secs * 1e9);
       compiled_ += static_cast<int64_t>(todo.size());
     }
-    for (size_t k = 0; k < P.kernels.size(); ++k) {
+    for (size_t k = 0; k < program.kernels.size(); ++k) {
       CudaKernel ck;
       {
         std::lock_guard<std::mutex> lk(mu_);
         ck.fn = cache.at(gen[k].source);
       }
       ck.params = gen[k].params;
-      ck.iterations = P.kernels[k].iterations();
+      ck.iterations = program.kernels[k].iterations();
       exe->kernels.push_back(std::move(ck));
     }
-    exe->constants.assign(P.buffers.size(), 0);
+    exe->constants.assign(program.buffers.size(), 0);
     exe->release = [ctx = ctx_](CUdeviceptr p) {
       driver().CtxSetCurrent(ctx);
       driver().MemFree(p);
     };
-    for (size_t b = 0; b < P.buffers.size(); ++b) {
-      const fusion::Buffer& B = P.buffers[b];
-      if (B.kind != fusion::Buffer::Kind::Constant) continue;
-      const NodeData& nd = P.nodes[static_cast<size_t>(B.node)];
-      std::vector<uint8_t> host(std::max<size_t>(B.bytes(), 4));
+    for (size_t b = 0; b < program.buffers.size(); ++b) {
+      const fusion::Buffer& buf = program.buffers[b];
+      if (buf.kind != fusion::Buffer::Kind::Constant) continue;
+      const NodeData& nd = program.nodes[static_cast<size_t>(buf.node)];
+      std::vector<uint8_t> host(std::max<size_t>(buf.bytes(), 4));
       convert_to_storage(nd.dtype, host.data(), nd.attrs.literal->data(), nd.attrs.literal->size());
       CU(MemAlloc(&exe->constants[b], host.size()));
       CU(MemcpyHtoDAsync(exe->constants[b], host.data(), host.size(), stream_));
@@ -297,37 +297,37 @@ class CudaBackend : public BackendImpl {
   void launch(Executable& e, const LaunchArgs& args) override {
     CU(CtxSetCurrent(ctx_));
     auto& exe = static_cast<CudaExecutable&>(e);
-    const fusion::Program& P = exe.prog;
-    std::vector<CUdeviceptr> ptr(P.buffers.size(), 0);
-    std::vector<bool> owned(P.buffers.size(), false);
+    const fusion::Program& program = exe.prog;
+    std::vector<CUdeviceptr> ptr(program.buffers.size(), 0);
+    std::vector<bool> owned(program.buffers.size(), false);
     struct Guard {
       CudaBackend* self;
       DeviceAllocator* a;
-      const fusion::Program& P;
+      const fusion::Program& program;
       std::vector<CUdeviceptr>& ptr;
       std::vector<bool>& owned;
       ~Guard() {
         driver().StreamSynchronize(self->stream_);  // kernels may still read the scratch buffers
         for (size_t b = 0; b < ptr.size(); ++b)
-          if (owned[b]) a->free(reinterpret_cast<void*>(ptr[b]), P.buffers[b].bytes());
+          if (owned[b]) a->free(reinterpret_cast<void*>(ptr[b]), program.buffers[b].bytes());
       }
-    } guard{this, args.scratch, P, ptr, owned};
-    for (size_t b = 0; b < P.buffers.size(); ++b) {
-      const fusion::Buffer& B = P.buffers[b];
-      switch (B.kind) {
-        case fusion::Buffer::Kind::Input: ptr[b] = reinterpret_cast<CUdeviceptr>(args.inputs.at(static_cast<size_t>(B.index))); break;
-        case fusion::Buffer::Kind::Output: ptr[b] = reinterpret_cast<CUdeviceptr>(args.outputs.at(static_cast<size_t>(B.index))); break;
+    } guard{this, args.scratch, program, ptr, owned};
+    for (size_t b = 0; b < program.buffers.size(); ++b) {
+      const fusion::Buffer& buf = program.buffers[b];
+      switch (buf.kind) {
+        case fusion::Buffer::Kind::Input: ptr[b] = reinterpret_cast<CUdeviceptr>(args.inputs.at(static_cast<size_t>(buf.index))); break;
+        case fusion::Buffer::Kind::Output: ptr[b] = reinterpret_cast<CUdeviceptr>(args.outputs.at(static_cast<size_t>(buf.index))); break;
         case fusion::Buffer::Kind::Constant: ptr[b] = exe.constants[b]; break;
         case fusion::Buffer::Kind::Scratch:
-          if (B.first_step >= 0 && B.bytes() > 0) {
-            ptr[b] = reinterpret_cast<CUdeviceptr>(args.scratch->allocate(B.bytes()));
+          if (buf.first_step >= 0 && buf.bytes() > 0) {
+            ptr[b] = reinterpret_cast<CUdeviceptr>(args.scratch->allocate(buf.bytes()));
             owned[b] = true;
           }
           break;
       }
     }
     const float one = 1.0f, zero = 0.0f;
-    for (const fusion::Step& st : P.steps) {
+    for (const fusion::Step& st : program.steps) {
       if (st.kind == fusion::Step::Kind::Kernel) {
         const CudaKernel& k = exe.kernels[static_cast<size_t>(st.index)];
         if (k.iterations <= 0) continue;
@@ -342,10 +342,10 @@ class CudaBackend : public BackendImpl {
         auto grid = static_cast<unsigned>(std::min<int64_t>((k.iterations + block - 1) / block, 1 << 20));
         CU(LaunchKernel(k.fn, grid, 1, 1, block, 1, 1, 0, stream_, kp.data(), nullptr));
       } else if (st.kind == fusion::Step::Kind::MatMul) {
-        const fusion::MatMulDesc& m = P.matmuls[static_cast<size_t>(st.index)];
-        auto* A = reinterpret_cast<const float*>(ptr[static_cast<size_t>(m.a)]);
-        auto* B = reinterpret_cast<const float*>(ptr[static_cast<size_t>(m.b)]);
-        auto* C = reinterpret_cast<float*>(ptr[static_cast<size_t>(m.out)]);
+        const fusion::MatMulDesc& m = program.matmuls[static_cast<size_t>(st.index)];
+        auto* a_mat = reinterpret_cast<const float*>(ptr[static_cast<size_t>(m.a)]);
+        auto* b_mat = reinterpret_cast<const float*>(ptr[static_cast<size_t>(m.b)]);
+        auto* c_mat = reinterpret_cast<float*>(ptr[static_cast<size_t>(m.out)]);
         if (m.m == 0 || m.n == 0 || m.batch == 0) continue;
         if (m.k == 0) {
           CU(MemsetD8Async(ptr[static_cast<size_t>(m.out)], 0, static_cast<size_t>(m.batch * m.m * m.n) * 4, stream_));
@@ -353,13 +353,13 @@ class CudaBackend : public BackendImpl {
         }
         // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T.
         check_cublas(cublasSgemmStridedBatched(blas_, m.tb ? CUBLAS_OP_T : CUBLAS_OP_N, m.ta ? CUBLAS_OP_T : CUBLAS_OP_N,
-                                               static_cast<int>(m.n), static_cast<int>(m.m), static_cast<int>(m.k), &one, B,
-                                               static_cast<int>(m.tb ? m.k : m.n), m.k * m.n, A,
-                                               static_cast<int>(m.ta ? m.m : m.k), m.m * m.k, &zero, C,
-                                               static_cast<int>(m.n), m.m * m.n, static_cast<int>(m.batch)),
+                                               static_cast<int>(m.n), static_cast<int>(m.m), static_cast<int>(m.k), &one,
+                                               b_mat, static_cast<int>(m.tb ? m.k : m.n), m.k * m.n,
+                                               a_mat, static_cast<int>(m.ta ? m.m : m.k), m.m * m.k, &zero,
+                                               c_mat, static_cast<int>(m.n), m.m * m.n, static_cast<int>(m.batch)),
                      "cublasSgemmStridedBatched");
       } else {
-        const fusion::CopyDesc& c = P.copies[static_cast<size_t>(st.index)];
+        const fusion::CopyDesc& c = program.copies[static_cast<size_t>(st.index)];
         if (c.bytes)
           CU(MemcpyDtoDAsync(ptr[static_cast<size_t>(c.dst)], ptr[static_cast<size_t>(c.src)], c.bytes, stream_));
       }
