@@ -7,7 +7,8 @@
 #                              (ordering), prefetcher and cpu thread-pool tests
 #   scripts/sanitize.sh        both
 # LINT_FILTER, RUNTIME_FILTER, TSAN_FILTER: gtest filters. BUILD_ONLY=1: build, run nothing.
-# The fixture programs are not built, so tests that run them skip.
+# The fixture programs are not built, so tests that run them skip. Built at -O1 without
+# -DNDEBUG: the assertions in LLVM's headers (SmallVector aliasing, ...) are checked too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CC="${CC:-clang-19}" CXX="${CXX:-clang++-19}"
