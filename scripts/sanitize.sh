@@ -7,12 +7,17 @@
 #                              (ordering), prefetcher and cpu thread-pool tests
 #   scripts/sanitize.sh        both
 # LINT_FILTER, RUNTIME_FILTER, TSAN_FILTER: gtest filters. BUILD_ONLY=1: build, run nothing.
-# The fixture programs are not built, so tests that run them skip. Built at -O1 without
+# Left out of the default LINT_FILTER: the tests that load the clang-tidy plugin into the
+# uninstrumented clang-tidy (an ASan plugin cannot load there) and those that run the fixture
+# programs (not built here: -DMLPERF_BUILD_FIXTURES=OFF). Built at -O1 without
 # -DNDEBUG: the assertions in LLVM's headers (SmallVector aliasing, ...) are checked too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CC="${CC:-clang-19}" CXX="${CXX:-clang++-19}"
 WHAT="${1:-all}"
+NOT_HERE="PluginTest.*:EditorTest.AleClangTidyRecipeShowsTheFinding:ModelMemoryTest.ListedExplainedAndInThePlugin"
+NOT_HERE="$NOT_HERE:ModelMemoryTest.EstimateIsWithinAQuarterOfTheMeasuredPeak:ModelMemoryTest.F32RunsOutOfDeviceMemoryWhereF16Fits"
+NOT_HERE="$NOT_HERE:ValidateTest.LibtorchPairsCountWithLibtorchsObservers"
 FUZZ_TARGETS="fuzz_api_profile fuzz_config fuzz_compile_database fuzz_manifest fuzz_result_store fuzz_report"
 
 configure() {  # dir, sanitizer flags, extra cmake args...
@@ -37,7 +42,7 @@ if [ "$WHAT" = asan ] || [ "$WHAT" = all ]; then
     export ASAN_OPTIONS="handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:detect_leaks=0:abort_on_error=1"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     build-asan/tests/runtime/runtime_tests --gtest_filter="${RUNTIME_FILTER:-*}"
-    build-asan/tests/lint/lint_tests --gtest_filter="${LINT_FILTER:-*}"
+    build-asan/tests/lint/lint_tests --gtest_filter="${LINT_FILTER:-*-$NOT_HERE}"
   fi
 fi
 
