@@ -55,8 +55,9 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
       return;
     if (const auto *CE = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *FD = CE->getDirectCallee()) {
-        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE); MC && FD->getName().contains("push") &&
-                                                              MC->getNumArgs() >= 1 && namedVar(MC->getArg(0)) == Handle)
+        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+            MC && FD->getIdentifier() && FD->getName().contains("push") && MC->getNumArgs() >= 1 &&
+            namedVar(MC->getArg(0)) == Handle)
           Escapes = true;
       }
     if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && RS->getRetValue() && namedVar(RS->getRetValue()) == Handle)

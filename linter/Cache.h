@@ -48,7 +48,7 @@ struct CachedRun {
   std::vector<clang::tidy::ClangTidyError> Errors;
   std::string Incomplete;        // the "N includes not found" line, or ""
   bool FollowingErrors = false;  // compile errors dropped because headers were missing: it did not compile
-  std::string CompilerStats;     // clang's "N warnings generated." line, or ""
+  std::string CompilerStats;     // the file's stderr block (FileRun::CompilerStats), or ""
   clang::tidy::ClangTidyStats Stats;
 };
 /// "512M", "2G", "100000" (bytes), "64K"; nullopt when malformed or zero.

@@ -49,7 +49,7 @@ std::string findDatabaseNear(const std::vector<std::string> &Files) {
       llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
       if (Parent == Dir)
         break;
-      Dir = Parent;
+      Dir = Parent.str();  // Parent points into Dir
     }
   }
   return "";

@@ -187,11 +187,16 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
   DiagnosticsEngine Engine(new DiagnosticIDs(), new DiagnosticOptions(), &Consumer, /*ShouldOwnClient=*/false);
   Context.setDiagnosticsEngine(&Engine);
   Tool.setDiagnosticConsumer(&Consumer);
+  // ClangTool writes its "Error while processing" line straight to stderr, in
+  // pieces, from whichever worker runs it: it goes into the file's block.
+  Tool.setPrintErrorMessage(false);
   std::vector<std::string> *Recovering = Options.RecoverIncludes ? Missing : nullptr;
   Factory F([&] { return Make(Recovering); }, Recovering);
   Ok = Tool.run(&F) == 0;
   if (Stats && F.ShowStats && (!Recovering || Recovering->empty()))
     *Stats = diagnosticStats(Consumer, isCudaInput(File));
+  if (Stats && !Ok)
+    *Stats += "Error while processing " + File + ".\n";
   return Consumer.take();
 }
 } // namespace

@@ -25,7 +25,9 @@ struct FileRun {
   std::vector<clang::tidy::ClangTidyError> Errors;  // findings, and compiler errors when nothing was missing
   std::vector<std::string> MissingIncludes;         // as spelled, in order of first use, without duplicates
   size_t FollowingErrors = 0;                       // compiler errors dropped because headers were missing
-  std::string CompilerStats;  // clang's "N warnings generated." line for stderr, or ""
+  // The file's stderr block, written whole when it finishes: clang's "N warnings
+  // generated." and "Error while processing FILE." lines, or "".
+  std::string CompilerStats;
 };
 
 /// With \p Summary, the same parse also summarizes the file for the

@@ -12,7 +12,7 @@ namespace {
 /// The repository a path belongs to (the nearest directory above it with a
 /// .git), so that a project's include/ next to its src/ is the project's.
 std::string projectRoot(llvm::StringRef Dir) {
-  for (llvm::SmallString<256> D(Dir); !D.empty() && D != "/"; D = llvm::sys::path::parent_path(D))
+  for (llvm::SmallString<256> D(Dir); !D.empty() && D != "/"; D = llvm::sys::path::parent_path(D).str())
     if (llvm::sys::fs::exists(D + "/.git"))
       return std::string(D);
   return Dir.str();
@@ -26,7 +26,7 @@ std::vector<std::string> projectRoots(llvm::ArrayRef<std::string> Paths) {
     llvm::sys::fs::make_absolute(Abs);
     llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
     if (!llvm::sys::fs::is_directory(Abs))
-      Abs = llvm::sys::path::parent_path(Abs);
+      Abs = llvm::sys::path::parent_path(Abs).str();
     while (Abs.size() > 1 && Abs.back() == '/')
       Abs.pop_back();
     Roots.insert(projectRoot(Abs));

@@ -114,7 +114,7 @@ unsigned utf16Column(llvm::StringRef Line, unsigned ByteColumn) {
 std::string gitTopLevel() {
   llvm::SmallString<256> Dir;
   llvm::sys::fs::current_path(Dir);
-  for (llvm::SmallString<256> D = Dir; !D.empty(); D = llvm::sys::path::parent_path(D)) {
+  for (llvm::SmallString<256> D = Dir; !D.empty(); D = llvm::sys::path::parent_path(D).str()) {
     llvm::SmallString<256> Git(D);
     llvm::sys::path::append(Git, ".git");
     if (llvm::sys::fs::exists(Git))

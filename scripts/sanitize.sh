@@ -1,25 +1,57 @@
 #!/usr/bin/env bash
-# Builds mlperf-lint and its tests with AddressSanitizer and
-# UndefinedBehaviorSanitizer into build-asan/ and runs the tests there.
-# Usage: scripts/sanitize.sh [gtest filter]   (default: every lint test; the
-# fixture programs are not built, so tests that run them skip or fail)
-# Recorded results: FUZZING.md, "Sanitizers".
+# Sanitizer runs of the linter and the runtime (recorded results: FUZZING.md, "Sanitizers").
+#   scripts/sanitize.sh asan   build-asan/: ASan+UBSan build of mlperf-lint, lint_tests,
+#                              runtime_tests and the libFuzzer targets (-DMLPERF_FUZZ=ON, so
+#                              one instrumented build serves both); runs both test binaries
+#   scripts/sanitize.sh tsan   build-tsan/: TSan build of runtime_tests only; runs the stream
+#                              (ordering), prefetcher and cpu thread-pool tests
+#   scripts/sanitize.sh        both
+# LINT_FILTER, RUNTIME_FILTER, TSAN_FILTER: gtest filters. BUILD_ONLY=1: build, run nothing.
+# Left out of the default LINT_FILTER: the tests that load the clang-tidy plugin into the
+# uninstrumented clang-tidy (an ASan plugin cannot load there) and those that run the fixture
+# programs (not built here: -DMLPERF_BUILD_FIXTURES=OFF). Built at -O1 without
+# -DNDEBUG: the assertions in LLVM's headers (SmallVector aliasing, ...) are checked too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CC="${CC:-clang-19}" CXX="${CXX:-clang++-19}"
-FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-if [ ! -f build-asan/build.ninja ]; then
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_FLAGS="$FLAGS" -DCMAKE_CXX_FLAGS="$FLAGS" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DMLPERF_BUILD_BENCHMARKS=OFF -DMLPERF_BUILD_FIXTURES=OFF >/dev/null
+WHAT="${1:-all}"
+NOT_HERE="PluginTest.*:EditorTest.AleClangTidyRecipeShowsTheFinding:ModelMemoryTest.ListedExplainedAndInThePlugin"
+NOT_HERE="$NOT_HERE:ModelMemoryTest.EstimateIsWithinAQuarterOfTheMeasuredPeak:ModelMemoryTest.F32RunsOutOfDeviceMemoryWhereF16Fits"
+NOT_HERE="$NOT_HERE:ValidateTest.LibtorchPairsCountWithLibtorchsObservers:Backends/ValidateBackendTest.*"
+FUZZ_TARGETS="fuzz_api_profile fuzz_config fuzz_compile_database fuzz_manifest fuzz_result_store fuzz_report"
+
+configure() {  # dir, sanitizer flags, extra cmake args...
+  local dir=$1 san=$2; shift 2
+  [ -f "$dir/build.ninja" ] && return
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+    -DCMAKE_C_FLAGS="$san -fno-omit-frame-pointer" -DCMAKE_CXX_FLAGS="$san -fno-omit-frame-pointer" \
+    -DCMAKE_EXE_LINKER_FLAGS="$san" -DCMAKE_SHARED_LINKER_FLAGS="$san" \
+    -DCMAKE_MODULE_LINKER_FLAGS="$san" \
+    -DMLPERF_BUILD_BENCHMARKS=OFF -DMLPERF_BUILD_FIXTURES=OFF -DMLPERF_RT_CUDA_BACKEND=OFF "$@" >/dev/null
+}
+
+if [ "$WHAT" = asan ] || [ "$WHAT" = all ]; then
+  configure build-asan "-fsanitize=address,undefined -fno-sanitize-recover=undefined" -DMLPERF_FUZZ=ON
+  # shellcheck disable=SC2086
+  ninja -C build-asan -j"${JOBS:-2}" mlperf-lint lint_tests runtime_tests $FUZZ_TARGETS
+  if [ -z "${BUILD_ONLY:-}" ]; then
+    # LLVM's crash recovery (a crashing translation unit is reported, not fatal) needs SIGSEGV
+    # for itself; leaks at exit are LLVM's deliberate ones (options registered once, a crashed
+    # translation unit's AST).
+    export ASAN_OPTIONS="handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:detect_leaks=0:abort_on_error=1"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    build-asan/tests/runtime/runtime_tests --gtest_filter="${RUNTIME_FILTER:-*}"
+    build-asan/tests/lint/lint_tests --gtest_filter="${LINT_FILTER:-*-$NOT_HERE}"
+  fi
 fi
-ninja -C build-asan -j"${JOBS:-2}" mlperf-lint lint_tests
-# LLVM's crash recovery (a crashing translation unit is reported, not fatal)
-# needs SIGSEGV for itself; leaks at exit are LLVM's deliberate ones (options
-# registered once, a crashed translation unit's AST).
-export ASAN_OPTIONS="handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:detect_leaks=0:abort_on_error=1"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-build-asan/tests/lint/lint_tests --gtest_filter="${1:-*}"
+
+if [ "$WHAT" = tsan ] || [ "$WHAT" = all ]; then
+  configure build-tsan "-fsanitize=thread" -DMLPERF_BUILD_LINTER=OFF
+  ninja -C build-tsan -j"${JOBS:-2}" runtime_tests
+  if [ -z "${BUILD_ONLY:-}" ]; then
+    export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+    MLPERF_CPU_THREADS=4 build-tsan/tests/runtime/runtime_tests \
+      --gtest_filter="${TSAN_FILTER:-*Ordering*:*Prefetcher*:*Fused*:Jit.ThreadCounts*}"
+  fi
+fi

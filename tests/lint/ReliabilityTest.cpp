@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sys/stat.h>
 #include <thread>
@@ -285,6 +286,31 @@ TEST_F(ReliabilityTest, WriteFailuresAreOneLineAndExitTwo) {
     EXPECT_NE(R.Err.find("mlperf-lint: error: " + C.Line + "\n"), std::string::npos) << R.Err;
     EXPECT_EQ(R.Err.find("LLVM ERROR"), std::string::npos) << R.Err;
   }
+}
+
+TEST_F(ReliabilityTest, ParallelWorkersWriteEachFilesStderrAsOneBlock) {
+  std::vector<std::string> Args = {"-j2"};
+  for (int I = 0; I < 6; ++I) {
+    std::string Name = "e" + std::to_string(I) + ".cc";
+    write(Name, "int f() { return undefined; }\nint g(int x) { int unused; return x; }\n");
+    Args.push_back(Name);
+  }
+  Args.insert(Args.end(), {"--", "-std=c++17", "-Wunused-variable"});
+  ProcessResult R = lint(Args, /*WithFlags=*/false);
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  std::vector<std::string> Err = lines(R.Err);
+  for (int I = 0; I < 6; ++I) {
+    std::string Line = "Error while processing " + Root + "/e" + std::to_string(I) + ".cc.";
+    auto At = std::find(Err.begin(), Err.end(), Line);
+    ASSERT_NE(At, Err.end()) << Line << "\n" << R.Err;
+    EXPECT_EQ(std::count(Err.begin(), Err.end(), Line), 1) << R.Err;
+    ASSERT_NE(At, Err.begin());
+    EXPECT_EQ(*(At - 1), "1 warning and 1 error generated.") << R.Err;
+  }
+  for (const std::string &L : Err)
+    EXPECT_TRUE(L == "1 warning and 1 error generated." || llvm::StringRef(L).starts_with("Error while processing /") ||
+                llvm::StringRef(L).starts_with("mlperf-lint: ") || llvm::StringRef(L).starts_with("Suppressed "))
+        << L << "\n" << R.Err;
 }
 
 // The directory walk ----------------------------------------------------------
