@@ -10,6 +10,7 @@
 #include "ModelMemoryCheck.h"
 #include "NoGradInferenceCheck.h"
 #include "PageableAsyncCopyCheck.h"
+#include "PerElementReadCheck.h"
 #include "RetainedGraphAccumulationCheck.h"
 #include "SyncInLoopCheck.h"
 #include "VariableBatchShapeCheck.h"
@@ -55,6 +56,8 @@ constexpr CheckEntry Checks[] = {
     {{"mlperf-pageable-async-copy", "asynchronous host-device copy of pageable host memory, which runs synchronously",
       true},
      registerAs<PageableAsyncCopyCheck>},
+    {{"mlperf-per-element-read", "tensor read element by element in a loop, a device round trip per element", true},
+     registerAs<PerElementReadCheck>},
     {{"mlperf-retained-graph-accumulation", "tensor with autograd history accumulated across iterations", true},
      registerAs<RetainedGraphAccumulationCheck>},
     {{"mlperf-sync-in-loop", "explicit device synchronization on every step", true}, registerAs<SyncInLoopCheck>},
