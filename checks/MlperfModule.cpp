@@ -4,6 +4,7 @@
 #include "BatchSizePow2Check.h"
 #include "CompileInLoopCheck.h"
 #include "CreateOnDeviceCheck.h"
+#include "DecodeBatchingCheck.h"
 #include "LoopInvariantTransferCheck.h"
 #include "MaterializeInLoopCheck.h"
 #include "MissingFinalizeCheck.h"
@@ -43,6 +44,9 @@ constexpr CheckEntry Checks[] = {
      registerAs<CompileInLoopCheck>},
     {{"mlperf-create-on-device", "tensor created on the host and moved to the device on every step", true},
      registerAs<CreateOnDeviceCheck>},
+    {{"mlperf-decode-batching",
+      "prompt decoded one token per call, or outputs requested for every token when only the last is read", true},
+     registerAs<DecodeBatchingCheck>},
     {{"mlperf-loop-invariant-transfer", "host-to-device copy of a loop-invariant value on every step", true},
      registerAs<LoopInvariantTransferCheck>},
     {{"mlperf-materialize-in-loop", "device-to-host copy or wait on every step", true},
