@@ -92,9 +92,12 @@ void DecodeBatchingCheck::checkPerTokenDecode(const CallExpr *Step, ModelAnalysi
     if (!Batch || constInt(argument(Batch, Entry->SizeArg), A.context()) != 1 ||
         !isElementOf(argument(Batch, Entry->ValueArg), Loop, SM))
       continue;
-    diag(reportLoc(Step->getBeginLoc(), SM),
-         "%0 runs the model on one token of a sequence per call, once per iteration; %1")
-        << Step->getDirectCallee() << Entry->Message;
+    {
+      auto D = diag(reportLoc(calleeLoc(Step), SM),
+                    "%0 runs the model on one token of a sequence per call, once per iteration; %1");
+      addCallee(D, Step);
+      D << Entry->Message;
+    }
     diag(reportLoc(Batch->getBeginLoc(), SM), "a batch of one token, the loop's element", DiagnosticIDs::Note);
     diag(reportLoc(Loop->getBeginLoc(), SM), "the loop over the tokens", DiagnosticIDs::Note);
     return;
