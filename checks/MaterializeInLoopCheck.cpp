@@ -1,4 +1,5 @@
 #include "MaterializeInLoopCheck.h"
+#include "analysis/ElementRead.h"
 #include "analysis/Facts.h"
 #include "analysis/Purpose.h"
 #include "analysis/SourceUtils.h"
@@ -46,27 +47,15 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
       return;
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call); OC && OC->getNumArgs() == 2 && onHost(OC->getArg(1), A))
     return;
+  // One read per element of a loop is mlperf-per-element-read's finding.
+  if (elementRead(Call, A))
+    return;
   std::optional<HotContext> Hot = A.perStep(Call);
   if (!Hot)
     return;
   Purpose Why = purposeThroughCalls(Call, A, Hot->CallChain);
   bool Needed = Why == Purpose::Return || Why == Purpose::Store || Why == Purpose::Other;
   const SourceManager &SM = *Result.SourceManager;
-  // A loop inside the step (over boxes, rows, environments) reads one
-  // element per iteration: a round trip each, even when the values are needed.
-  if (const Stmt *Inner = A.innermostLoop(Call); Inner && Inner != Hot->Loop && Needed) {
-    {
-      auto D = diag(reportLoc(calleeLoc(Call), SM),
-                    "%0 copies a tensor from the device and waits for it on every step, once per iteration of an "
-                    "inner loop; copy the tensor to the host once before that loop, or keep the loop's work on the "
-                    "device");
-      addCallee(D, Call);
-    }
-    diag(reportLoc(Inner->getBeginLoc(), SM), "the inner loop", DiagnosticIDs::Note);
-    explainHot(*Hot, SM);
-    noteIfByName(Call, A, SM);
-    return;
-  }
   if (IgnoreInferenceOutputs && !Hot->Training && Needed)
     return;
   std::string Reason = describe(Why).str();

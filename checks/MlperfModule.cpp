@@ -4,12 +4,14 @@
 #include "BatchSizePow2Check.h"
 #include "CompileInLoopCheck.h"
 #include "CreateOnDeviceCheck.h"
+#include "DecodeBatchingCheck.h"
 #include "LoopInvariantTransferCheck.h"
 #include "MaterializeInLoopCheck.h"
 #include "MissingFinalizeCheck.h"
 #include "ModelMemoryCheck.h"
 #include "NoGradInferenceCheck.h"
 #include "PageableAsyncCopyCheck.h"
+#include "PerElementReadCheck.h"
 #include "RetainedGraphAccumulationCheck.h"
 #include "SyncInLoopCheck.h"
 #include "VariableBatchShapeCheck.h"
@@ -42,6 +44,9 @@ constexpr CheckEntry Checks[] = {
      registerAs<CompileInLoopCheck>},
     {{"mlperf-create-on-device", "tensor created on the host and moved to the device on every step", true},
      registerAs<CreateOnDeviceCheck>},
+    {{"mlperf-decode-batching",
+      "prompt decoded one token per call, or outputs requested for every token when only the last is read", true},
+     registerAs<DecodeBatchingCheck>},
     {{"mlperf-loop-invariant-transfer", "host-to-device copy of a loop-invariant value on every step", true},
      registerAs<LoopInvariantTransferCheck>},
     {{"mlperf-materialize-in-loop", "device-to-host copy or wait on every step", true},
@@ -55,6 +60,8 @@ constexpr CheckEntry Checks[] = {
     {{"mlperf-pageable-async-copy", "asynchronous host-device copy of pageable host memory, which runs synchronously",
       true},
      registerAs<PageableAsyncCopyCheck>},
+    {{"mlperf-per-element-read", "tensor read element by element in a loop, a device round trip per element", true},
+     registerAs<PerElementReadCheck>},
     {{"mlperf-retained-graph-accumulation", "tensor with autograd history accumulated across iterations", true},
      registerAs<RetainedGraphAccumulationCheck>},
     {{"mlperf-sync-in-loop", "explicit device synchronization on every step", true}, registerAs<SyncInLoopCheck>},

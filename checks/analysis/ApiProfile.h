@@ -47,6 +47,10 @@ enum class Role {
   AsyncCopy,      // a copy queued on a stream that returns at once only for page-locked host memory
   Pageable,       // returns ordinary (pageable) host memory: malloc, a container's storage
   HostRead,       // reads a tensor's memory on the host directly (data_ptr, accessor)
+  ElementIndex,   // selects one element or row of a tensor by index (`t[i]`, `select(0, i)`)
+  TokenBatch,     // makes a batch that views existing tokens (`value_arg`) of a given count (`size_arg`)
+  OutputFlags,    // a batch type's per-token field that asks for that token's output (`field`)
+  OutputRead,     // reads the output of one token of the last decoded batch
 };
 
 /// Refines a role; which kinds a role allows is checked at load.
@@ -112,7 +116,8 @@ struct ProfileEntry {
   std::optional<unsigned> NameArg;    // for BackendChoice: the argument that must be Name
   std::string Name;
   std::vector<std::string> SlowValues;  // for BackendChoice: values of ValueArg that choose a slow backend
-  std::string Message;                  // for BackendChoice: what the choice is and what to do instead; Acquire: the fix
+  std::string Message;                  // for BackendChoice: what the choice is and what to do instead; Acquire, ElementIndex: the fix
+  std::string Field;                    // for OutputFlags: the field of the batch type
   std::optional<unsigned> GradModeArg;  // for NoGradGuard: `true` there turns gradients on
   std::string DropLastMethod;           // for Construct data-loader: the option that drops a short last batch
   // Fix-it templates.

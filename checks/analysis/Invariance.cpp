@@ -146,6 +146,15 @@ bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self) {
   return F.Changed;
 }
 
+bool readsChangedIn(const Stmt *S, const Stmt *Region) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isChangedIn(VD, Region))
+      return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return readsChangedIn(C, Region); });
+}
+
 const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> Loops, const ApiProfiles &P) {
   VarRefs Refs(P);
   Refs.TraverseStmt(const_cast<Expr *>(E));

@@ -14,6 +14,9 @@ namespace clang::tidy::mlperf {
 /// are its outputs, not changes of its inputs.
 bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self = nullptr);
 
+/// Whether \p S reads a variable that isChangedIn \p Region.
+bool readsChangedIn(const Stmt *S, const Stmt *Region);
+
 /// The outermost loop among \p Loops (innermost first) in which every
 /// variable that \p E reads is loop-invariant and declared outside the loop;
 /// null when E depends on the innermost loop, or reads or builds a

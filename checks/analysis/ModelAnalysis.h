@@ -55,6 +55,8 @@ public:
   /// Whether S is part of what a loop repeats (body, condition, increment).
   bool isRepeatedBy(const Stmt *S, const Stmt *Loop) const;
 
+  /// Under a branch whose condition is a constant that excludes it.
+  bool neverRuns(const Stmt *S) const;
   bool deviceAware() const { return DeviceAware; }
   bool isTraining(const Stmt *Loop);
   /// A backward pass or optimizer step in \p Loop's own body, not in a loop
@@ -110,8 +112,6 @@ private:
   bool callTrains(const CallSite &C);
   bool anyCall(const FunctionDecl *FD, llvm::function_ref<bool(const CallSite &)> Pred) const;
   bool isPeriodicGuard(const Stmt *Cond) const;
-  /// Under a branch whose condition is a constant that excludes it.
-  bool neverRuns(const Stmt *S) const;
   std::optional<HotContext> hotFunction(const FunctionDecl *FD);
   std::string mainFileName() const;
 

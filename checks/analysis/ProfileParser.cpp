@@ -28,7 +28,9 @@ constexpr std::pair<const char *, Role> RoleNames[] = {
     {"slice", Role::Slice},             {"optimizer-state", Role::OptimizerState},
     {"timer", Role::Timer},             {"pinned", Role::Pinned},
     {"async-copy", Role::AsyncCopy},    {"pageable", Role::Pageable},
-    {"host-read", Role::HostRead},
+    {"host-read", Role::HostRead},      {"element-index", Role::ElementIndex},
+    {"token-batch", Role::TokenBatch},  {"output-flags", Role::OutputFlags},
+    {"output-read", Role::OutputRead},
 };
 
 struct KindSpec {
@@ -57,23 +59,24 @@ const std::vector<KeySpec> &keySpecs() {
       {"overrides", {}}, {"constructs_derived_from", {}}, {"unless_derived_from", {}}, {"constructs", {}},
       {"param_type", {}}, {"enum_arg", {}},
       {"kind", {R::Step, R::Construct, R::Detach, R::Acquire}},
-      {"types", {R::NoGradGuard, R::HostData, R::Acquire, R::SinglePass, R::BackendChoice}},
+      {"types", {R::NoGradGuard, R::HostData, R::Acquire, R::SinglePass, R::BackendChoice, R::OutputFlags}},
+      {"field", {R::OutputFlags}},
       {"device_arg", {R::ToDevice, R::BackendChoice}},
       {"cpu_role", {R::ToDevice}},
       {"pair", {R::Acquire, R::Construct}},
       {"handle_arg", {R::Acquire, R::Construct, R::Release, R::Finalize, R::Pinned}},
-      {"value_arg", {R::ToDevice, R::BackendChoice}},
+      {"value_arg", {R::ToDevice, R::BackendChoice, R::TokenBatch}},
       {"shape_specialized", {R::Step}}, {"kernel_launch", {R::Step}},
       {"size_args", {R::Layer}}, {"kernel_arg", {R::Layer}}, {"kernel_rank", {R::Layer}},
       {"kernel_rank_template_arg", {R::Layer}}, {"bias_arg", {R::Layer}}, {"trainable_arg", {R::Layer}},
       {"output_arg", {R::Layer}}, {"dtype_arg", {R::Layer}},
       {"state_copies", {R::OptimizerState}}, {"momentum_arg", {R::OptimizerState}},
       {"momentum_method", {R::OptimizerState}}, {"out_of_place", {R::OptimizerState}},
-      {"size_arg", {R::BatchSize, R::Slice, R::Acquire}},
+      {"size_arg", {R::BatchSize, R::Slice, R::Acquire, R::TokenBatch}},
       {"raii", {R::Acquire}}, {"synchronizes", {R::Release}},
       {"pointer_args", {R::AsyncCopy}}, {"flag_param", {R::AsyncCopy}}, {"flag_arg", {R::Pinned}},
       {"name_arg", {R::BackendChoice}}, {"name", {R::BackendChoice}}, {"slow_values", {R::BackendChoice}},
-      {"message", {R::BackendChoice, R::Acquire, R::AsyncCopy}},
+      {"message", {R::BackendChoice, R::Acquire, R::AsyncCopy, R::ElementIndex, R::TokenBatch, R::OutputFlags}},
       {"grad_mode_arg", {R::NoGradGuard}},
       {"drop_last_method", {R::Construct}}, {"metadata_when_set", {R::Construct}},
       {"fix", {R::NoGradGuard, R::Detach}}, {"fix_label", {R::NoGradGuard}},
@@ -353,8 +356,13 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
   if (E.R == Role::OptimizerState)
     parseOptimizerState(J, E, W);
   Arg("size_arg", E.SizeArg);
-  if ((E.R == Role::BatchSize || E.R == Role::Slice) && !E.SizeArg)
+  if ((E.R == Role::BatchSize || E.R == Role::Slice || E.R == Role::TokenBatch) && !E.SizeArg)
     fail(W, "role '" + roleName(E.R).str() + "' needs a 'size_arg'");
+  if (E.R == Role::TokenBatch && !E.ValueArg)
+    fail(W, "role 'token-batch' needs a 'value_arg', the tokens the batch views");
+  Str("field", E.Field);
+  if (E.R == Role::OutputFlags && (E.Field.empty() || E.Types.empty()))
+    fail(W, "role 'output-flags' needs 'types' (the batch type) and 'field' (its per-token flags)");
   Arg("name_arg", E.NameArg);
   Str("name", E.Name);
   requireTogether(J, W, {"name_arg", "name"});

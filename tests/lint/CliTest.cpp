@@ -298,7 +298,7 @@ TEST_F(CliTest, ListChecksAndExplain) {
   EXPECT_EQ(L.Exit, 0);
   for (const char *Name : {"mlperf-compile-in-loop", "mlperf-create-on-device", "mlperf-loop-invariant-transfer",
                            "mlperf-materialize-in-loop", "mlperf-sync-in-loop", "mlperf-alloc-in-loop",
-                           "mlperf-pageable-async-copy"}) {
+                           "mlperf-pageable-async-copy", "mlperf-per-element-read", "mlperf-decode-batching"}) {
     EXPECT_NE(L.Out.find(Name), std::string::npos) << Name;
     ProcessResult E = lint({std::string("--explain=") + Name}, false);
     EXPECT_EQ(E.Exit, 0) << Name;

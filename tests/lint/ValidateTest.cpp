@@ -100,7 +100,8 @@ TEST(ValidateTest, LibtorchPairsCountWithLibtorchsObservers) {
     Checks.insert(Res["check"].get<std::string>());
   for (const char *C : {"mlperf-backend-choice", "mlperf-batch-size-pow2", "mlperf-compile-in-loop",
                         "mlperf-create-on-device", "mlperf-loop-invariant-transfer", "mlperf-materialize-in-loop",
-                        "mlperf-no-grad-inference", "mlperf-retained-graph-accumulation", "mlperf-sync-in-loop",
+                        "mlperf-no-grad-inference", "mlperf-per-element-read", "mlperf-retained-graph-accumulation",
+                        "mlperf-sync-in-loop",
                         "mlperf-variable-batch-shape"})
     EXPECT_TRUE(Checks.count(C)) << C;
   for (const auto &Res : J["results"])

@@ -1,0 +1,46 @@
+#include "PerElementReadCheck.h"
+#include "analysis/ElementRead.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::mlperf {
+
+void PerElementReadCheck::registerMatchers(MatchFinder *Finder) {
+  using namespace matchers;
+  Finder->addMatcher(
+      callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Materialize), onDevice(this)).bind("call"),
+      this);
+}
+
+void PerElementReadCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  ModelAnalysis &A = analysis(*Result.Context);
+  std::optional<ElementRead> Read = elementRead(Call, A);
+  if (!Read)
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  if (Read->Selection) {
+    {
+      auto D = diag(reportLoc(calleeLoc(Call), SM),
+                    "%0 reads one element of a device tensor per loop iteration, each a device-to-host copy and a "
+                    "wait%select{| on every step}1; %2");
+      addCallee(D, Call);
+      D << Read->Hot.has_value() << Read->Entry->Message;
+    }
+    diag(reportLoc(Read->Loop->getBeginLoc(), SM), "the loop over the elements", DiagnosticIDs::Note);
+  } else {
+    {
+      auto D = diag(reportLoc(calleeLoc(Call), SM),
+                    "%0 copies a tensor from the device and waits for it on every step, once per iteration of an "
+                    "inner loop; copy the tensor to the host once before that loop, or keep the loop's work on the "
+                    "device");
+      addCallee(D, Call);
+    }
+    diag(reportLoc(Read->Loop->getBeginLoc(), SM), "the inner loop", DiagnosticIDs::Note);
+  }
+  if (Read->Hot)
+    explainHot(*Read->Hot, SM);
+  noteIfByName(Call, A, SM);
+}
+
+} // namespace clang::tidy::mlperf

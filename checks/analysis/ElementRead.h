@@ -1,0 +1,33 @@
+// Reads of one tensor element per loop iteration (`out[i].item()`): found
+// here once, reported by per-element-read and left to it by materialize-in-loop.
+#pragma once
+
+#include "ModelAnalysis.h"
+
+#include <optional>
+
+namespace clang::tidy::mlperf {
+
+struct ElementRead {
+  /// The loop whose every iteration makes the read.
+  const Stmt *Loop = nullptr;
+  /// The selection whose index that loop changes (`out[i]`, `t[i][j]`), and
+  /// its profile entry (the fix in the API's spelling); null for a read in a
+  /// loop nested in a model step (one read per box, row or environment).
+  const Expr *Selection = nullptr;
+  const ProfileEntry *Entry = nullptr;
+  /// Set when the read also runs on every model step.
+  std::optional<HotContext> Hot;
+};
+
+/// Whether \p Read, a device -> host read (role materialize) of a tensor that
+/// is not known to be on the host, reads one element per iteration of a loop
+/// that runs more than once and is not excluded by a constant condition:
+/// - the tensor is selected by an index (profile fact `element-index`) that
+///   the loop changes, from a tensor the loop does not change; or
+/// - the read yields a value, not a tensor (`item()`, not `cpu()`), runs
+///   every model step inside a loop nested in the step, and its value is
+///   needed (stored, returned, passed on).
+std::optional<ElementRead> elementRead(const CallExpr *Read, ModelAnalysis &A);
+
+} // namespace clang::tidy::mlperf
