@@ -52,6 +52,14 @@ RT_FN u16 rt_f2b(float f) {
   x += 0x7fffu + ((x >> 16) & 1u);
   return (u16)(x >> 16);
 }
+RT_FN i32 rt_f2i32(double v) {
+  return v != v ? 0 : v >= 2147483647.0 ? 2147483647 : v <= -2147483648.0 ? (-2147483647 - 1) : (i32)v;
+}
+RT_FN i64 rt_f2i64(double v) {
+  return v != v ? 0
+       : v >= 9223372036854775808.0 ? 9223372036854775807LL
+       : v <= -9223372036854775808.0 ? (-9223372036854775807LL - 1) : (i64)v;
+}
 RT_FN float rt_rh(float f) { return rt_h2f(rt_f2h(f)); }
 RT_FN float rt_rb(float f) { return rt_b2f(rt_f2b(f)); }
 RT_FN u64 rt_mix(u64 x) {
@@ -151,8 +159,8 @@ std::string literal(DType d, double v) {
     case DType::F32: return float_lit(static_cast<float>(v));
     case DType::F16: return float_lit(f16_to_float(float_to_f16(static_cast<float>(v))));
     case DType::BF16: return float_lit(bf16_to_float(float_to_bf16(static_cast<float>(v))));
-    case DType::I32: return "((i32)" + std::to_string(static_cast<int32_t>(v)) + ")";
-    case DType::I64: return "((i64)" + int_lit(static_cast<int64_t>(v)) + ")";
+    case DType::I32: return "((i32)" + std::to_string(float_to_i32(v)) + ")";
+    case DType::I64: return "((i64)" + int_lit(float_to_i64(v)) + ")";
     case DType::Bool: return v != 0.0 ? "((u8)1)" : "((u8)0)";
   }
   return "0";
@@ -341,7 +349,7 @@ class Gen {
       std::string f = is_float(from) ? v : "(float)(double)" + v;
       return round16(to, f);
     }
-    if (is_float(from)) return std::string("(") + ctype(to) + ")(double)" + v;
+    if (is_float(from)) return std::string(to == DType::I32 ? "rt_f2i32" : "rt_f2i64") + "((double)" + v + ")";
     return std::string("(") + ctype(to) + ")" + v;
   }
 
