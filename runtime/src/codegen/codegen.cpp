@@ -153,6 +153,14 @@ std::string int_lit(int64_t v) {
   return "(" + std::to_string(v) + "LL)";
 }
 
+// Integer arithmetic wraps as in the reference backend: the operand in the unsigned type of
+// its width, where C defines overflow; floats as they are.
+std::string wrapped(DType d, const std::string& v) {
+  if (d == DType::I64) return "(u64)(" + v + ")";
+  if (d == DType::I32 || d == DType::Bool) return "(u32)(" + v + ")";
+  return v;
+}
+
 // A literal of dtype d holding v (converted as convert_to_storage would).
 std::string literal(DType d, double v) {
   switch (d) {
@@ -362,9 +370,13 @@ class Gen {
     if (is_unary_elementwise(k)) {
       std::string a = same(0);
       std::string e;
+      bool integral = is_integer(d.dtype) || d.dtype == DType::Bool;
+      auto wrap = [&](const std::string& v) { return wrapped(d.dtype, v); };
       switch (k) {
-        case OpKind::Neg: e = "(" + ct + ")(-" + a + ")"; break;
-        case OpKind::Abs: e = "(" + a + " < 0 ? (" + ct + ")(-" + a + ") : " + a + ")"; break;
+        case OpKind::Neg: e = "(" + ct + ")(" + (integral ? "0 - " + wrap(a) : "-" + a) + ")"; break;
+        case OpKind::Abs:
+          e = "(" + a + " < 0 ? (" + ct + ")(" + (integral ? "0 - " + wrap(a) : "-" + a) + ") : " + a + ")";
+          break;
         case OpKind::Exp: e = "RT_EXP(" + a + ")"; break;
         case OpKind::Log: e = "RT_LOG(" + a + ")"; break;
         case OpKind::Sqrt: e = "RT_SQRT(" + a + ")"; break;
@@ -378,7 +390,7 @@ class Gen {
           e = "0.5f * " + a + " * (1.0f + " + th + ")";
           break;
         }
-        case OpKind::Square: e = "(" + ct + ")(" + a + " * " + a + ")"; break;
+        case OpKind::Square: e = "(" + ct + ")(" + wrap(a) + " * " + wrap(a) + ")"; break;
         case OpKind::Sign: e = "(" + ct + ")(" + a + " > 0 ? 1 : (" + a + " < 0 ? -1 : 0))"; break;
         case OpKind::LogicalNot: e = "(u8)!" + a; break;
         case OpKind::StopGradient: return a;
@@ -391,12 +403,15 @@ class Gen {
       std::string a = same(0), b = same(1);
       std::string e;
       bool integral = is_integer(d.dtype) || d.dtype == DType::Bool;
+      auto wrap = [&](const std::string& v) { return wrapped(d.dtype, v); };
       switch (k) {
-        case OpKind::Add: e = "(" + ct + ")(" + a + " + " + b + ")"; break;
-        case OpKind::Sub: e = "(" + ct + ")(" + a + " - " + b + ")"; break;
-        case OpKind::Mul: e = "(" + ct + ")(" + a + " * " + b + ")"; break;
+        case OpKind::Add: e = "(" + ct + ")(" + wrap(a) + " + " + wrap(b) + ")"; break;
+        case OpKind::Sub: e = "(" + ct + ")(" + wrap(a) + " - " + wrap(b) + ")"; break;
+        case OpKind::Mul: e = "(" + ct + ")(" + wrap(a) + " * " + wrap(b) + ")"; break;
         case OpKind::Div:
-          e = integral ? "(" + b + " == 0 ? (" + ct + ")0 : (" + ct + ")(" + a + " / " + b + "))" : a + " / " + b;
+          e = integral ? "(" + b + " == 0 ? (" + ct + ")0 : " + b + " == -1 ? (" + ct + ")(0 - " + wrap(a) +
+                             ") : (" + ct + ")(" + a + " / " + b + "))"
+                       : a + " / " + b;
           break;
         case OpKind::Pow: e = "RT_POW(" + a + ", " + b + ")"; break;
         case OpKind::Max: e = "(" + a + " > " + b + " ? " + a + " : " + b + ")"; break;
