@@ -186,4 +186,13 @@ TEST_P(ElementwiseOps, IntegerArithmeticWrapsOnOverflow) {
   EXPECT_EQ(at(6), (std::vector<int32_t>{INT32_MAX - 1, INT32_MAX, 65535, -8}));
 }
 
+TEST_P(ElementwiseOps, IntegerSumsWrapOnOverflow) {
+  std::vector<int64_t> v = {INT64_MIN, INT64_MIN, INT64_MAX, 3};
+  auto x = rt::Tensor::from_host(backend, v, rt::Shape{2, 2});
+  rt::Exec e(backend, [](rt::Graph&, Node a) -> std::vector<Node> { return {rt::reduce_sum(a, {0}), rt::reduce_sum(a)}; });
+  auto out = e.run(x);
+  EXPECT_EQ(out[0].materialize<int64_t>(), (std::vector<int64_t>{-1, INT64_MIN + 3}));
+  EXPECT_EQ(out[1].materialize<int64_t>(), (std::vector<int64_t>{INT64_MIN + 2}));
+}
+
 INSTANTIATE_FOR_ALL_BACKENDS(ElementwiseOps);

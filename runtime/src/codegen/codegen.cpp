@@ -341,6 +341,7 @@ class Gen {
 
   // One step of a sum or a NaN-propagating max into the accumulator `acc`.
   std::string accumulate(const std::string& acc, const std::string& acc_t, const std::string& v, bool sum) {
+    if (sum && acc_t == "i64") return indent_ + acc + " = (i64)((u64)" + acc + " + (u64)(" + v + "));\n";  // wraps
     if (sum) return indent_ + acc + " += (" + acc_t + ")" + v + ";\n";
     return indent_ + "if (" + v + " > " + acc + " || " + v + " != " + v + ") " + acc + " = " + v + ";\n";
   }
