@@ -1,12 +1,14 @@
 // The runtime's graph-building API on the reference backend: the input is a few
 // parameter shapes and dtypes, then a sequence of ops whose operands are values
 // built so far. Every rejected graph must be a typed mlperf::rt::Error; anything
-// else escapes (libFuzzer reports it), and a result whose shape, dtype or
-// element count differs from its node's is a trap.
+// else escapes (libFuzzer reports it), and an untyped exception a kernel threw on
+// the stream, or a result whose shape, dtype or element count differs from its
+// node's, is a trap.
 #include "mlperf/rt/runtime.h"
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -192,6 +194,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       check(static_cast<int64_t>(Results[I].materialize<double>().size()) == Shapes[I].numel());
     }
     B->synchronize();
+  } catch (const DeviceError &E) {
+    // The stream wraps a kernel's untyped exception (std::out_of_range, ...) in a DeviceError;
+    // the reference backend raises no other.
+    check(std::string_view(E.what()).rfind("error on the device stream: ", 0) != 0);
+    drain(*B);
   } catch (const Error &) {
     drain(*B);
   }
