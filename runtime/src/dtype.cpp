@@ -130,6 +130,20 @@ float bf16_to_float(uint16_t h) {
   return f;
 }
 
+int32_t float_to_i32(double v) {
+  if (v != v) return 0;
+  if (v >= 2147483647.0) return INT32_MAX;
+  if (v <= -2147483648.0) return INT32_MIN;
+  return static_cast<int32_t>(v);
+}
+
+int64_t float_to_i64(double v) {
+  if (v != v) return 0;
+  if (v >= 9223372036854775808.0) return INT64_MAX;
+  if (v <= -9223372036854775808.0) return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
+
 void convert_to_storage(DType dst, void* out, const double* in, size_t n) {
   switch (dst) {
     case DType::F32: {
@@ -149,12 +163,12 @@ void convert_to_storage(DType dst, void* out, const double* in, size_t n) {
     }
     case DType::I32: {
       auto* o = static_cast<int32_t*>(out);
-      for (size_t i = 0; i < n; ++i) o[i] = static_cast<int32_t>(in[i]);
+      for (size_t i = 0; i < n; ++i) o[i] = float_to_i32(in[i]);
       break;
     }
     case DType::I64: {
       auto* o = static_cast<int64_t*>(out);
-      for (size_t i = 0; i < n; ++i) o[i] = static_cast<int64_t>(in[i]);
+      for (size_t i = 0; i < n; ++i) o[i] = float_to_i64(in[i]);
       break;
     }
     case DType::Bool: {

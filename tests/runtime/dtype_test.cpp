@@ -78,4 +78,18 @@ TEST_P(HalfOps, HalfInputsFlowThroughExecDirectly) {
   EXPECT_EQ(out.materialize<float>(), (std::vector<float>{5, 25}));
 }
 
+// Float to integer is defined for every input, as XLA's convert: NaN is 0, out-of-range values
+// saturate (was undefined behaviour, found by fuzz/GraphFuzzer.cpp).
+TEST_P(HalfOps, FloatToIntegerCastsSaturateAndMapNaNToZero) {
+  std::vector<float> v = {NAN, INFINITY, -INFINITY, 3e9f, -3e9f, 1e19f, -1e19f, -2.75f, 2.75f};
+  rt::Exec cast(backend, [](rt::Graph&, Node x) -> std::vector<Node> {
+    return {rt::cast(x, DType::I32), rt::cast(x, DType::I64)};
+  });
+  auto out = cast.run(upload(backend, v, rt::Shape{9}));
+  EXPECT_EQ(out[0].materialize<int32_t>(),
+            (std::vector<int32_t>{0, INT32_MAX, INT32_MIN, INT32_MAX, INT32_MIN, INT32_MAX, INT32_MIN, -2, 2}));
+  EXPECT_EQ(out[1].materialize<int64_t>(), (std::vector<int64_t>{0, INT64_MAX, INT64_MIN, 3000000000LL, -3000000000LL,
+                                                                 INT64_MAX, INT64_MIN, -2, 2}));
+}
+
 INSTANTIATE_FOR_ALL_BACKENDS(HalfOps);

@@ -166,4 +166,33 @@ TEST_P(ElementwiseOps, ConstantsScalarsAndIota) {
   EXPECT_EQ(out[5].materialize<int32_t>(), (std::vector<int32_t>{1, 1}));
 }
 
+// Integer arithmetic wraps (two's complement) on every backend, as XLA's does; it was undefined
+// behaviour in the kernels (and INT32_MIN / -1 a SIGFPE), found by fuzz/GraphFuzzer.cpp.
+TEST_P(ElementwiseOps, IntegerArithmeticWrapsOnOverflow) {
+  std::vector<int32_t> v = {INT32_MAX, INT32_MIN, 65536, -7};
+  auto x = rt::Tensor::from_host(backend, v, rt::Shape{4});
+  rt::Exec e(backend, [](rt::Graph& g, Node a) -> std::vector<Node> {
+    Node minus_one = g.scalar(-1, rt::DType::I32);
+    return {a + 1.0, a * a, -a, rt::abs(a), a / minus_one, rt::square(a), a - 1.0};
+  });
+  auto out = e.run(x);
+  auto at = [&](size_t i) { return out[i].materialize<int32_t>(); };
+  EXPECT_EQ(at(0), (std::vector<int32_t>{INT32_MIN, INT32_MIN + 1, 65537, -6}));
+  EXPECT_EQ(at(1), (std::vector<int32_t>{1, 0, 0, 49}));
+  EXPECT_EQ(at(2), (std::vector<int32_t>{INT32_MIN + 1, INT32_MIN, -65536, 7}));
+  EXPECT_EQ(at(3), (std::vector<int32_t>{INT32_MAX, INT32_MIN, 65536, 7}));
+  EXPECT_EQ(at(4), (std::vector<int32_t>{INT32_MIN + 1, INT32_MIN, -65536, 7}));
+  EXPECT_EQ(at(5), at(1));
+  EXPECT_EQ(at(6), (std::vector<int32_t>{INT32_MAX - 1, INT32_MAX, 65535, -8}));
+}
+
+TEST_P(ElementwiseOps, IntegerSumsWrapOnOverflow) {
+  std::vector<int64_t> v = {INT64_MIN, INT64_MIN, INT64_MAX, 3};
+  auto x = rt::Tensor::from_host(backend, v, rt::Shape{2, 2});
+  rt::Exec e(backend, [](rt::Graph&, Node a) -> std::vector<Node> { return {rt::reduce_sum(a, {0}), rt::reduce_sum(a)}; });
+  auto out = e.run(x);
+  EXPECT_EQ(out[0].materialize<int64_t>(), (std::vector<int64_t>{-1, INT64_MIN + 3}));
+  EXPECT_EQ(out[1].materialize<int64_t>(), (std::vector<int64_t>{INT64_MIN + 2}));
+}
+
 INSTANTIATE_FOR_ALL_BACKENDS(ElementwiseOps);

@@ -51,6 +51,14 @@ RT_FN u16 rt_f2b(float f) {
   x += 0x7fffu + ((x >> 16) & 1u);
   return (u16)(x >> 16);
 }
+RT_FN i32 rt_f2i32(double v) {
+  return v != v ? 0 : v >= 2147483647.0 ? 2147483647 : v <= -2147483648.0 ? (-2147483647 - 1) : (i32)v;
+}
+RT_FN i64 rt_f2i64(double v) {
+  return v != v ? 0
+       : v >= 9223372036854775808.0 ? 9223372036854775807LL
+       : v <= -9223372036854775808.0 ? (-9223372036854775807LL - 1) : (i64)v;
+}
 RT_FN float rt_rh(float f) { return rt_h2f(rt_f2h(f)); }
 RT_FN float rt_rb(float f) { return rt_b2f(rt_f2b(f)); }
 RT_FN u64 rt_mix(u64 x) {
@@ -144,14 +152,22 @@ std::string int_lit(int64_t v) {
   return "(" + std::to_string(v) + "LL)";
 }
 
+// Integer arithmetic wraps as in the reference backend: the operand in the unsigned type of
+// its width, where C defines overflow; floats as they are.
+std::string wrapped(DType d, const std::string& v) {
+  if (d == DType::I64) return "(u64)(" + v + ")";
+  if (d == DType::I32 || d == DType::Bool) return "(u32)(" + v + ")";
+  return v;
+}
+
 // A literal of dtype d holding v (converted as convert_to_storage would).
 std::string literal(DType d, double v) {
   switch (d) {
     case DType::F32: return float_lit(static_cast<float>(v));
     case DType::F16: return float_lit(f16_to_float(float_to_f16(static_cast<float>(v))));
     case DType::BF16: return float_lit(bf16_to_float(float_to_bf16(static_cast<float>(v))));
-    case DType::I32: return "((i32)" + std::to_string(static_cast<int32_t>(v)) + ")";
-    case DType::I64: return "((i64)" + int_lit(static_cast<int64_t>(v)) + ")";
+    case DType::I32: return "((i32)" + std::to_string(float_to_i32(v)) + ")";
+    case DType::I64: return "((i64)" + int_lit(float_to_i64(v)) + ")";
     case DType::Bool: return v != 0.0 ? "((u8)1)" : "((u8)0)";
   }
   return "0";
@@ -324,6 +340,7 @@ class Gen {
 
   // One step of a sum or a NaN-propagating max into the accumulator `acc`.
   std::string accumulate(const std::string& acc, const std::string& acc_t, const std::string& v, bool sum) {
+    if (sum && acc_t == "i64") return indent_ + acc + " = (i64)((u64)" + acc + " + (u64)(" + v + "));\n";  // wraps
     if (sum) return indent_ + acc + " += (" + acc_t + ")" + v + ";\n";
     return indent_ + "if (" + v + " > " + acc + " || " + v + " != " + v + ") " + acc + " = " + v + ";\n";
   }
@@ -340,7 +357,7 @@ class Gen {
       std::string f = is_float(from) ? v : "(float)(double)" + v;
       return round16(to, f);
     }
-    if (is_float(from)) return std::string("(") + ctype(to) + ")(double)" + v;
+    if (is_float(from)) return std::string(to == DType::I32 ? "rt_f2i32" : "rt_f2i64") + "((double)" + v + ")";
     return std::string("(") + ctype(to) + ")" + v;
   }
 
@@ -353,9 +370,13 @@ class Gen {
     if (is_unary_elementwise(k)) {
       std::string a = same(0);
       std::string e;
+      bool integral = is_integer(d.dtype) || d.dtype == DType::Bool;
+      auto wrap = [&](const std::string& v) { return wrapped(d.dtype, v); };
       switch (k) {
-        case OpKind::Neg: e = "(" + ct + ")(-" + a + ")"; break;
-        case OpKind::Abs: e = "(" + a + " < 0 ? (" + ct + ")(-" + a + ") : " + a + ")"; break;
+        case OpKind::Neg: e = "(" + ct + ")(" + (integral ? "0 - " + wrap(a) : "-" + a) + ")"; break;
+        case OpKind::Abs:
+          e = "(" + a + " < 0 ? (" + ct + ")(" + (integral ? "0 - " + wrap(a) : "-" + a) + ") : " + a + ")";
+          break;
         case OpKind::Exp: e = "RT_EXP(" + a + ")"; break;
         case OpKind::Log: e = "RT_LOG(" + a + ")"; break;
         case OpKind::Sqrt: e = "RT_SQRT(" + a + ")"; break;
@@ -369,7 +390,7 @@ class Gen {
           e = "0.5f * " + a + " * (1.0f + " + th + ")";
           break;
         }
-        case OpKind::Square: e = "(" + ct + ")(" + a + " * " + a + ")"; break;
+        case OpKind::Square: e = "(" + ct + ")(" + wrap(a) + " * " + wrap(a) + ")"; break;
         case OpKind::Sign: e = "(" + ct + ")(" + a + " > 0 ? 1 : (" + a + " < 0 ? -1 : 0))"; break;
         case OpKind::LogicalNot: e = "(u8)!" + a; break;
         case OpKind::StopGradient: return a;
@@ -382,12 +403,15 @@ class Gen {
       std::string a = same(0), b = same(1);
       std::string e;
       bool integral = is_integer(d.dtype) || d.dtype == DType::Bool;
+      auto wrap = [&](const std::string& v) { return wrapped(d.dtype, v); };
       switch (k) {
-        case OpKind::Add: e = "(" + ct + ")(" + a + " + " + b + ")"; break;
-        case OpKind::Sub: e = "(" + ct + ")(" + a + " - " + b + ")"; break;
-        case OpKind::Mul: e = "(" + ct + ")(" + a + " * " + b + ")"; break;
+        case OpKind::Add: e = "(" + ct + ")(" + wrap(a) + " + " + wrap(b) + ")"; break;
+        case OpKind::Sub: e = "(" + ct + ")(" + wrap(a) + " - " + wrap(b) + ")"; break;
+        case OpKind::Mul: e = "(" + ct + ")(" + wrap(a) + " * " + wrap(b) + ")"; break;
         case OpKind::Div:
-          e = integral ? "(" + b + " == 0 ? (" + ct + ")0 : (" + ct + ")(" + a + " / " + b + "))" : a + " / " + b;
+          e = integral ? "(" + b + " == 0 ? (" + ct + ")0 : " + b + " == -1 ? (" + ct + ")(0 - " + wrap(a) +
+                             ") : (" + ct + ")(" + a + " / " + b + "))"
+                       : a + " / " + b;
           break;
         case OpKind::Pow: e = "RT_POW(" + a + ", " + b + ")"; break;
         case OpKind::Max: e = "(" + a + " > " + b + " ? " + a + " : " + b + ")"; break;

@@ -1,5 +1,6 @@
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "kernels.h"
 #include "mlperf/rt/error.h"
@@ -9,13 +10,32 @@ namespace mlperf::rt::ref {
 
 namespace {
 
+// Integer arithmetic wraps (two's complement) as XLA's does: computed in the unsigned type,
+// where C++ defines overflow. Floats are computed as they are.
+template <class T, bool = std::is_integral_v<T>>
+struct Wrapping {
+  using type = T;
+};
+template <class T>
+struct Wrapping<T, true> {
+  using type = std::make_unsigned_t<T>;
+};
+template <class T>
+using W = typename Wrapping<T>::type;
+
+template <class T>
+T negate(T x) {
+  if constexpr (std::is_integral_v<T>) return static_cast<T>(W<T>(0) - static_cast<W<T>>(x));
+  return static_cast<T>(-x);
+}
+
 template <class T>
 T unary_op(OpKind k, T x) {
   switch (k) {
-    case OpKind::Neg: return static_cast<T>(-x);
-    case OpKind::Abs: return x < 0 ? static_cast<T>(-x) : x;
+    case OpKind::Neg: return negate(x);
+    case OpKind::Abs: return x < 0 ? negate(x) : x;
     case OpKind::Relu: return x > 0 ? x : T(0);
-    case OpKind::Square: return static_cast<T>(x * x);
+    case OpKind::Square: return static_cast<T>(static_cast<W<T>>(x) * static_cast<W<T>>(x));
     case OpKind::Sign: return static_cast<T>(x > 0 ? 1 : (x < 0 ? -1 : 0));
     case OpKind::StopGradient: return x;
     default: break;
@@ -49,11 +69,12 @@ void unary_t(OpKind k, const Arr& x, const Arr& out) {
 template <class T>
 T arith(OpKind k, T a, T b) {
   switch (k) {
-    case OpKind::Add: return static_cast<T>(a + b);
-    case OpKind::Sub: return static_cast<T>(a - b);
-    case OpKind::Mul: return static_cast<T>(a * b);
+    case OpKind::Add: return static_cast<T>(static_cast<W<T>>(a) + static_cast<W<T>>(b));
+    case OpKind::Sub: return static_cast<T>(static_cast<W<T>>(a) - static_cast<W<T>>(b));
+    case OpKind::Mul: return static_cast<T>(static_cast<W<T>>(a) * static_cast<W<T>>(b));
     case OpKind::Div:
       if constexpr (std::is_integral_v<T>) {
+        if (std::is_signed_v<T> && b == T(-1)) return negate(a);  // min / -1 wraps to min
         return b == 0 ? T(0) : static_cast<T>(a / b);
       } else {
         return a / b;
@@ -96,10 +117,10 @@ void binary_t(OpKind k, const Arr& a, const Arr& b, const Arr& out) {
   T* o = out.as<T>();
   switch (k) {
     case OpKind::Add:
-      for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(x[i] + y[i]);
+      for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(static_cast<W<T>>(x[i]) + static_cast<W<T>>(y[i]));
       return;
     case OpKind::Mul:
-      for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(x[i] * y[i]);
+      for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(static_cast<W<T>>(x[i]) * static_cast<W<T>>(y[i]));
       return;
     default:
       for (int64_t i = 0; i < n; ++i) o[i] = arith<T>(k, x[i], y[i]);

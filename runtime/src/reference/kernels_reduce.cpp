@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "kernels.h"
 #include "mlperf/rt/error.h"
@@ -42,7 +43,11 @@ void reduce_t(OpKind k, const Arr& x, const std::vector<int64_t>& axes, const Ar
     Acc v = static_cast<Acc>(in[i]);
     Acc& a = acc[static_cast<size_t>(off)];
     if (k == OpKind::ReduceSum) {
-      a += v;
+      if constexpr (std::is_integral_v<Acc>) {
+        a = static_cast<Acc>(static_cast<uint64_t>(a) + static_cast<uint64_t>(v));  // wraps, as XLA's
+      } else {
+        a += v;
+      }
     } else if (v > a || std::isnan(static_cast<double>(v))) {
       a = v;
     }

@@ -37,6 +37,10 @@ uint16_t float_to_f16(float f);
 float f16_to_float(uint16_t h);
 uint16_t float_to_bf16(float f);
 float bf16_to_float(uint16_t h);
+// Float to integer as XLA's convert does it on every backend: NaN is 0, values past the
+// integer's range saturate to its limits, the rest truncate toward zero.
+int32_t float_to_i32(double v);
+int64_t float_to_i64(double v);
 
 template <class T>
 struct DTypeOf;
