@@ -178,19 +178,20 @@ ProjectRun lintProject(const std::vector<std::string> &Roots, const std::vector<
     Summaries = Next;
     setProjectSummaries(Summaries);
     // Any file, linted in this round or before, whose findings read what this
-    // round's summaries changed.
+    // round's summaries changed; after the last round, those left unsettled.
     Todo.clear();
-    if (Round == MaxRounds)
-      break;
     for (size_t I = 0; I < Files.size(); ++I)
       if (const FileSummary *S = SummaryOf(Files[I]); S && !Results[I].Crash && Summaries->dependencies(*S) != Read[I])
         Todo.push_back(I);
+    if (Round == MaxRounds)
+      break;
   }
 
+  // An entry is stored only with the summaries its findings read, once final.
+  std::set<size_t> Unsettled(Todo.begin(), Todo.end());
   for (size_t I = 0; I < Files.size(); ++I) {
     Out.FromCache += Results[I].FromCache;
-    const FileSummary *S = SummaryOf(Files[I]);
-    if (Settings.Cache && S && Summaries->dependencies(*S) == Read[I])
+    if (Settings.Cache && !Unsettled.count(I))
       storeResult(*Settings.Cache, Files[I], Results[I], Read[I]);
     Final(I, Results[I]);
   }
