@@ -110,6 +110,57 @@ ArgumentsAdjuster cxxHeaderAdjuster() {
   };
 }
 
+/// Include directories made absolute against the command's directory, as the
+/// compiler resolves them: then a header found through `-Iinclude` has an
+/// absolute name, which the project's header filter (an absolute path) matches.
+class AbsoluteIncludeDirs : public CompilationDatabase {
+public:
+  explicit AbsoluteIncludeDirs(std::unique_ptr<CompilationDatabase> Inner) : Inner(std::move(Inner)) {}
+  std::vector<CompileCommand> getCompileCommands(llvm::StringRef File) const override {
+    return absolute(Inner->getCompileCommands(File));
+  }
+  std::vector<std::string> getAllFiles() const override { return Inner->getAllFiles(); }
+  std::vector<CompileCommand> getAllCompileCommands() const override {
+    return absolute(Inner->getAllCompileCommands());
+  }
+
+private:
+  static std::vector<CompileCommand> absolute(std::vector<CompileCommand> Commands) {
+    static const char *const Options[] = {"-I", "-isystem", "-iquote", "-idirafter", "--include-directory="};
+    for (CompileCommand &C : Commands) {
+      llvm::SmallString<256> Dir(C.Directory);
+      llvm::sys::fs::make_absolute(Dir);
+      llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+      auto Resolve = [&](llvm::StringRef Path) {
+        if (Path.empty() || llvm::sys::path::is_absolute(Path))
+          return Path.str();
+        llvm::SmallString<256> Abs(Dir);
+        llvm::sys::path::append(Abs, Path);
+        llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+        return std::string(Abs);
+      };
+      std::vector<std::string> &Args = C.CommandLine;
+      for (size_t I = 1; I < Args.size(); ++I)
+        for (llvm::StringRef O : Options) {
+          if (Args[I] == O && I + 1 < Args.size() && !O.ends_with("=")) {
+            Args[I + 1] = Resolve(Args[I + 1]);
+            ++I;
+            break;
+          }
+          if (llvm::StringRef(Args[I]).starts_with(O) && Args[I].size() > O.size()) {
+            llvm::StringRef Rest = llvm::StringRef(Args[I]).substr(O.size());
+            if (Rest != "-")  // -I- splits quoted from angled includes
+              Args[I] = O.str() + Resolve(Rest);
+            break;
+          }
+        }
+      C.Directory = std::string(Dir);
+    }
+    return Commands;
+  }
+  std::unique_ptr<CompilationDatabase> Inner;
+};
+
 /// The compile_commands.json in \p Dir or the nearest parent, or "".
 std::string jsonDatabaseAt(llvm::StringRef Dir) {
   llvm::SmallString<256> D(Dir);
@@ -203,7 +254,7 @@ llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
   After.push_back("-resource-dir=" MLPERF_CLANG_RESOURCE_DIR);
   Adjusting->appendArgumentsAdjuster(getInsertArgumentAdjuster(After, ArgumentInsertPosition::END));
   Adjusting->appendArgumentsAdjuster(cxxHeaderAdjuster());
-  Out.Database = std::move(Adjusting);
+  Out.Database = std::make_unique<AbsoluteIncludeDirs>(std::move(Adjusting));
   return Out;
 }
 

@@ -4,18 +4,37 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
+#include <cstdlib>
 #include <set>
 
 namespace mlperf::lint {
 
 namespace {
-/// The repository a path belongs to (the nearest directory above it with a
-/// .git), so that a project's include/ next to its src/ is the project's.
+bool hasBuildFile(llvm::StringRef Dir) {
+  for (const char *Name : {"CMakeLists.txt", "meson.build", "Makefile", "WORKSPACE", "MODULE.bazel", "BUILD.bazel",
+                           "setup.py", "pyproject.toml", "compile_commands.json"})
+    if (llvm::sys::fs::exists(Dir + "/" + Name))
+      return true;
+  return false;
+}
+
+/// The repository a path belongs to, so that a project's include/ next to its
+/// src/ is the project's: the nearest directory above it with a .git; in a
+/// checkout without one (a release tarball, a copied tree), the outermost
+/// directory above it that holds a build file, never the home directory or
+/// above; else the directory itself.
 std::string projectRoot(llvm::StringRef Dir) {
-  for (llvm::SmallString<256> D(Dir); !D.empty() && D != "/"; D = llvm::sys::path::parent_path(D).str())
+  const char *Home = std::getenv("HOME");
+  std::string Outermost;
+  for (llvm::SmallString<256> D(Dir); !D.empty() && D != "/"; D = llvm::sys::path::parent_path(D).str()) {
     if (llvm::sys::fs::exists(D + "/.git"))
       return std::string(D);
-  return Dir.str();
+    if (Home && D == llvm::StringRef(Home).rtrim('/'))
+      break;
+    if (hasBuildFile(D))
+      Outermost = std::string(D);
+  }
+  return Outermost.empty() ? Dir.str() : Outermost;
 }
 } // namespace
 

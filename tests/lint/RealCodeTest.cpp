@@ -192,5 +192,24 @@ TEST_F(WholeProjectTest, WithoutSummariesAFileIsAnalysedAlone) {
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{});
 }
 
+/// A checkout without .git (a release tarball, a copied tree): the project is
+/// the outermost directory with a build file, so its include/ next to src/ is
+/// the project's.
+TEST_F(WholeProjectTest, WithoutGitTheBuildFileMarksTheProject) {
+  llvm::sys::fs::remove_directories(Repo + ".git");
+  copy(Cases + "project/staging.h", Repo + "include/staging.h");
+  llvm::sys::fs::create_directories(Repo + "src");
+  std::ofstream(Repo + "src/main.cc") << "#include \"staging.h\"\nint main() { stage(nullptr); }\n";
+  auto Lint = [&] {
+    return runProcess(MLPERF_LINT_BINARY, {"--format=json", "--no-cache", "src/main.cc", "--", "-std=c++17", "-Iinclude"},
+                      Repo, {{"XDG_CACHE_HOME", Cache}});
+  };
+  ProcessResult R = Lint();
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << R.Out << R.Err;
+  std::ofstream(Repo + "CMakeLists.txt") << "project(p)\n";
+  R = Lint();
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{"staging.h:8 mlperf-sync-in-loop"}) << R.Out << R.Err;
+}
+
 } // namespace
 } // namespace mlperf::test
