@@ -10,8 +10,7 @@ namespace clang::tidy::mlperf {
 void CreateOnDeviceCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   Finder->addMatcher(
-      cxxMemberCallExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::ToDevice),
-                        on(expr(ignoringImplicit(callExpr(hasRole(this, Role::Factory)).bind("factory")))),
+      cxxMemberCallExpr(unless(isExpansionInSystemHeader()), movesHostCreation(this, "factory"), onDevice(this),
                         runsEveryStep(this))
           .bind("move"),
       this);
@@ -97,7 +96,13 @@ void CreateOnDeviceCheck::check(const MatchFinder::MatchResult &Result) {
              << Factory->getDirectCallee();
     ModelAnalysis &A = analysis(*Result.Context);
     std::optional<RoleMatch> F = A.role(Factory), M = A.role(Move);
-    std::string Text = F && M ? onDeviceText(Factory, *F->Entry, Move, *M->Entry, *Result.Context) : "";
+    // Only `factory(...).to(device)` itself is rewritten: conversions between
+    // them, or a device that follows another tensor, have no single options form.
+    bool Direct = stripWrappers(Move->getImplicitObjectArgument()) == Factory &&
+                  !(M && M->Entry->DeviceArg && *M->Entry->DeviceArg < Move->getNumArgs() &&
+                    A.profiles().followedTensor(Move->getArg(*M->Entry->DeviceArg)));
+    std::string Text =
+        Direct && F && M ? onDeviceText(Factory, *F->Entry, Move, *M->Entry, *Result.Context) : "";
     if (!Text.empty() && isMacroFree(Move->getSourceRange()))
       D << FixItHint::CreateReplacement(Move->getSourceRange(), Text);
   }

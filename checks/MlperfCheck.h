@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analysis/ApiProfile.h"
+#include "analysis/Facts.h"
 #include "analysis/LibraryCalls.h"
 #include "analysis/ModelAnalysis.h"
 
@@ -100,6 +101,26 @@ AST_MATCHER_P(Stmt, runsEveryStep, MlperfCheck *, Check) {
 /// The statement is inside a loop that runs the model (at any depth).
 AST_MATCHER_P(Stmt, isInModelLoop, MlperfCheck *, Check) {
   return Check->analysis(Finder->getASTContext()).inModelLoop(&Node).has_value();
+}
+
+/// A move to a device of a tensor that a host factory created in this
+/// function (through conversions and local variables); binds the factory to
+/// \p FactoryId. A move that follows another tensor's device (`t.to(other)`)
+/// counts only when that tensor is not on the host.
+AST_MATCHER_P2(CXXMemberCallExpr, movesHostCreation, MlperfCheck *, Check, std::string, FactoryId) {
+  ModelAnalysis &A = Check->analysis(Finder->getASTContext());
+  auto M = A.role(&Node);
+  if (!M || M->R != Role::ToDevice)
+    return false;
+  if (M->Entry && M->Entry->DeviceArg && *M->Entry->DeviceArg < Node.getNumArgs())
+    if (const Expr *Other = A.profiles().followedTensor(Node.getArg(*M->Entry->DeviceArg)); Other && onHost(Other, A))
+      return false;
+  std::optional<HotContext> Hot = A.perStep(&Node);
+  const CallExpr *Factory = Hot ? createdOnHost(Node.getImplicitObjectArgument(), A, Hot->Loop) : nullptr;
+  if (!Factory)
+    return false;
+  Builder->setBinding(FactoryId, DynTypedNode::create(*Factory));
+  return true;
 }
 
 /// The translation unit can put tensors on an accelerator, or the matched role

@@ -127,6 +127,8 @@ void ApiProfiles::index(const Profile &P) {
   Append(Devices.OptionsTypes, D.OptionsTypes);
   Append(Devices.NotDeviceTypes, D.NotDeviceTypes);
   Append(Devices.DeviceGetters, D.DeviceGetters);
+  Append(Devices.DeviceFollowingTypes, D.DeviceFollowingTypes);
+  Append(Devices.OptionsGetters, D.OptionsGetters);
   Append(Devices.CpuNames, D.CpuNames);
   Append(Devices.AcceleratorNames, D.AcceleratorNames);
   Append(Devices.CpuStringPrefixes, D.CpuStringPrefixes);

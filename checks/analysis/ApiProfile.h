@@ -144,6 +144,9 @@ struct DeviceModel {
   std::string OptionsDeviceMethod;           // ... set through this method
   std::vector<std::string> NotDeviceTypes;   // other arguments of the same calls (dtypes, layouts)
   std::vector<std::string> DeviceGetters;    // calls whose device is known only at run time
+  /// Values whose device a move follows (`t.to(other)`, `t.to(other.options())`):
+  /// a tensor type, and the getter of its options.
+  std::vector<std::string> DeviceFollowingTypes, OptionsGetters;
   std::vector<std::string> CpuNames, AcceleratorNames;  // enumerator names; `k*` is a prefix
   std::vector<std::string> CpuStringPrefixes;           // device strings ("cpu", "cpu:0")
 };
@@ -213,6 +216,9 @@ public:
   const Profile *autogradTensorProfile(clang::QualType T) const;
   /// Classifies an expression used as a device argument.
   DeviceKind classifyDeviceArg(const clang::Expr *E) const;
+  /// The tensor whose device a device argument follows (`other` in
+  /// `t.to(other)` or `t.to(other.options())`), or null.
+  const clang::Expr *followedTensor(const clang::Expr *E) const;
   /// The device model of every profile (device, device-kind and options types).
   const DeviceModel &devices() const { return Devices; }
 

@@ -24,6 +24,19 @@ DeviceKind ApiProfiles::deviceKindOfName(llvm::StringRef Name) const {
   return DeviceKind::UnknownDevice;
 }
 
+const Expr *ApiProfiles::followedTensor(const Expr *E) const {
+  if (!E || isa<CXXDefaultArgExpr>(E))
+    return nullptr;
+  E = stripConversions(E);
+  const auto *RD = E->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (RD && llvm::is_contained(Devices.DeviceFollowingTypes, plainQualifiedName(RD)))
+    return E;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    if (const auto *MD = MC->getMethodDecl(); MD && llvm::is_contained(Devices.OptionsGetters, plainQualifiedName(MD)))
+      return stripConversions(MC->getImplicitObjectArgument());
+  return nullptr;
+}
+
 DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E) const {
   if (!E || isa<CXXDefaultArgExpr>(E))
     return DeviceKind::NotDevice;
@@ -38,6 +51,8 @@ DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E) const {
   bool IsDevice = llvm::is_contained(D.DeviceTypes, TypeName);
   bool IsDeviceKind = llvm::is_contained(D.DeviceKindTypes, TypeName);
 
+  if (followedTensor(E))
+    return DeviceKind::UnknownDevice;
   if (llvm::is_contained(D.NotDeviceTypes, TypeName))
     return DeviceKind::NotDevice;
   if (const auto *SL = dyn_cast<StringLiteral>(E)) {
@@ -86,6 +101,8 @@ DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E) const {
         break;
       if (IsSetter(MC->getMethodDecl(), MC->getNumArgs()))
         return classifyDeviceArg(MC->getArg(0));
+      if (followedTensor(MC))
+        return DeviceKind::UnknownDevice;
       Cur = stripConversions(MC->getImplicitObjectArgument());
     }
     if (const auto *CE = dyn_cast<CallExpr>(E); CE && IsSetter(CE->getDirectCallee(), CE->getNumArgs()))

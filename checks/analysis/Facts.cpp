@@ -69,11 +69,17 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth);
 bool optionsOnHost(const Expr *Opt, const ModelAnalysis &A, int Depth) {
   switch (A.profiles().classifyDeviceArg(Opt)) {
   case DeviceKind::Cpu: return true;
-  case DeviceKind::NotDevice: break;
-  default: return false;
+  case DeviceKind::Accelerator: return false;
+  default: break;
   }
+  // Options of no device, or another tensor's options (then the tensor says).
   for (const Expr *Cur = stripWrappers(Opt); Cur && Depth < 8; ++Depth) {
+    if (const Expr *Other = A.profiles().followedTensor(Cur))
+      return onHostAt(Other, A, Depth + 1);
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Cur)) {
+      if (const CXXMethodDecl *MD = MC->getMethodDecl();
+          MD && MD->getIdentifier() && MD->getName() == A.profiles().devices().OptionsDeviceMethod)
+        return false;  // a device set to something not known here
       const Expr *Obj = stripWrappers(MC->getImplicitObjectArgument());
       if (isTensorType(Obj->getType(), A.profiles()))
         return onHostAt(Obj, A, Depth + 1);
@@ -110,18 +116,66 @@ bool hostFactory(const CallExpr *CE, const ModelAnalysis &A, int Depth) {
   return true;
 }
 
-/// A framework operation (declared in a system header) whose tensor operands
-/// (the object and the arguments that hold tensors) are all on the host.
-bool hostOperation(const CallExpr *CE, const ModelAnalysis &A, int Depth) {
-  if (isUserCode(CE->getDirectCallee(), A.context()))
-    return false;
+/// The tensor operands of a framework operation (declared in a system
+/// header): the object and the arguments that hold tensors; empty for user code.
+llvm::SmallVector<const Expr *, 4> tensorOperands(const CallExpr *CE, const ModelAnalysis &A) {
   llvm::SmallVector<const Expr *, 4> Operands;
+  if (isUserCode(CE->getDirectCallee(), A.context()))
+    return Operands;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
     Operands.push_back(MC->getImplicitObjectArgument());
   for (const Expr *Arg : CE->arguments())
     if (!isa<CXXDefaultArgExpr>(Arg) && holdsTensor(Arg->getType(), A.profiles()))
       Operands.push_back(Arg);
+  return Operands;
+}
+
+/// A framework operation (declared in a system header) whose tensor operands
+/// (the object and the arguments that hold tensors) are all on the host.
+bool hostOperation(const CallExpr *CE, const ModelAnalysis &A, int Depth) {
+  llvm::SmallVector<const Expr *, 4> Operands = tensorOperands(CE, A);
   return !Operands.empty() && llvm::all_of(Operands, [&](const Expr *O) { return onHostAt(O, A, Depth + 1); });
+}
+
+/// The tensor a move's device argument follows (`t.to(other)`), or null.
+const Expr *followedByMove(const CallExpr *CE, const RoleMatch &R, const ModelAnalysis &A) {
+  if (!R.Entry || !R.Entry->DeviceArg)
+    return nullptr;
+  unsigned I = *R.Entry->DeviceArg;
+  return I < CE->getNumArgs() ? A.profiles().followedTensor(CE->getArg(I)) : nullptr;
+}
+
+bool madeInEachIteration(const Stmt *S, const Stmt *Loop, const ModelAnalysis &A) {
+  for (const Stmt *Child = S, *P = A.parent(S); P; Child = P, P = A.parent(P))
+    if (P == Loop)
+      return A.isRepeatedBy(Child, Loop);
+  return false;
+}
+
+const CallExpr *createdOnHostAt(const Expr *E, const ModelAnalysis &A, const Stmt *Loop, int Depth) {
+  if (!E || Depth > 8)
+    return nullptr;
+  E = stripWrappers(E);
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (auto R = A.role(CE))
+      return R->R == Role::Factory && hostFactory(CE, A, Depth) ? CE : nullptr;
+    llvm::SmallVector<const Expr *, 4> Operands = tensorOperands(CE, A);
+    const CallExpr *Factory = nullptr;
+    for (const Expr *O : Operands) {
+      const CallExpr *F = createdOnHostAt(O, A, Loop, Depth + 1);
+      if (!F)
+        return nullptr;
+      Factory = Factory ? Factory : F;
+    }
+    return Factory;
+  }
+  if (const VarDecl *V = namedVar(E); V && V->isLocalVarDecl() && V->getInit()) {
+    const FunctionDecl *FD = A.owner(V->getInit());
+    if (!FD || assignsTo(FD->getBody(), V) || (Loop && !madeInEachIteration(V->getInit(), Loop, A)))
+      return nullptr;
+    return createdOnHostAt(V->getInit(), A, Loop, Depth + 1);
+  }
+  return nullptr;
 }
 
 bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
@@ -132,6 +186,8 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
     if (auto R = A.role(CE)) {
       if (R->R == Role::Factory)
         return hostFactory(CE, A, Depth);
+      if (const Expr *Other = R->R == Role::ToDevice ? followedByMove(CE, *R, A) : nullptr)
+        return onHostAt(Other, A, Depth + 1);
       if (R->R != Role::Detach)  // dropping history keeps the tensor where it is
         return R->R == Role::Materialize || R->R == Role::HostWrap;
     }
@@ -164,6 +220,10 @@ bool runsOnce(const Stmt *Loop) {
 }
 
 bool onHost(const Expr *E, const ModelAnalysis &A) { return onHostAt(E, A, 0); }
+
+const CallExpr *createdOnHost(const Expr *E, const ModelAnalysis &A, const Stmt *Loop) {
+  return createdOnHostAt(E, A, Loop, 0);
+}
 
 bool provesGraph(const VarDecl *V, const Stmt *Scope, const ModelAnalysis &A) {
   if (!V || !Scope)

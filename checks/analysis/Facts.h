@@ -17,6 +17,15 @@ bool runsOnce(const Stmt *Loop);
 /// the host, or a local variable initialized from one and never reassigned.
 bool onHost(const Expr *E, const ModelAnalysis &A);
 
+/// The factory that created \p E's tensor in host memory in this function:
+/// a host factory, then operations on the host that only convert or combine
+/// such tensors (`arange(n).to(kFloat).unsqueeze(0)`), through local
+/// variables never reassigned and, given \p Loop, made in each of its
+/// iterations (one made before the loop is an invariant, not a creation per
+/// step); null for anything else (data, a loaded batch, a tensor of unknown
+/// origin).
+const CallExpr *createdOnHost(const Expr *E, const ModelAnalysis &A, const Stmt *Loop = nullptr);
+
 /// Whether \p V is the object of a backward pass inside \p Scope:
 /// `V.backward()` proves that V carries an autograd graph.
 bool provesGraph(const VarDecl *V, const Stmt *Scope, const ModelAnalysis &A);
