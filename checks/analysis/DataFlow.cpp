@@ -43,10 +43,11 @@ static bool definesMain(const ASTContext &Ctx) {
 }
 
 /// Grad mode is thread-local and callees inherit it: a function whose every
-/// call in the TU is under a guard runs under it. In a program (the TU defines
-/// main), a function nothing calls or references never runs: it constrains
-/// nothing. A thread entry or a function called through a pointer is
-/// referenced without a call and starts with grad mode on.
+/// call in the TU, and in the other files of the project (their summaries),
+/// is under a guard runs under it. In a program (the TU defines main), a
+/// function nothing calls or references never runs: it constrains nothing. A
+/// thread entry or a function called through a pointer is referenced without
+/// a call and starts with grad mode on.
 static bool guardedAt(const Stmt *S, const ModelAnalysis &A, llvm::DenseSet<const FunctionDecl *> &Visiting) {
   if (guardedInFunction(S, A))
     return true;
@@ -54,9 +55,12 @@ static bool guardedAt(const Stmt *S, const ModelAnalysis &A, llvm::DenseSet<cons
   if (!FD || FD->isMain() || !Visiting.insert(FD).second)
     return false;
   std::vector<const Expr *> Sites = A.callSites(FD);
-  bool Dead = Sites.empty() && !FD->isReferenced() && definesMain(A.context());
-  bool All = Dead ||
-             (!Sites.empty() && llvm::all_of(Sites, [&](const Expr *E) { return guardedAt(E, A, Visiting); }));
+  std::optional<bool> Elsewhere;
+  if (const ProjectSummaries *P = A.project())
+    Elsewhere = P->calledWithGradOff(usrOf(FD), A.mainFileName());
+  bool Dead = Sites.empty() && !Elsewhere && !FD->isReferenced() && definesMain(A.context());
+  bool All = Dead || (Elsewhere.value_or(!Sites.empty()) &&
+                      llvm::all_of(Sites, [&](const Expr *E) { return guardedAt(E, A, Visiting); }));
   Visiting.erase(FD);
   return All;
 }

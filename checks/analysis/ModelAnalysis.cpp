@@ -1,5 +1,6 @@
 #include "ModelAnalysis.h"
 #include "Facts.h"
+#include "SourceUtils.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/DeclTemplate.h"
@@ -140,6 +141,67 @@ void ModelAnalysis::collect() {
   for (size_t I = 0; I < Calls.size(); ++I)
     if (Calls[I].Callee)
       Callers[Calls[I].Callee].push_back(I);
+  // Without a device model (which arguments are devices), naming one is enough.
+  const DeviceModel &D = Profiles.devices();
+  bool Modelled = !D.DeviceTypes.empty() || !D.DeviceKindTypes.empty() || !D.OptionsTypes.empty();
+  DeviceAware = DeviceAware && (!Modelled || llvm::any_of(Calls, [&](const CallSite &S) { return usesDevice(S); }));
+}
+
+/// The value of a device argument taken from a tensor (`x.device()`,
+/// `x.to(other)`), directly or through a local variable: it keeps tensors
+/// where they are and says nothing about whether the program uses a device.
+static bool deviceTakenFromTensor(const Expr *E, const ApiProfiles &P, int Depth = 0) {
+  if (!E || Depth > 4)
+    return false;
+  E = stripConversions(E);
+  if (P.followedTensor(E))
+    return true;
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *FD = CE->getDirectCallee())
+      return llvm::is_contained(P.devices().DeviceGetters, plainQualifiedName(FD));
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return deviceTakenFromTensor(CO->getTrueExpr(), P, Depth + 1) &&
+           deviceTakenFromTensor(CO->getFalseExpr(), P, Depth + 1);
+  if (const VarDecl *V = namedVar(E); V && V->isLocalVarDecl() && V->getInit())
+    return deviceTakenFromTensor(V->getInit(), P, Depth + 1);
+  return false;
+}
+
+bool ModelAnalysis::usesDevice(const CallSite &S) const {
+  if (Profiles.find(S.E, Role::DeviceProbe))
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(S.E)) {
+    if (isa<CXXOperatorCallExpr>(CE))  // printing or comparing a device
+      return false;
+    if (CE->getDirectCallee() && Profiles.isDeviceMarkerCall(CE->getDirectCallee()))
+      return true;
+  }
+  llvm::ArrayRef<const Expr *> Args;
+  if (const auto *CE = dyn_cast<CallExpr>(S.E))
+    Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+  else if (const auto *CE = dyn_cast<CXXConstructExpr>(S.E)) {
+    if (Profiles.isDeviceMarkerType(CE->getType()))  // the device itself, not where it goes
+      return false;
+    Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+  }
+  const DeviceModel &D = Profiles.devices();
+  for (const Expr *Arg : Args) {
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    QualType T = stripConversions(Arg)->getType().getCanonicalType().getUnqualifiedType();
+    std::string Type;
+    if (const auto *RD = T->getAsCXXRecordDecl())
+      Type = plainQualifiedName(RD);
+    else if (const auto *ET = T->getAs<EnumType>())
+      Type = plainQualifiedName(ET->getDecl());
+    if (!llvm::is_contained(D.DeviceTypes, Type) && !llvm::is_contained(D.DeviceKindTypes, Type) &&
+        !llvm::is_contained(D.OptionsTypes, Type))
+      continue;
+    DeviceKind K = Profiles.classifyDeviceArg(Arg);
+    if (K == DeviceKind::Accelerator || (K == DeviceKind::UnknownDevice && !deviceTakenFromTensor(Arg, Profiles)))
+      return true;
+  }
+  return false;
 }
 
 void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *Owner) {

@@ -57,6 +57,9 @@ public:
 
   /// Under a branch whose condition is a constant that excludes it.
   bool neverRuns(const Stmt *S) const;
+  /// The translation unit names an accelerator (the profiles' device markers)
+  /// and sends tensors or modules there: a device that is only probed for,
+  /// printed, or taken from another tensor does not count.
   bool deviceAware() const { return DeviceAware; }
   bool isTraining(const Stmt *Loop);
   /// A backward pass or optimizer step in \p Loop's own body, not in a loop
@@ -69,6 +72,10 @@ public:
   /// Whether a call in \p FD has a role matched by a member's name alone.
   bool hasByNameRoles(const FunctionDecl *FD) const;
   const ApiProfiles &profiles() const { return Profiles; }
+  /// The project's summaries (null without whole-project analysis) and the
+  /// file this translation unit is named by in them.
+  const ProjectSummaries *project() const { return Project.get(); }
+  std::string mainFileName() const;
   ASTContext &context() const { return Ctx; }
 
   /// The calls and constructions in this translation unit of \p FD (a definition).
@@ -101,6 +108,9 @@ private:
   };
 
   void collect();
+  /// The call gives an accelerator (or a device chosen at run time) to
+  /// something, or is a device API call other than a probe.
+  bool usesDevice(const CallSite &S) const;
   void walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *Owner);
   bool isStepLoop(const Stmt *Loop);
   bool runsModel(const Stmt *Loop);
@@ -113,7 +123,6 @@ private:
   bool anyCall(const FunctionDecl *FD, llvm::function_ref<bool(const CallSite &)> Pred) const;
   bool isPeriodicGuard(const Stmt *Cond) const;
   std::optional<HotContext> hotFunction(const FunctionDecl *FD);
-  std::string mainFileName() const;
 
   ASTContext &Ctx;
   const ApiProfiles &Profiles;

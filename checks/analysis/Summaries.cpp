@@ -1,5 +1,6 @@
 #include "Summaries.h"
 
+#include "DataFlow.h"
 #include "ModelAnalysis.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -16,7 +17,7 @@ using nlohmann::json;
 
 namespace {
 std::mutex Mu;
-constexpr int SummaryVersion = 2;  // 2: "uses"
+constexpr int SummaryVersion = 3;  // 2: "uses"; 3: "grad_off_calls"
 std::shared_ptr<const ProjectSummaries> Current;
 
 struct Place {
@@ -107,6 +108,17 @@ const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::String
   return nullptr;
 }
 
+std::optional<bool> ProjectSummaries::calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
+  std::optional<bool> All;
+  for (const auto &[File, S] : Files) {
+    if (File == NotFrom)
+      continue;
+    if (auto It = S.GradOffCalls.find(Usr.str()); It != S.GradOffCalls.end())
+      All = All.value_or(true) && It->second;
+  }
+  return All;
+}
+
 std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
@@ -118,6 +130,9 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
     if (const HotCallSite *H = hotCaller(Usr, S.File))
       OS << "called\x1f" << Usr << '\x1f' << H->File << ':' << H->Line << ':' << H->Column << '\x1f' << H->LoopFile
          << ':' << H->LoopLine << ':' << H->LoopColumn << '\x1f' << H->Caller << '\x1f' << H->Training << '\n';
+  for (const auto &[Usr, Fn] : S.Functions)
+    if (std::optional<bool> Off = calledWithGradOff(Usr, S.File))
+      OS << "grad-off\x1f" << Usr << '\x1f' << *Off << '\n';
   return Out;
 }
 
@@ -125,7 +140,7 @@ std::string ProjectSummaries::toJson() const {
   json Out = {{"version", SummaryVersion}, {"files", json::object()}};
   for (const auto &[File, S] : Files) {
     json F = {{"mtime", S.MTime}, {"size", S.Size}, {"functions", json::object()}, {"hot_calls", json::object()},
-              {"uses", S.Uses}};
+              {"uses", S.Uses}, {"grad_off_calls", S.GradOffCalls}};
     for (const auto &[Usr, Fn] : S.Functions)
       F["functions"][Usr] = {{"name", Fn.Name},          {"file", Fn.File},   {"line", Fn.Line},
                              {"steps_directly", Fn.StepsDirectly}, {"reaches_step", Fn.ReachesStep},
@@ -158,6 +173,7 @@ llvm::Expected<ProjectSummaries> ProjectSummaries::fromJson(llvm::StringRef Text
       S.MTime = It->at("mtime").get<int64_t>();
       S.Size = It->at("size").get<uint64_t>();
       S.Uses = It->at("uses").get<std::set<std::string>>();
+      S.GradOffCalls = It->at("grad_off_calls").get<std::map<std::string, bool>>();
       for (auto F = It->at("functions").begin(); F != It->at("functions").end(); ++F) {
         FunctionFacts Fn;
         Fn.Name = F->at("name").get<std::string>();
@@ -211,6 +227,9 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     if (CalleeUsr.empty())
       return;
     S.Uses.insert(CalleeUsr);
+    bool Off = underNoGradGuard(Call, A);
+    auto [G, New] = S.GradOffCalls.try_emplace(CalleeUsr, Off);
+    G->second = G->second && Off;
     const auto *MD = dyn_cast<CXXMethodDecl>(Caller);
     if (!(MD && MD->getParent()->isLambda()))
       if (auto It = S.Functions.find(usrOf(Caller)); It != S.Functions.end()) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -47,6 +48,9 @@ struct FileSummary {
   std::map<std::string, FunctionFacts> Functions;           // by USR, defined in the file
   std::map<std::string, std::vector<HotCallSite>> HotCalls;  // by the callee's USR
   std::set<std::string> Uses;  // USRs of every function it calls that the file does not define
+  /// For each of Uses: whether every call of it in the file runs with
+  /// gradients off (under a no-grad guard, in its function or its callers).
+  std::map<std::string, bool> GradOffCalls;
 };
 
 class ProjectSummaries {
@@ -58,6 +62,9 @@ public:
   const FunctionFacts *function(llvm::StringRef Usr) const;
   /// A per-step call of the function from another file than \p NotFrom.
   const HotCallSite *hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// Whether every call of the function from files other than \p NotFrom runs
+  /// with gradients off; nullopt when no other file calls it.
+  std::optional<bool> calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
   const std::map<std::string, FileSummary> &files() const { return Files; }
   /// Everything the analysis of the file that \p S summarizes reads of these
   /// summaries: the facts of the functions it calls from other files, and the

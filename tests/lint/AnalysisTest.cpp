@@ -231,5 +231,34 @@ TEST_F(ModelAnalysisTest, DeviceAwareOnlyWhenAnAcceleratorIsNamed) {
   EXPECT_TRUE(ModelAnalysis(AST->getASTContext(), Marked).deviceAware());
 }
 
+/// With a device model, naming an accelerator is not enough: a probe, a
+/// device that is built and printed, or a move to another tensor's device
+/// keeps the program on the CPU; a tensor sent to the accelerator does not.
+TEST(DeviceAwareness, AnAcceleratorMustReachATensor) {
+  ApiProfiles P;
+  ASSERT_EQ(llvm::toString(P.addJson(R"({"name": "m",
+      "device_markers": {"declarations": ["fw::kCUDA"], "calls": ["fw::has_gpu"]},
+      "devices": {"device_kind_types": ["fw::DeviceType"], "cpu_names": ["kCPU"], "accelerator_names": ["kCUDA"],
+                  "device_following_types": ["fw::Tensor"]},
+      "entries": [{"role": "device-probe", "callee": "fw::has_gpu"},
+                  {"role": "to-device", "callee": "fw::Tensor::to", "device_arg": 0}]})", "m.json")),
+            "");
+  const std::string Decls = R"cc(
+namespace fw {
+enum DeviceType { kCPU, kCUDA };
+struct Tensor { Tensor to(DeviceType) const; Tensor to(const Tensor &) const; };
+bool has_gpu();
+}
+)cc";
+  auto Aware = [&](const std::string &Body) {
+    auto AST = tooling::buildASTFromCodeWithArgs(Decls + Body, {"-std=c++17"});
+    return AST && ModelAnalysis(AST->getASTContext(), P).deviceAware();
+  };
+  EXPECT_FALSE(Aware("void f(fw::Tensor t) { if (fw::has_gpu()) { fw::DeviceType d = fw::kCUDA; (void)(d == fw::kCUDA); } "
+                     "t.to(t); }"));
+  EXPECT_TRUE(Aware("void f(fw::Tensor t) { if (fw::has_gpu()) t.to(fw::kCUDA); }"));
+  EXPECT_TRUE(Aware("void f(fw::Tensor t) { fw::DeviceType d = fw::has_gpu() ? fw::kCUDA : fw::kCPU; t.to(d); }"));
+}
+
 } // namespace
 } // namespace mlperf::test

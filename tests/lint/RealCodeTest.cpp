@@ -211,5 +211,24 @@ TEST_F(WholeProjectTest, WithoutGitTheBuildFileMarksTheProject) {
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{"staging.h:8 mlperf-sync-in-loop"}) << R.Out << R.Err;
 }
 
+/// Grad mode is inherited across files: a function that runs the model per
+/// image is not reported when every call of it, in every file of the project,
+/// holds a no-grad guard (gradoff/: the framework is described by its own profile).
+TEST_F(WholeProjectTest, ANoGradGuardHeldInAnotherFileCovers) {
+  for (const char *Name : {"fw.h", "profile.json", "detector.cc", "main.cc", ".mlperf-lint"})
+    copy(Cases + "gradoff/" + Name, Repo + "gradoff/" + Name);
+  auto Lint = [&](const std::string &Path) {
+    return runProcess(MLPERF_LINT_BINARY, {"--format=json", "--no-cache", Path, "--", "-std=c++17"}, Repo + "gradoff",
+                      {{"XDG_CACHE_HOME", Cache}});
+  };
+  EXPECT_EQ(placed(Lint("detector.cc").Out), std::vector<std::string>{"detector.cc:6 mlperf-no-grad-inference"});
+  ProcessResult R = Lint(".");
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << R.Out << R.Err;
+  // One call without the guard, in a third file: gradients are on there.
+  std::ofstream(Repo + "gradoff/bench.cc") << "#include \"fw.h\"\nvoid bench(const fw::Model &m) { detect_all(m, 3); }\n";
+  R = Lint(".");
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{"detector.cc:6 mlperf-no-grad-inference"}) << R.Out << R.Err;
+}
+
 } // namespace
 } // namespace mlperf::test
