@@ -55,11 +55,10 @@ static bool guardedAt(const Stmt *S, const ModelAnalysis &A, llvm::DenseSet<cons
   if (!FD || FD->isMain() || !Visiting.insert(FD).second)
     return false;
   std::vector<const Expr *> Sites = A.callSites(FD);
-  std::optional<bool> Elsewhere;
-  if (const ProjectSummaries *P = A.project())
-    Elsewhere = P->calledWithGradOff(usrOf(FD), A.mainFileName());
+  const ProjectSummaries *P = A.project();
+  bool Elsewhere = P && P->calledWithGradOff(usrOf(FD), A.mainFileName());
   bool Dead = Sites.empty() && !Elsewhere && !FD->isReferenced() && definesMain(A.context());
-  bool All = Dead || (Elsewhere.value_or(!Sites.empty()) &&
+  bool All = Dead || ((Elsewhere || !Sites.empty()) &&
                       llvm::all_of(Sites, [&](const Expr *E) { return guardedAt(E, A, Visiting); }));
   Visiting.erase(FD);
   return All;

@@ -108,15 +108,18 @@ const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::String
   return nullptr;
 }
 
-std::optional<bool> ProjectSummaries::calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
-  std::optional<bool> All;
+bool ProjectSummaries::calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
+  bool Called = false;
   for (const auto &[File, S] : Files) {
     if (File == NotFrom)
       continue;
-    if (auto It = S.GradOffCalls.find(Usr.str()); It != S.GradOffCalls.end())
-      All = All.value_or(true) && It->second;
+    if (auto It = S.GradOffCalls.find(Usr.str()); It != S.GradOffCalls.end()) {
+      if (!It->second)
+        return false;
+      Called = true;
+    }
   }
-  return All;
+  return Called;
 }
 
 std::string ProjectSummaries::dependencies(const FileSummary &S) const {
@@ -131,8 +134,8 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
       OS << "called\x1f" << Usr << '\x1f' << H->File << ':' << H->Line << ':' << H->Column << '\x1f' << H->LoopFile
          << ':' << H->LoopLine << ':' << H->LoopColumn << '\x1f' << H->Caller << '\x1f' << H->Training << '\n';
   for (const auto &[Usr, Fn] : S.Functions)
-    if (std::optional<bool> Off = calledWithGradOff(Usr, S.File))
-      OS << "grad-off\x1f" << Usr << '\x1f' << *Off << '\n';
+    if (calledWithGradOff(Usr, S.File))
+      OS << "grad-off\x1f" << Usr << '\n';
   return Out;
 }
 

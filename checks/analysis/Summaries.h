@@ -62,9 +62,9 @@ public:
   const FunctionFacts *function(llvm::StringRef Usr) const;
   /// A per-step call of the function from another file than \p NotFrom.
   const HotCallSite *hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
-  /// Whether every call of the function from files other than \p NotFrom runs
-  /// with gradients off; nullopt when no other file calls it.
-  std::optional<bool> calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// Whether other files than \p NotFrom call the function and every such call
+  /// runs with gradients off.
+  bool calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
   const std::map<std::string, FileSummary> &files() const { return Files; }
   /// Everything the analysis of the file that \p S summarizes reads of these
   /// summaries: the facts of the functions it calls from other files, and the
