@@ -125,6 +125,9 @@ struct ProfileEntry {
   std::string FixLabel;       // NoGradGuard: how a message names the fix
   std::string DefaultDevice;  // ToDevice without arguments (`.cuda()`): the device it means
   std::string OptionsType;    // Factory: the type of its trailing options parameter
+  /// Factory: builds its tensor from host values (`torch::tensor(vec)`), so
+  /// creating it with a device in its options still copies from the host.
+  bool CopiesHostData = false;
   std::string NewOptions;     // Factory: options from a value, `{0}` is the value ("" for none)
   std::string SetDevice;      // Factory: the call appended to options to set the device, `{0}` is the device
   bool KernelLaunch = false;          // the role of a CUDA kernel launch, `kernel<<<grid, block>>>(...)`

@@ -158,7 +158,7 @@ const CallExpr *createdOnHostAt(const Expr *E, const ModelAnalysis &A, const Stm
   E = stripWrappers(E);
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     if (auto R = A.role(CE))
-      return R->R == Role::Factory && hostFactory(CE, A, Depth) ? CE : nullptr;
+      return R->R == Role::Factory && !R->Entry->CopiesHostData && hostFactory(CE, A, Depth) ? CE : nullptr;
     llvm::SmallVector<const Expr *, 4> Operands = tensorOperands(CE, A);
     const CallExpr *Factory = nullptr;
     for (const Expr *O : Operands) {

@@ -82,6 +82,7 @@ const std::vector<KeySpec> &keySpecs() {
       {"fix", {R::NoGradGuard, R::Detach}}, {"fix_label", {R::NoGradGuard}},
       {"default_device", {R::ToDevice}},
       {"options_type", {R::Factory}}, {"new_options", {R::Factory}}, {"set_device", {R::Factory}},
+      {"copies_host_data", {R::Factory}},
   };
   return Specs;
 }
@@ -349,6 +350,8 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
   Arg("value_arg", E.ValueArg);
   if (J.contains("shape_specialized"))
     E.ShapeSpecialized = getBool(J.at("shape_specialized"), W, "shape_specialized");
+  if (J.contains("copies_host_data"))
+    E.CopiesHostData = getBool(J.at("copies_host_data"), W, "copies_host_data");
   if (J.contains("kernel_launch"))
     E.KernelLaunch = getBool(J.at("kernel_launch"), W, "kernel_launch");
   if (E.R == Role::Layer)
