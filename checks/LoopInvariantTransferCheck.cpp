@@ -1,4 +1,5 @@
 #include "LoopInvariantTransferCheck.h"
+#include "analysis/Facts.h"
 #include "analysis/Hoist.h"
 #include "analysis/Invariance.h"
 #include "analysis/SourceUtils.h"
@@ -25,6 +26,27 @@ static const Expr *copiedValue(const CallExpr *Call, const RoleMatch &M) {
   return nullptr;
 }
 
+/// A method that copies its object's constant host data to the device on
+/// every call, and is called on every step: no loop of its own to hoist out
+/// of, so no fix-it; the copy belongs in the constructor.
+void LoopInvariantTransferCheck::reportPerCallConstant(const CallExpr *Call, const RoleMatch &M, const Expr *Value,
+                                                        const HotContext &Hot, const MatchFinder::MatchResult &Result) {
+  ModelAnalysis &A = analysis(*Result.Context);
+  if (M.Entry->DeviceArg && *M.Entry->DeviceArg < Call->getNumArgs())
+    if (const Expr *Other = profiles().followedTensor(Call->getArg(*M.Entry->DeviceArg)); Other && onHost(Other, A))
+      return;  // a move to the host tensor's place: nothing is copied
+  const FieldDecl *Field = perCallConstant(Value, A);
+  const FunctionDecl *Method = A.owner(Call);
+  if (!Field || !Method)
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  diag(reportLoc(Call->getExprLoc(), SM),
+       "%0 is copied to the device on every call of %1, on every step, although no method changes it; keep a "
+       "copy on the device, made once when the object is built")
+      << Field << Method;
+  explainHot(Hot, SM);
+}
+
 void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
@@ -33,8 +55,12 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Ref = Value ? dyn_cast<DeclRefExpr>(stripWrappers(Value)) : nullptr;
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   std::optional<HotContext> Hot = A.perStep(Call);
-  if (!Var || !Hot || !Hot->Loop)
+  if (!Hot)
     return;
+  if (!Var || !Hot->Loop) {
+    reportPerCallConstant(Call, *M, Value, *Hot, Result);
+    return;
+  }
   std::vector<const Stmt *> Loops = A.enclosingLoops(Call);
   // Only loops up to the one that runs the model every step.
   while (!Loops.empty() && Loops.back() != Hot->Loop)

@@ -11,6 +11,10 @@ public:
   using MlperfCheck::MlperfCheck;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  void reportPerCallConstant(const CallExpr *Call, const RoleMatch &M, const Expr *Value, const HotContext &Hot,
+                             const ast_matchers::MatchFinder::MatchResult &Result);
 };
 
 } // namespace clang::tidy::mlperf

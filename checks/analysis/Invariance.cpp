@@ -1,4 +1,5 @@
 #include "Invariance.h"
+#include "Facts.h"
 #include "SourceUtils.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -8,14 +9,18 @@
 namespace clang::tidy::mlperf {
 
 namespace {
-bool refersTo(const Expr *E, const VarDecl *VD) {
+/// \p VD is a variable, or a field of the object a method runs on (`this->f`).
+bool refersTo(const Expr *E, const ValueDecl *VD) {
   if (!E)
     return false;
   E = stripWrappers(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return DRE->getDecl() == VD;
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (ME->getMemberDecl() == VD && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return true;
     return refersTo(ME->getBase(), VD);
+  }
   // Objects reached through it: elements, and what a raw pointer points to.
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     return refersTo(AS->getBase(), VD);
@@ -39,7 +44,7 @@ bool isMutableReference(QualType T) {
 
 class ChangeFinder : public RecursiveASTVisitor<ChangeFinder> {
 public:
-  ChangeFinder(const VarDecl *VD, const Stmt *Self) : VD(VD), Self(Self) {}
+  ChangeFinder(const ValueDecl *VD, const Stmt *Self) : VD(VD), Self(Self) {}
   bool Changed = false;
 
   bool VisitVarDecl(VarDecl *D) {
@@ -104,7 +109,7 @@ public:
   }
 
 private:
-  const VarDecl *VD;
+  const ValueDecl *VD;
   const Stmt *Self;
 };
 
@@ -138,13 +143,57 @@ bool contains(const Stmt *Region, SourceLocation Loc, const SourceManager &SM) {
   SourceRange R = Region->getSourceRange();
   return !SM.isBeforeInTranslationUnit(Loc, R.getBegin()) && !SM.isBeforeInTranslationUnit(R.getEnd(), Loc);
 }
-} // namespace
 
-bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self) {
+bool changedIn(const ValueDecl *VD, const Stmt *Region, const Stmt *Self = nullptr) {
   ChangeFinder F(VD, Self);
   F.TraverseStmt(const_cast<Stmt *>(Region));
   return F.Changed;
 }
+
+/// Whether a method of the field's class other than a constructor or the
+/// destructor may change it; a method this translation unit does not define
+/// may, unless it is const. A public field may be changed by anyone.
+bool changedOutsideConstructors(const FieldDecl *F) {
+  const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
+  if (!RD || F->isMutable() || F->getAccess() == AS_public || F->getType()->isReferenceType() ||
+      F->getType()->isPointerType())
+    return true;
+  for (const CXXMethodDecl *M : RD->methods()) {
+    if (isa<CXXConstructorDecl, CXXDestructorDecl>(M) || M->isStatic() || M->isImplicit())
+      continue;
+    const FunctionDecl *Def = M->getDefinition();
+    if (!Def)
+      return !M->isConst();
+    if (!Def->getBody() || changedIn(F, Def->getBody()))
+      return true;
+  }
+  return false;
+}
+
+/// Whether every constructor of the field's class (and so every object)
+/// starts it with a value for which \p OnHost holds.
+bool initializedWith(const FieldDecl *F, llvm::function_ref<bool(const Expr *)> OnHost) {
+  const auto *RD = cast<CXXRecordDecl>(F->getParent());
+  bool Any = false;
+  for (const CXXConstructorDecl *C : RD->ctors()) {
+    if (C->isCopyOrMoveConstructor() || C->isDeleted())
+      continue;
+    const auto *Def = dyn_cast_or_null<CXXConstructorDecl>(C->getDefinition());
+    if (!Def)
+      return false;
+    const Expr *Init = nullptr;
+    for (const CXXCtorInitializer *I : Def->inits())
+      if (I->getMember() == F)
+        Init = I->getInit();
+    if (!Init || !OnHost(Init))
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+} // namespace
+
+bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self) { return changedIn(VD, Region, Self); }
 
 bool readsChangedIn(const Stmt *S, const Stmt *Region) {
   if (!S)
@@ -178,6 +227,54 @@ const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> L
     Best = Loop;
   }
   return Best;
+}
+
+
+namespace {
+/// An argument that is the same on every call: a constant expression, an
+/// enumerator, or a variable of static storage that is const.
+bool constantArg(const Expr *E, const ASTContext &Ctx) {
+  if (isa<CXXDefaultArgExpr>(E) || E->isEvaluatable(Ctx))
+    return true;
+  const auto *DRE = dyn_cast<DeclRefExpr>(stripConversions(E));
+  if (!DRE)
+    return false;
+  if (isa<EnumConstantDecl>(DRE->getDecl()))
+    return true;
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  return VD && !VD->hasLocalStorage() && VD->getType().isConstQualified();
+}
+} // namespace
+
+const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A) {
+  if (!E)
+    return nullptr;
+  E = stripWrappers(E);
+  const MemberExpr *ME = nullptr;
+  bool NeedsHostProof = false;
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    // A tensor made from constant host data (`torch::tensor(_means)`).
+    std::optional<RoleMatch> R = A.role(CE);
+    if (!R || (R->R != Role::Factory && R->R != Role::HostWrap) || CE->getNumArgs() == 0)
+      return nullptr;
+    ME = dyn_cast<MemberExpr>(stripConversions(CE->getArg(0)));
+    if (!ME || A.profiles().autogradTensorProfile(ME->getType()))
+      return nullptr;
+    for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+      if (!constantArg(CE->getArg(I), A.context()))
+        return nullptr;
+  } else {
+    ME = dyn_cast<MemberExpr>(E);
+    NeedsHostProof = true;
+  }
+  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!F || changedOutsideConstructors(F))
+    return nullptr;
+  if (NeedsHostProof && !initializedWith(F, [&](const Expr *Init) { return onHost(Init, A); }))
+    return nullptr;
+  return F;
 }
 
 } // namespace clang::tidy::mlperf

@@ -24,4 +24,10 @@ bool readsChangedIn(const Stmt *S, const Stmt *Region);
 /// with every use, so no hoist may move it.
 const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> Loops, const ApiProfiles &P);
 
+/// The field whose value \p E (in a method) copies, when every call copies
+/// the same host data: a private field of the method's object that no method
+/// but a constructor changes, either a tensor that every constructor makes on
+/// the host, or host data a factory turns into a tensor (`torch::tensor(_means)`).
+const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A);
+
 } // namespace clang::tidy::mlperf
