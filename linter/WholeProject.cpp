@@ -95,8 +95,11 @@ std::string storeSummaries(const std::string &Path, const ProjectSummaries &S) {
 }
 
 /// Rounds of linting beyond the first: summaries settle in one or two (a
-/// caller's per-step call makes its callee's file hot, whose facts flow back).
-constexpr int MaxRounds = 4;
+/// caller's per-step call makes its callee's file hot, whose facts flow back),
+/// and a chain of per-step calls through N files (test loop -> detector ->
+/// head -> box coder) takes about N. Only files whose dependencies changed are
+/// parsed again in a round.
+constexpr int MaxRounds = 8;
 } // namespace
 
 ProjectRun lintProject(const std::vector<std::string> &Roots, const std::vector<std::string> &Files,

@@ -15,6 +15,31 @@ static bool nameIn(llvm::StringRef Name, const std::vector<std::string> &Pattern
   return false;
 }
 
+/// Whether the local variable is assigned anywhere in its function after its
+/// declaration.
+static bool assignedIn(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  auto Names = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == V;
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Names(BO->getLHS()))
+    return true;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+      OC && OC->isAssignmentOp() && OC->getNumArgs() > 0 && Names(OC->getArg(0)))
+    return true;
+  for (const Stmt *C : S->children())
+    if (assignedIn(C, V))
+      return true;
+  return false;
+}
+
+static bool assignedLater(const VarDecl *V) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  return !FD || assignedIn(FD->getBody(), V);
+}
+
 DeviceKind ApiProfiles::deviceKindOfName(llvm::StringRef Name) const {
   Name = lastComponent(Name);
   if (nameIn(Name, Devices.CpuNames))
@@ -73,8 +98,10 @@ DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E) const {
         const Expr *Init = Var->getInit();
         if (Init && (Var->getType().isConstQualified() || !Var->isLocalVarDeclOrParm()))
           return classifyDeviceArg(Init);
+        // `auto device = Device(kCPU); if (gpu) device = Device(kCUDA);`: the CPU only if never reassigned.
         if (Init && Var->isLocalVarDecl())
-          return classifyDeviceArg(Init) == DeviceKind::Cpu ? DeviceKind::Cpu : DeviceKind::UnknownDevice;
+          return classifyDeviceArg(Init) == DeviceKind::Cpu && !assignedLater(Var) ? DeviceKind::Cpu
+                                                                                  : DeviceKind::UnknownDevice;
         return DeviceKind::UnknownDevice;
       }
     }

@@ -144,7 +144,9 @@ void ModelAnalysis::collect() {
   // Without a device model (which arguments are devices), naming one is enough.
   const DeviceModel &D = Profiles.devices();
   bool Modelled = !D.DeviceTypes.empty() || !D.DeviceKindTypes.empty() || !D.OptionsTypes.empty();
-  DeviceAware = DeviceAware && (!Modelled || llvm::any_of(Calls, [&](const CallSite &S) { return usesDevice(S); }));
+  LocalDeviceAware =
+      DeviceAware && (!Modelled || llvm::any_of(Calls, [&](const CallSite &S) { return usesDevice(S); }));
+  DeviceAware = LocalDeviceAware || (Project && Project->anyUsesDevice(mainFileName()));
 }
 
 /// The value of a device argument taken from a tensor (`x.device()`,

@@ -60,7 +60,11 @@ public:
   /// The translation unit names an accelerator (the profiles' device markers)
   /// and sends tensors or modules there: a device that is only probed for,
   /// printed, or taken from another tensor does not count.
+  /// In a whole-project run, a file also is when another file of the project
+  /// sends tensors to an accelerator: its helpers may get device tensors.
   bool deviceAware() const { return DeviceAware; }
+  /// Device awareness from this translation unit's own code.
+  bool usesDeviceItself() const { return LocalDeviceAware; }
   bool isTraining(const Stmt *Loop);
   /// A backward pass or optimizer step in \p Loop's own body, not in a loop
   /// nested in it: each iteration is a training step, and an inner loop's
@@ -126,7 +130,7 @@ private:
 
   ASTContext &Ctx;
   const ApiProfiles &Profiles;
-  bool DeviceAware = false;
+  bool DeviceAware = false, LocalDeviceAware = false;
   std::shared_ptr<const ProjectSummaries> Project;
   llvm::DenseMap<const Stmt *, const Stmt *> Parents;
   llvm::DenseMap<const Stmt *, const FunctionDecl *> BodyOwner;

@@ -17,7 +17,7 @@ using nlohmann::json;
 
 namespace {
 std::mutex Mu;
-constexpr int SummaryVersion = 3;  // 2: "uses"; 3: "grad_off_calls"
+constexpr int SummaryVersion = 4;  // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"
 std::shared_ptr<const ProjectSummaries> Current;
 
 struct Place {
@@ -122,6 +122,13 @@ bool ProjectSummaries::calledWithGradOff(llvm::StringRef Usr, llvm::StringRef No
   return Called;
 }
 
+bool ProjectSummaries::anyUsesDevice(llvm::StringRef NotFrom) const {
+  for (const auto &[File, S] : Files)
+    if (File != NotFrom && S.UsesDevice)
+      return true;
+  return false;
+}
+
 std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
@@ -136,6 +143,8 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   for (const auto &[Usr, Fn] : S.Functions)
     if (calledWithGradOff(Usr, S.File))
       OS << "grad-off\x1f" << Usr << '\n';
+  if (!S.UsesDevice && anyUsesDevice(S.File))
+    OS << "device\n";
   return Out;
 }
 
@@ -143,7 +152,7 @@ std::string ProjectSummaries::toJson() const {
   json Out = {{"version", SummaryVersion}, {"files", json::object()}};
   for (const auto &[File, S] : Files) {
     json F = {{"mtime", S.MTime}, {"size", S.Size}, {"functions", json::object()}, {"hot_calls", json::object()},
-              {"uses", S.Uses}, {"grad_off_calls", S.GradOffCalls}};
+              {"uses", S.Uses}, {"grad_off_calls", S.GradOffCalls}, {"uses_device", S.UsesDevice}};
     for (const auto &[Usr, Fn] : S.Functions)
       F["functions"][Usr] = {{"name", Fn.Name},          {"file", Fn.File},   {"line", Fn.Line},
                              {"steps_directly", Fn.StepsDirectly}, {"reaches_step", Fn.ReachesStep},
@@ -177,6 +186,7 @@ llvm::Expected<ProjectSummaries> ProjectSummaries::fromJson(llvm::StringRef Text
       S.Size = It->at("size").get<uint64_t>();
       S.Uses = It->at("uses").get<std::set<std::string>>();
       S.GradOffCalls = It->at("grad_off_calls").get<std::map<std::string, bool>>();
+      S.UsesDevice = It->at("uses_device").get<bool>();
       for (auto F = It->at("functions").begin(); F != It->at("functions").end(); ++F) {
         FunctionFacts Fn;
         Fn.Name = F->at("name").get<std::string>();
@@ -208,6 +218,7 @@ llvm::Expected<ProjectSummaries> ProjectSummaries::fromJson(llvm::StringRef Text
 FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
   FileSummary S;
   S.File = MainFile.str();
+  S.UsesDevice = A.usesDeviceItself();
   const SourceManager &SM = A.context().getSourceManager();
   A.forEachFunction([&](const FunctionDecl *FD) {
     const auto *MD = dyn_cast<CXXMethodDecl>(FD);

@@ -51,6 +51,9 @@ struct FileSummary {
   /// For each of Uses: whether every call of it in the file runs with
   /// gradients off (under a no-grad guard, in its function or its callers).
   std::map<std::string, bool> GradOffCalls;
+  /// The file sends tensors or modules to an accelerator (its own code, not
+  /// counting other files').
+  bool UsesDevice = false;
 };
 
 class ProjectSummaries {
@@ -65,6 +68,10 @@ public:
   /// Whether other files than \p NotFrom call the function and every such call
   /// runs with gradients off.
   bool calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// Whether a file other than \p NotFrom sends tensors to an accelerator: then
+  /// the program's tensors may live there, in a helper file that only moves
+  /// tensors next to others (`t.to(other)`) too.
+  bool anyUsesDevice(llvm::StringRef NotFrom) const;
   const std::map<std::string, FileSummary> &files() const { return Files; }
   /// Everything the analysis of the file that \p S summarizes reads of these
   /// summaries: the facts of the functions it calls from other files, and the
