@@ -1,11 +1,14 @@
 // The text, JSON and SARIF writers fed random diagnostics: any check name,
-// message, level, offset (also past the end of the file), notes and fixes.
-// The JSON and SARIF documents must parse back as JSON.
+// message, level, offset (also past the end of the file), notes, fixes and
+// highlighted ranges. The JSON and SARIF documents must parse back as JSON;
+// the text report must stay within a bound of what it shows (a few lines of
+// the 2,000-byte source per message), so a runaway line is a crash, not a
+// memory spike.
+#include "JsonCheck.h"
 #include "Report.h"
 #include "TempFile.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
-#include <nlohmann/json.hpp>
 
 using clang::tidy::ClangTidyError;
 
@@ -17,6 +20,18 @@ clang::tooling::DiagnosticMessage message(FuzzedDataProvider &P, const std::stri
   M.FileOffset = P.ConsumeIntegralInRange<unsigned>(0, FileSize + 16);
   return M;
 }
+
+// Read after every diagnostic is built, so a corpus input made before ranges
+// were fuzzed still builds the same diagnostics.
+void addRange(FuzzedDataProvider &P, clang::tooling::DiagnosticMessage &M, const std::string &File, size_t FileSize) {
+  clang::tooling::FileByteRange R;
+  R.FilePath = P.ConsumeBool() ? M.FilePath : File;
+  R.FileOffset = P.ConsumeBool() ? M.FileOffset : P.ConsumeIntegralInRange<unsigned>(0, FileSize + 16);
+  R.Length = P.ConsumeIntegralInRange<unsigned>(0, 16);
+  M.Ranges.push_back(R);
+}
+
+constexpr size_t MaxTextPerMessage = 1 << 20;
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
@@ -41,14 +56,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     }
     Errors.push_back(std::move(E));
   }
+  size_t Messages = 0;
+  for (ClangTidyError &E : Errors) {
+    Messages += 1 + E.Notes.size();
+    if (P.remaining_bytes())
+      addRange(P, E.Message, File, Source.size());
+    for (auto &N : E.Notes)
+      if (P.remaining_bytes())
+        addRange(P, N, File, Source.size());
+  }
   std::string Text;
   llvm::raw_string_ostream TextOS(Text);
   mlperf::lint::writeReport(mlperf::lint::Format::Text, Errors, TextOS);
+  if (Text.size() > Messages * MaxTextPerMessage)
+    __builtin_trap();
   for (mlperf::lint::Format F : {mlperf::lint::Format::Json, mlperf::lint::Format::Sarif}) {
     std::string Out;
     llvm::raw_string_ostream OS(Out);
     mlperf::lint::writeReport(F, Errors, OS);
-    if (nlohmann::json::parse(Out, nullptr, /*allow_exceptions=*/false).is_discarded())
+    if (!mlperf::fuzz::isJson(Out))
       __builtin_trap();
   }
   return 0;

@@ -89,23 +89,45 @@ public:
   }
 
 private:
-  clang::SourceLocation location(llvm::StringRef File, unsigned Offset) {
+  clang::FileID fileID(llvm::StringRef File) {
     if (File.empty())
       return {};
     auto Ref = Files.getOptionalFileRef(File);
     if (!Ref)
       return {};
-    clang::FileID ID = SM.getOrCreateFileID(*Ref, clang::SrcMgr::C_User);
-    return SM.getLocForStartOfFile(ID).getLocWithOffset(Offset);
+    return SM.getOrCreateFileID(*Ref, clang::SrcMgr::C_User);
+  }
+  /// An offset past the end of the file is its end, not a place in the file
+  /// loaded after it.
+  clang::SourceLocation location(llvm::StringRef File, uint64_t Offset) {
+    clang::FileID ID = fileID(File);
+    if (ID.isInvalid())
+      return {};
+    return SM.getLocForStartOfFile(ID).getLocWithOffset(std::min<uint64_t>(Offset, SM.getFileIDSize(ID)));
   }
   clang::CharSourceRange range(llvm::StringRef File, unsigned Offset, unsigned Length) {
-    clang::SourceLocation Begin = location(File, Offset);
-    return clang::CharSourceRange::getCharRange(Begin, Begin.getLocWithOffset(Length));
+    return clang::CharSourceRange::getCharRange(location(File, Offset), location(File, uint64_t(Offset) + Length));
+  }
+  /// Whether clang's printer can show a fix-it there: inside the file, and not
+  /// past its line's trailing NUL bytes, which the printer drops from a line
+  /// before it maps the fix-it's column (clang 19 then reads past its column
+  /// table and may fill a line with gigabytes of spaces).
+  bool showable(llvm::StringRef File, unsigned Offset, unsigned Length) {
+    clang::FileID ID = fileID(File);
+    if (ID.isInvalid())
+      return false;
+    llvm::StringRef Text = SM.getBufferData(ID);
+    if (Offset > Text.size() || Length > Text.size() - Offset)
+      return false;
+    unsigned Column = SM.getColumnNumber(ID, Offset);
+    llvm::StringRef Line = Text.substr(Offset - (Column - 1));
+    Line = Line.take_until([](char C) { return C == '\n' || C == '\r'; }).rtrim('\0');
+    return Column - 1 <= Line.size();
   }
   void addFixes(const clang::DiagnosticBuilder &Diag, const llvm::StringMap<clang::tooling::Replacements> &Fix) {
     for (const auto &[File, Repls] : Fix)
       for (const clang::tooling::Replacement &R : Repls)
-        if (R.isApplicable())
+        if (R.isApplicable() && showable(R.getFilePath(), R.getOffset(), R.getLength()))
           Diag << clang::FixItHint::CreateReplacement(range(R.getFilePath(), R.getOffset(), R.getLength()),
                                                       R.getReplacementText());
   }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Sanitizer runs of the linter and the runtime (recorded results: FUZZING.md, "Sanitizers").
 #   scripts/sanitize.sh asan   build-asan/: ASan+UBSan build of mlperf-lint, lint_tests,
-#                              runtime_tests and the libFuzzer targets (-DMLPERF_FUZZ=ON, so
-#                              one instrumented build serves both); runs both test binaries
+#                              runtime_tests, the libFuzzer targets (-DMLPERF_FUZZ=ON, so
+#                              one instrumented build serves both) and their replay drivers;
+#                              runs both test binaries and the corpus replays
+#                              (ctest fuzz_regression_*)
 #   scripts/sanitize.sh tsan   build-tsan/: TSan build of runtime_tests only; runs the stream
 #                              (ordering), prefetcher and cpu thread-pool tests
 #   scripts/sanitize.sh        both
@@ -19,6 +21,7 @@ NOT_HERE="PluginTest.*:EditorTest.AleClangTidyRecipeShowsTheFinding:ModelMemoryT
 NOT_HERE="$NOT_HERE:ModelMemoryTest.EstimateIsWithinAQuarterOfTheMeasuredPeak:ModelMemoryTest.F32RunsOutOfDeviceMemoryWhereF16Fits"
 NOT_HERE="$NOT_HERE:ValidateTest.LibtorchPairsCountWithLibtorchsObservers:Backends/ValidateBackendTest.*"
 FUZZ_TARGETS="fuzz_api_profile fuzz_config fuzz_compile_database fuzz_manifest fuzz_result_store fuzz_report fuzz_graph"
+REPLAY_TARGETS="${FUZZ_TARGETS//fuzz_/fuzz_replay_}"
 
 configure() {  # dir, sanitizer flags, extra cmake args...
   local dir=$1 san=$2; shift 2
@@ -34,13 +37,14 @@ configure() {  # dir, sanitizer flags, extra cmake args...
 if [ "$WHAT" = asan ] || [ "$WHAT" = all ]; then
   configure build-asan "-fsanitize=address,undefined -fno-sanitize-recover=undefined" -DMLPERF_FUZZ=ON
   # shellcheck disable=SC2086
-  ninja -C build-asan -j"${JOBS:-2}" mlperf-lint lint_tests runtime_tests $FUZZ_TARGETS
+  ninja -C build-asan -j"${JOBS:-2}" mlperf-lint lint_tests runtime_tests $FUZZ_TARGETS $REPLAY_TARGETS
   if [ -z "${BUILD_ONLY:-}" ]; then
     # LLVM's crash recovery (a crashing translation unit is reported, not fatal) needs SIGSEGV
     # for itself; leaks at exit are LLVM's deliberate ones (options registered once, a crashed
     # translation unit's AST).
     export ASAN_OPTIONS="handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:detect_leaks=0:abort_on_error=1"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    ctest --test-dir build-asan -R '^fuzz_regression_' --output-on-failure
     build-asan/tests/runtime/runtime_tests --gtest_filter="${RUNTIME_FILTER:-*}"
     build-asan/tests/lint/lint_tests --gtest_filter="${LINT_FILTER:-*-$NOT_HERE}"
   fi

@@ -3,6 +3,7 @@
 // and crash isolation (issue 12). Inputs are tiny and need no libtorch.
 #include "Fixes.h"
 #include "LintTestSupport.h"
+#include "Report.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -270,6 +271,44 @@ TEST_F(ReliabilityTest, OutputNamingAnInputIsRefused) {
         << R.Err;
     EXPECT_EQ(readFile(Path), SyncLoop);
   }
+}
+
+// Found by fuzz_report: clang's text printer drops a line's trailing NUL bytes
+// before it maps a fix-it's column, so a fix-it past them read past its column
+// table (lines of gigabytes of spaces); an offset past the end of its file was
+// shown as a place in the file read after it.
+TEST_F(ReliabilityTest, TextReportPlacesStayInsideTheirFile) {
+  std::string A = write("a.cc", std::string("int a;\0\0\nint b;\n", 16));
+  std::string B = write("b.cc", "int bbbbbbbbbbbbbbbbbbbbbbbb;\n");
+  using clang::tidy::ClangTidyError;
+  ClangTidyError E("mlperf-test", ClangTidyError::Warning, Root, false);
+  E.Message.Message = "in a";
+  E.Message.FilePath = A;
+  E.Message.FileOffset = 13;
+  ASSERT_FALSE(E.Message.Fix[A].add(clang::tooling::Replacement(A, 7, 1, "x")));
+  ASSERT_FALSE(E.Message.Fix[A].add(clang::tooling::Replacement(A, 4, 1, "y")));
+  clang::tooling::DiagnosticMessage Note;
+  Note.Message = "in b";
+  Note.FilePath = B;
+  Note.FileOffset = 4;
+  E.Notes.push_back(Note);
+  ClangTidyError Past("mlperf-test", ClangTidyError::Warning, Root, false);
+  Past.Message.Message = "past the end of a";
+  Past.Message.FilePath = A;
+  Past.Message.FileOffset = 40;
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  lint::writeText({E, Past}, OS);
+  EXPECT_EQ(Text, A + ":2:5: warning: in a [mlperf-test]\n"
+                      "    1 | int a;\n"
+                      "      |     ~\n"
+                      "      |     y\n"
+                      "    2 | int b;\n"
+                      "      |     ^\n" +
+                      B + ":1:5: note: in b\n"
+                      "    1 | int bbbbbbbbbbbbbbbbbbbbbbbb;\n"
+                      "      |     ^\n" +
+                      A + ":3:1: warning: past the end of a [mlperf-test]\n");
 }
 
 TEST_F(ReliabilityTest, WriteFailuresAreOneLineAndExitTwo) {
