@@ -98,9 +98,7 @@ void CreateOnDeviceCheck::check(const MatchFinder::MatchResult &Result) {
     std::optional<RoleMatch> F = A.role(Factory), M = A.role(Move);
     // Only `factory(...).to(device)` itself is rewritten: conversions between
     // them, or a device that follows another tensor, have no single options form.
-    bool Direct = stripWrappers(Move->getImplicitObjectArgument()) == Factory &&
-                  !(M && M->Entry->DeviceArg && *M->Entry->DeviceArg < Move->getNumArgs() &&
-                    A.profiles().followedTensor(Move->getArg(*M->Entry->DeviceArg)));
+    bool Direct = stripWrappers(Move->getImplicitObjectArgument()) == Factory && !(M && followedByMove(Move, *M, A));
     std::string Text =
         Direct && F && M ? onDeviceText(Factory, *F->Entry, Move, *M->Entry, *Result.Context) : "";
     if (!Text.empty() && isMacroFree(Move->getSourceRange()))

@@ -32,9 +32,8 @@ static const Expr *copiedValue(const CallExpr *Call, const RoleMatch &M) {
 void LoopInvariantTransferCheck::reportPerCallConstant(const CallExpr *Call, const RoleMatch &M, const Expr *Value,
                                                         const HotContext &Hot, const MatchFinder::MatchResult &Result) {
   ModelAnalysis &A = analysis(*Result.Context);
-  if (M.Entry->DeviceArg && *M.Entry->DeviceArg < Call->getNumArgs())
-    if (const Expr *Other = profiles().followedTensor(Call->getArg(*M.Entry->DeviceArg)); Other && onHost(Other, A))
-      return;  // a move to the host tensor's place: nothing is copied
+  if (const Expr *Other = followedByMove(Call, M, A); Other && onHost(Other, A))
+    return;  // a move to the host tensor's place: nothing is copied
   const FieldDecl *Field = perCallConstant(Value, A);
   const FunctionDecl *Method = A.owner(Call);
   if (!Field || !Method)

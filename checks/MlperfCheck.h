@@ -112,9 +112,8 @@ AST_MATCHER_P2(CXXMemberCallExpr, movesHostCreation, MlperfCheck *, Check, std::
   auto M = A.role(&Node);
   if (!M || M->R != Role::ToDevice)
     return false;
-  if (M->Entry && M->Entry->DeviceArg && *M->Entry->DeviceArg < Node.getNumArgs())
-    if (const Expr *Other = A.profiles().followedTensor(Node.getArg(*M->Entry->DeviceArg)); Other && onHost(Other, A))
-      return false;
+  if (const Expr *Other = followedByMove(&Node, *M, A); Other && onHost(Other, A))
+    return false;
   std::optional<HotContext> Hot = A.perStep(&Node);
   const CallExpr *Factory = Hot ? createdOnHost(Node.getImplicitObjectArgument(), A, Hot->Loop) : nullptr;
   if (!Factory)

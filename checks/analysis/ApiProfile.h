@@ -219,6 +219,8 @@ public:
   const Profile *autogradTensorProfile(clang::QualType T) const;
   /// Classifies an expression used as a device argument.
   DeviceKind classifyDeviceArg(const clang::Expr *E) const;
+  /// Whether \p E is of a device, device-kind or options type of the device model.
+  bool isDeviceModelArg(const clang::Expr *E) const;
   /// The tensor whose device a device argument follows (`other` in
   /// `t.to(other)` or `t.to(other.options())`), or null.
   const clang::Expr *followedTensor(const clang::Expr *E) const;

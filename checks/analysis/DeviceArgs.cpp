@@ -17,27 +17,9 @@ static bool nameIn(llvm::StringRef Name, const std::vector<std::string> &Pattern
 
 /// Whether the local variable is assigned anywhere in its function after its
 /// declaration.
-static bool assignedIn(const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return false;
-  auto Names = [&](const Expr *E) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == V;
-  };
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Names(BO->getLHS()))
-    return true;
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
-      OC && OC->isAssignmentOp() && OC->getNumArgs() > 0 && Names(OC->getArg(0)))
-    return true;
-  for (const Stmt *C : S->children())
-    if (assignedIn(C, V))
-      return true;
-  return false;
-}
-
 static bool assignedLater(const VarDecl *V) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-  return !FD || assignedIn(FD->getBody(), V);
+  return !FD || assignsTo(FD->getBody(), V);
 }
 
 DeviceKind ApiProfiles::deviceKindOfName(llvm::StringRef Name) const {
@@ -47,6 +29,22 @@ DeviceKind ApiProfiles::deviceKindOfName(llvm::StringRef Name) const {
   if (nameIn(Name, Devices.AcceleratorNames))
     return DeviceKind::Accelerator;
   return DeviceKind::UnknownDevice;
+}
+
+/// The qualified name of the class or enum type of \p E, or "".
+static std::string typeNameOf(const Expr *E) {
+  QualType T = E->getType().getCanonicalType().getUnqualifiedType();
+  if (const auto *RD = T->getAsCXXRecordDecl())
+    return plainQualifiedName(RD);
+  if (const auto *ET = T->getAs<EnumType>())
+    return plainQualifiedName(ET->getDecl());
+  return "";
+}
+
+bool ApiProfiles::isDeviceModelArg(const Expr *E) const {
+  std::string Type = typeNameOf(stripConversions(E));
+  return llvm::is_contained(Devices.DeviceTypes, Type) || llvm::is_contained(Devices.DeviceKindTypes, Type) ||
+         llvm::is_contained(Devices.OptionsTypes, Type);
 }
 
 const Expr *ApiProfiles::followedTensor(const Expr *E) const {
@@ -66,12 +64,7 @@ DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E) const {
   if (!E || isa<CXXDefaultArgExpr>(E))
     return DeviceKind::NotDevice;
   E = stripConversions(E);
-  QualType T = E->getType().getCanonicalType().getUnqualifiedType();
-  std::string TypeName;
-  if (const auto *RD = T->getAsCXXRecordDecl())
-    TypeName = plainQualifiedName(RD);
-  else if (const auto *ET = T->getAs<EnumType>())
-    TypeName = plainQualifiedName(ET->getDecl());
+  std::string TypeName = typeNameOf(E);
   const DeviceModel &D = Devices;
   bool IsDevice = llvm::is_contained(D.DeviceTypes, TypeName);
   bool IsDeviceKind = llvm::is_contained(D.DeviceKindTypes, TypeName);

@@ -49,19 +49,6 @@ bool isUserCode(const FunctionDecl *FD, const ASTContext &Ctx) {
   return FD && FD->getLocation().isValid() && !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
 }
 
-/// Whether a variable is assigned anywhere in \p S other than at its declaration.
-bool assignsTo(const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return false;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign &&
-                                                    namedVar(BO->getLHS()) == V)
-    return true;
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Equal &&
-                                                         OC->getNumArgs() == 2 && namedVar(OC->getArg(0)) == V)
-    return true;
-  return anyChild(S, [&](const Stmt *C) { return assignsTo(C, V); });
-}
-
 bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth);
 
 /// Tensor options that name no device or the CPU (`torch::kFloat`,
@@ -135,14 +122,6 @@ llvm::SmallVector<const Expr *, 4> tensorOperands(const CallExpr *CE, const Mode
 bool hostOperation(const CallExpr *CE, const ModelAnalysis &A, int Depth) {
   llvm::SmallVector<const Expr *, 4> Operands = tensorOperands(CE, A);
   return !Operands.empty() && llvm::all_of(Operands, [&](const Expr *O) { return onHostAt(O, A, Depth + 1); });
-}
-
-/// The tensor a move's device argument follows (`t.to(other)`), or null.
-const Expr *followedByMove(const CallExpr *CE, const RoleMatch &R, const ModelAnalysis &A) {
-  if (!R.Entry || !R.Entry->DeviceArg)
-    return nullptr;
-  unsigned I = *R.Entry->DeviceArg;
-  return I < CE->getNumArgs() ? A.profiles().followedTensor(CE->getArg(I)) : nullptr;
 }
 
 bool madeInEachIteration(const Stmt *S, const Stmt *Loop, const ModelAnalysis &A) {
@@ -220,6 +199,13 @@ bool runsOnce(const Stmt *Loop) {
 }
 
 bool onHost(const Expr *E, const ModelAnalysis &A) { return onHostAt(E, A, 0); }
+
+const Expr *followedByMove(const CallExpr *CE, const RoleMatch &R, const ModelAnalysis &A) {
+  if (!R.Entry || !R.Entry->DeviceArg)
+    return nullptr;
+  unsigned I = *R.Entry->DeviceArg;
+  return I < CE->getNumArgs() ? A.profiles().followedTensor(CE->getArg(I)) : nullptr;
+}
 
 const CallExpr *createdOnHost(const Expr *E, const ModelAnalysis &A, const Stmt *Loop) {
   return createdOnHostAt(E, A, Loop, 0);

@@ -17,6 +17,10 @@ bool runsOnce(const Stmt *Loop);
 /// the host, or a local variable initialized from one and never reassigned.
 bool onHost(const Expr *E, const ModelAnalysis &A);
 
+/// The tensor whose device a move (a call with role \p R) follows
+/// (`t.to(other)`, `t.to(other.options())`), or null.
+const Expr *followedByMove(const CallExpr *CE, const RoleMatch &R, const ModelAnalysis &A);
+
 /// The factory that created \p E's tensor in host memory in this function:
 /// a host factory, then operations on the host that only convert or combine
 /// such tensors (`arange(n).to(kFloat).unsqueeze(0)`), through local

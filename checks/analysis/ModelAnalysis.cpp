@@ -186,18 +186,8 @@ bool ModelAnalysis::usesDevice(const CallSite &S) const {
       return false;
     Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
   }
-  const DeviceModel &D = Profiles.devices();
   for (const Expr *Arg : Args) {
-    if (isa<CXXDefaultArgExpr>(Arg))
-      continue;
-    QualType T = stripConversions(Arg)->getType().getCanonicalType().getUnqualifiedType();
-    std::string Type;
-    if (const auto *RD = T->getAsCXXRecordDecl())
-      Type = plainQualifiedName(RD);
-    else if (const auto *ET = T->getAs<EnumType>())
-      Type = plainQualifiedName(ET->getDecl());
-    if (!llvm::is_contained(D.DeviceTypes, Type) && !llvm::is_contained(D.DeviceKindTypes, Type) &&
-        !llvm::is_contained(D.OptionsTypes, Type))
+    if (isa<CXXDefaultArgExpr>(Arg) || !Profiles.isDeviceModelArg(Arg))
       continue;
     DeviceKind K = Profiles.classifyDeviceArg(Arg);
     if (K == DeviceKind::Accelerator || (K == DeviceKind::UnknownDevice && !deviceTakenFromTensor(Arg, Profiles)))

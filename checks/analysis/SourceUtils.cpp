@@ -90,6 +90,21 @@ const VarDecl *namedVar(const Expr *E) {
   return nullptr;
 }
 
+bool assignsTo(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign &&
+                                                    namedVar(BO->getLHS()) == V)
+    return true;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Equal &&
+                                                         OC->getNumArgs() == 2 && namedVar(OC->getArg(0)) == V)
+    return true;
+  for (const Stmt *C : S->children())
+    if (assignsTo(C, V))
+      return true;
+  return false;
+}
+
 std::optional<int64_t> constInt(const Expr *E, const ASTContext &Ctx) {
   if (!E)
     return std::nullopt;
