@@ -71,6 +71,14 @@ void NoGradInferenceCheck::check(const MatchFinder::MatchResult &Result) {
     // body of a loop around it (a loss summed over parts within a step).
     if (A.isTraining(Loop) || (Loops.size() > 1 && A.trainsDirectly(Loops[1])))
       return;
+    // A sample every few epochs (`if (epoch % 5 == 0)`) is not a per-step
+    // cost; a loop of its own under such a guard is its own Loop.
+    if (A.periodicIn(Call, Loop))
+      return;
+    // Where clang dropped a loop it could not type, the training loop may be
+    // the one missing: no backward seen is no proof of inference.
+    if (A.dropsLoop(Loop))
+      return;
   } else {
     if (!inferenceName(FD) && !putsInEval(FD->getBody(), A))
       return;

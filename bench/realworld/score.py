@@ -131,13 +131,14 @@ def main():
         labels[key] = (label, reason)
 
     stats = collections.defaultdict(lambda: collections.Counter())
-    unlabelled, misses = [], []
+    unlabelled, misses, wrong = [], [], []
     for key, msg in sorted(findings.items()):
-        label = labels.get(key, (None, ""))[0]
+        label, reason = labels.get(key, (None, ""))
         if label == "yes":
             stats[key[3]]["tp"] += 1
         elif label == "no":
             stats[key[3]]["fp"] += 1
+            wrong.append((key, reason))
         elif label is None:
             stats[key[3]]["fp"] += 1
             stats[key[3]]["unlabelled"] += 1
@@ -177,10 +178,15 @@ def main():
         print(f"\nunlabelled findings ({len(unlabelled)}), as corpus.tsv lines to complete:")
         for (repo, path, line, check), msg in unlabelled:
             print(f"{repo}\t{commits[repo]}\t{path}\t{line}\t{check}\t?\t{msg}")
+    print(f"\nfalse positives (labelled no): {len(wrong)}")
+    if a.v:
+        for (repo, path, line, check), reason in wrong:
+            print(f"  {repo} {path}:{line} {check}: {reason}")
     print(f"\nfalse negatives: {len(misses)}")
     if a.v:
-        for (repo, path, line, check), reason in misses:
-            print(f"  {repo} {path}:{line} {check}: {reason}")
+        for key, reason in misses:
+            repo, path, line, check = key
+            print(f"  {repo} {path}:{line} {check}: {reason} [{reach(key, rows, failed, missing, a.checkouts)}]")
 
 
 if __name__ == "__main__":

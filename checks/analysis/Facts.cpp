@@ -131,6 +131,20 @@ bool madeInEachIteration(const Stmt *S, const Stmt *Loop, const ModelAnalysis &A
   return false;
 }
 
+/// \p E is computed from \p V alone by framework operations (`m.unsqueeze(0).expand(...)`):
+/// assigned back to V, it keeps V where it was.
+bool transformsOnly(const Expr *E, const VarDecl *V, const ModelAnalysis &A, int Depth) {
+  E = stripWrappers(E);
+  if (namedVar(E) == V)
+    return true;
+  const auto *CE = dyn_cast<CallExpr>(E);
+  if (!CE || Depth > 8 || A.role(CE))
+    return false;
+  llvm::SmallVector<const Expr *, 4> Operands = tensorOperands(CE, A);
+  return !Operands.empty() &&
+         llvm::all_of(Operands, [&](const Expr *O) { return transformsOnly(O, V, A, Depth + 1); });
+}
+
 const CallExpr *createdOnHostAt(const Expr *E, const ModelAnalysis &A, const Stmt *Loop, int Depth) {
   if (!E || Depth > 8)
     return nullptr;
@@ -148,9 +162,14 @@ const CallExpr *createdOnHostAt(const Expr *E, const ModelAnalysis &A, const Stm
     }
     return Factory;
   }
-  if (const VarDecl *V = namedVar(E); V && V->isLocalVarDecl() && V->getInit()) {
+  if (const VarDecl *V = namedVar(E); V && V->isLocalVarDecl() && !V->isStaticLocal() && V->getInit()) {
     const FunctionDecl *FD = A.owner(V->getInit());
-    if (!FD || assignsTo(FD->getBody(), V) || (Loop && !madeInEachIteration(V->getInit(), Loop, A)))
+    if (!FD || !llvm::all_of(assignedValues(FD->getBody(), V),
+                             [&](const Expr *Value) { return transformsOnly(Value, V, A, Depth + 1); }))
+      return nullptr;
+    // Made in each iteration of the loop, or on each call of the per-step
+    // function that holds it.
+    if (Loop && A.owner(Loop) == FD && !madeInEachIteration(V->getInit(), Loop, A))
       return nullptr;
     return createdOnHostAt(V->getInit(), A, Loop, Depth + 1);
   }

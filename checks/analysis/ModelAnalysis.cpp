@@ -3,6 +3,7 @@
 #include "SourceUtils.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -229,6 +230,12 @@ void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *
       Calls.push_back(Site);
     }
   }
+  if (loopKind(S)) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    LoopKeywords.insert(SM.getFileLoc(S->getBeginLoc()).getRawEncoding());
+    if (const auto *D = dyn_cast<DoStmt>(S))
+      LoopKeywords.insert(SM.getFileLoc(D->getWhileLoc()).getRawEncoding());
+  }
   if (const auto *L = dyn_cast<LambdaExpr>(S)) {
     for (const Expr *Init : L->capture_inits())
       walk(Init, S, Owner);
@@ -419,6 +426,44 @@ bool ModelAnalysis::isPeriodicGuard(const Stmt *Cond) const {
     return true;
   for (const Stmt *Child : Cond->children())
     if (isPeriodicGuard(Child))
+      return true;
+  return false;
+}
+
+bool ModelAnalysis::dropsLoop(const Stmt *Loop) {
+  return memoized(DropsLoopMemo, Loop, [&] {
+    const SourceManager &SM = Ctx.getSourceManager();
+    CharSourceRange Range = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Loop->getSourceRange()), SM,
+                                                     Ctx.getLangOpts());
+    if (Range.isInvalid())
+      return false;
+    auto [File, Begin] = SM.getDecomposedLoc(Range.getBegin());
+    unsigned End = SM.getFileOffset(Range.getEnd());
+    bool Invalid = false;
+    llvm::StringRef Buffer = SM.getBufferData(File, &Invalid);
+    if (Invalid || End > Buffer.size())
+      return false;
+    Lexer Raw(SM.getLocForStartOfFile(File), Ctx.getLangOpts(), Buffer.begin(), Buffer.begin() + Begin,
+              Buffer.begin() + End);
+    Token Tok;
+    bool Dropped = false, More = true;
+    while (More) {
+      More = !Raw.LexFromRawLexer(Tok);
+      // Preprocessor lines: a loop in a branch that is not compiled (`#ifdef
+      // USE_CUDA`) is not dropped; such loops cannot be told apart here.
+      if (Tok.is(tok::hash) && Tok.isAtStartOfLine())
+        return false;
+      if (Tok.is(tok::raw_identifier) && llvm::is_contained({"for", "while", "do"}, Tok.getRawIdentifier()) &&
+          !LoopKeywords.count(Tok.getLocation().getRawEncoding()))
+        Dropped = true;
+    }
+    return Dropped;
+  });
+}
+
+bool ModelAnalysis::periodicIn(const Stmt *S, const Stmt *Loop) const {
+  for (const Stmt *Child = S, *P = parent(S); P && P != Loop; Child = P, P = parent(P))
+    if (const auto *If = dyn_cast<IfStmt>(P); If && Child == If->getThen() && isPeriodicGuard(If->getCond()))
       return true;
   return false;
 }

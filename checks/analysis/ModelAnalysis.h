@@ -57,6 +57,12 @@ public:
 
   /// Under a branch whose condition is a constant that excludes it.
   bool neverRuns(const Stmt *S) const;
+  /// The source of \p Loop spells a loop that is not in the AST: clang drops
+  /// a range-for over a declaration it could not type (a missing header's
+  /// class), so what \p Loop repeats is not all there.
+  bool dropsLoop(const Stmt *Loop);
+  /// In the taken branch of a periodic guard (`if (epoch % k == 0)`) inside \p Loop.
+  bool periodicIn(const Stmt *S, const Stmt *Loop) const;
   /// The translation unit names an accelerator (the profiles' device markers)
   /// and sends tensors or modules there: a device that is only probed for,
   /// printed, or taken from another tensor does not count.
@@ -139,7 +145,9 @@ private:
   llvm::DenseMap<const Expr *, size_t> CallIndex;
   llvm::DenseMap<const FunctionDecl *, std::vector<size_t>> Callers;
   llvm::DenseMap<const FunctionDecl *, int> StepsDirectlyMemo, ReachesMemo, TrainingMemo;
-  llvm::DenseMap<const Stmt *, int> StepLoopMemo, RunsModelMemo, TrainingLoopMemo, EpochLoopMemo;
+  llvm::DenseMap<const Stmt *, int> StepLoopMemo, RunsModelMemo, TrainingLoopMemo, EpochLoopMemo, DropsLoopMemo;
+  /// Where the loops of the AST begin (file locations; a do loop's `while` too).
+  llvm::DenseSet<unsigned> LoopKeywords;
   llvm::DenseMap<const FunctionDecl *, std::optional<HotContext>> HotMemo;
   llvm::DenseSet<const FunctionDecl *> HotInProgress;
   /// Model functions and lambdas handed to an executable's constructor.

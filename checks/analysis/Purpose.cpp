@@ -108,7 +108,13 @@ Purpose purposeOfDiscarded(const Expr *E, const ModelAnalysis &A, int Depth) {
 
 Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
   const Stmt *Child = E;
+  // The value is a pointer into the tensor's host memory (`data_ptr<T>()`):
+  // handed whole to a container or a copy, the data itself is what the
+  // program keeps.
+  bool Pointer = false;
   for (const Stmt *P = A.parent(E); P; Child = P, P = A.parent(P)) {
+    if (const auto *C = dyn_cast<CXXConstructExpr>(P); C && Pointer && C->getNumArgs() >= 2)
+      return Purpose::Store;
     if (isa<ParenExpr, ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ExprWithCleanups,
             ExplicitCastExpr, CXXConstructExpr, ArraySubscriptExpr>(P))
       continue;
@@ -152,8 +158,14 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
       continue;
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(P)) {
-      if (Child == MC->getImplicitObjectArgument() || Child == MC->getCallee())
+      if (Child == MC->getImplicitObjectArgument() || Child == MC->getCallee()) {
+        if (A.profiles().find(MC, Role::HostRead))
+          Pointer = true;
+
         continue;
+      }
+      if (Pointer)
+        return Purpose::Store;
       if (const auto *MD = MC->getMethodDecl(); MD && MD->getIdentifier() &&
                                                (MD->getName() == "push_back" || MD->getName() == "emplace_back" ||
                                                 MD->getName() == "insert" || MD->getName() == "emplace"))
@@ -170,6 +182,8 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
         continue;
       if (isPredicateCallee(CE->getDirectCallee()))
         return Purpose::Condition;
+      if (Pointer)
+        return Purpose::Store;
       return isLoggingCallee(CE->getDirectCallee()) ? Purpose::Log : Purpose::Other;
     }
     if (const auto *If = dyn_cast<IfStmt>(P))

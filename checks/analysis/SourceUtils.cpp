@@ -90,20 +90,25 @@ const VarDecl *namedVar(const Expr *E) {
   return nullptr;
 }
 
-bool assignsTo(const Stmt *S, const VarDecl *V) {
+static void collectAssignedValues(const Stmt *S, const VarDecl *V, llvm::SmallVectorImpl<const Expr *> &Out) {
   if (!S)
-    return false;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign &&
-                                                    namedVar(BO->getLHS()) == V)
-    return true;
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign && namedVar(BO->getLHS()) == V)
+    Out.push_back(BO->getRHS());
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Equal &&
                                                          OC->getNumArgs() == 2 && namedVar(OC->getArg(0)) == V)
-    return true;
+    Out.push_back(OC->getArg(1));
   for (const Stmt *C : S->children())
-    if (assignsTo(C, V))
-      return true;
-  return false;
+    collectAssignedValues(C, V, Out);
 }
+
+llvm::SmallVector<const Expr *, 2> assignedValues(const Stmt *S, const VarDecl *V) {
+  llvm::SmallVector<const Expr *, 2> Out;
+  collectAssignedValues(S, V, Out);
+  return Out;
+}
+
+bool assignsTo(const Stmt *S, const VarDecl *V) { return !assignedValues(S, V).empty(); }
 
 std::optional<int64_t> constInt(const Expr *E, const ASTContext &Ctx) {
   if (!E)

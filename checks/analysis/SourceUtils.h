@@ -30,6 +30,8 @@ const VarDecl *namedVar(const Expr *E);
 /// Whether the variable is assigned (`v = ...`) anywhere in \p S other than at
 /// its declaration.
 bool assignsTo(const Stmt *S, const VarDecl *V);
+/// The values assigned to \p V (`V = value`) anywhere in \p S.
+llvm::SmallVector<const Expr *, 2> assignedValues(const Stmt *S, const VarDecl *V);
 /// The value of a constant integer expression, through const variables.
 std::optional<int64_t> constInt(const Expr *E, const ASTContext &Ctx);
 /// Whether \p E is a constant (a literal, a constexpr or a const variable

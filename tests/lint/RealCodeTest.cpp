@@ -67,6 +67,19 @@ TEST(RealCodeTest, WithTheHeaderTheSameLoopsHaveRoles) {
   EXPECT_EQ(R.Err.find("not found"), std::string::npos) << R.Err;
 }
 
+TEST(RealCodeTest, ALoopClangDroppedIsNoProofOfInference) {
+  const std::vector<std::string> Torch = {"-std=c++17", "-isystem/usr/include/torch/csrc/api/include"};
+  ProcessResult R = lint({"--format=json", "--checks=-*,mlperf-no-grad-inference", "dropped_loop.cc"}, Torch);
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  // The evaluation loop only: the epoch loop's training loop was dropped.
+  EXPECT_EQ(findings(R.Out), std::vector<std::string>{"42 mlperf-no-grad-inference"}) << R.Out;
+  EXPECT_NE(R.Err.find("dropped_loop.cc: 1 include not found (opencv2/opencv.hpp)"), std::string::npos) << R.Err;
+  std::vector<std::string> WithHeader = Torch;
+  WithHeader.push_back("-I" + Cases + "complete");
+  R = lint({"--format=json", "--checks=-*,mlperf-no-grad-inference", "dropped_loop.cc"}, WithHeader);
+  EXPECT_EQ(findings(R.Out), std::vector<std::string>{"42 mlperf-no-grad-inference"}) << R.Out;
+}
+
 bool cudaHeadersInstalled() {
   return llvm::sys::fs::exists("/usr/local/cuda/include/cuda_runtime.h");
 }
