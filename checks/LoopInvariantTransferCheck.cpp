@@ -46,6 +46,28 @@ void LoopInvariantTransferCheck::reportPerCallConstant(const CallExpr *Call, con
   explainHot(Hot, SM);
 }
 
+/// A function called on every step that copies one of its parameters to the
+/// device, when the call passes the same variable on every step
+/// (`loss_fn(out, target, anchors)` with `anchors` made before the loop).
+void LoopInvariantTransferCheck::reportInvariantParameter(const CallExpr *Call, const RoleMatch &M,
+                                                           const ParmVarDecl *Param, const HotContext &Hot,
+                                                           const MatchFinder::MatchResult &Result) {
+  ModelAnalysis &A = analysis(*Result.Context);
+  const FunctionDecl *FD = A.owner(Call);
+  if (!FD || Param->getDeclContext() != FD || isChangedIn(Param, FD->getBody(), Call))
+    return;
+  if (const Expr *Other = followedByMove(Call, M, A); Other && onHost(Other, A))
+    return;
+  if (!parameterInvariant(Param, Hot, A))
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  diag(reportLoc(Call->getExprLoc(), SM),
+       "%0 is copied to the device on every call of %1, on every step, although every call passes the same "
+       "tensor; copy it once, before the loop that calls %1, and pass the device copy")
+      << Param << FD;
+  explainHot(Hot, SM);
+}
+
 void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
@@ -56,6 +78,11 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<HotContext> Hot = A.perStep(Call);
   if (!Hot)
     return;
+  if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Var);
+      Param && (!Hot->Loop || A.owner(Hot->Loop) != A.owner(Call))) {
+    reportInvariantParameter(Call, *M, Param, *Hot, Result);
+    return;
+  }
   if (!Var || !Hot->Loop) {
     reportPerCallConstant(Call, *M, Value, *Hot, Result);
     return;

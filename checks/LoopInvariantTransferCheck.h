@@ -15,6 +15,8 @@ public:
 private:
   void reportPerCallConstant(const CallExpr *Call, const RoleMatch &M, const Expr *Value, const HotContext &Hot,
                              const ast_matchers::MatchFinder::MatchResult &Result);
+  void reportInvariantParameter(const CallExpr *Call, const RoleMatch &M, const ParmVarDecl *Param,
+                                const HotContext &Hot, const ast_matchers::MatchFinder::MatchResult &Result);
 };
 
 } // namespace clang::tidy::mlperf

@@ -1,4 +1,5 @@
 #include "Invariance.h"
+#include "Summaries.h"
 #include "Facts.h"
 #include "SourceUtils.h"
 
@@ -275,6 +276,32 @@ const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A) {
   if (NeedsHostProof && !initializedWith(F, [&](const Expr *Init) { return onHost(Init, A); }))
     return nullptr;
   return F;
+}
+
+bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, const ModelAnalysis &A) {
+  // An operator's arguments count its object; a constructor is no CallExpr.
+  if (!Call || isa<CXXOperatorCallExpr>(Call) || I >= Call->getNumArgs())
+    return false;
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripWrappers(Call->getArg(I)));
+  if (!Ref || !isa<VarDecl>(Ref->getDecl()))
+    return false;
+  std::vector<const Stmt *> Loops = A.enclosingLoops(Call);
+  while (!Loops.empty() && Loops.back() != Loop)
+    Loops.pop_back();
+  return !Loops.empty() && outermostInvariantLoop(Call->getArg(I), Loops, A.profiles()) == Loop;
+}
+
+bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, const ModelAnalysis &A) {
+  const auto *FD = dyn_cast<FunctionDecl>(Param->getDeclContext());
+  if (!FD)
+    return false;
+  unsigned Index = Param->getFunctionScopeIndex();
+  if (Hot.External)
+    return A.project() && A.project()->passesSameValue(usrOf(FD), A.mainFileName(), Index);
+  if (Hot.CallChain.size() != 1 || !Hot.Loop)
+    return false;
+  const auto *Call = dyn_cast<CallExpr>(Hot.CallChain.front());
+  return Call && A.owner(Call) == A.owner(Hot.Loop) && argumentInvariantIn(Call, Index, Hot.Loop, A);
 }
 
 } // namespace clang::tidy::mlperf

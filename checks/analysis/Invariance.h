@@ -30,4 +30,13 @@ const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> L
 /// the host, or host data a factory turns into a tensor (`torch::tensor(_means)`).
 const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A);
 
+/// Whether argument \p I of \p Call, in \p Loop, names the same variable on
+/// every iteration: one declared before the loop that the loop never changes.
+bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, const ModelAnalysis &A);
+
+/// Whether the per-step call that makes \p Hot's function hot (made directly
+/// in the hot loop, in this file or, from the project's summaries, in
+/// another) passes such an invariant variable for \p Param.
+bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, const ModelAnalysis &A);
+
 } // namespace clang::tidy::mlperf

@@ -1,6 +1,7 @@
 #include "Summaries.h"
 
 #include "DataFlow.h"
+#include "Invariance.h"
 #include "ModelAnalysis.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -17,7 +18,7 @@ using nlohmann::json;
 
 namespace {
 std::mutex Mu;
-constexpr int SummaryVersion = 4;  // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"
+constexpr int SummaryVersion = 5;  // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"
 std::shared_ptr<const ProjectSummaries> Current;
 
 struct Place {
@@ -108,6 +109,27 @@ const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::String
   return nullptr;
 }
 
+std::vector<unsigned> ProjectSummaries::sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
+  std::optional<std::vector<unsigned>> Common;
+  if (Ambiguous.count(Usr.str()))
+    return {};
+  for (const auto &[File, S] : Files) {
+    auto It = S.HotCalls.find(Usr.str());
+    if (File == NotFrom || It == S.HotCalls.end())
+      continue;
+    for (const HotCallSite &H : It->second) {
+      if (!Common)
+        Common = H.InvariantArgs;
+      llvm::erase_if(*Common, [&](unsigned I) { return !llvm::is_contained(H.InvariantArgs, I); });
+    }
+  }
+  return Common.value_or(std::vector<unsigned>());
+}
+
+bool ProjectSummaries::passesSameValue(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const {
+  return llvm::is_contained(sameValueArgs(Usr, NotFrom), Index);
+}
+
 bool ProjectSummaries::calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   bool Called = false;
   for (const auto &[File, S] : Files) {
@@ -140,6 +162,10 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
     if (const HotCallSite *H = hotCaller(Usr, S.File))
       OS << "called\x1f" << Usr << '\x1f' << H->File << ':' << H->Line << ':' << H->Column << '\x1f' << H->LoopFile
          << ':' << H->LoopLine << ':' << H->LoopColumn << '\x1f' << H->Caller << '\x1f' << H->Training << '\n';
+  // Which arguments every per-step call from elsewhere passes unchanged.
+  for (const auto &[Usr, Fn] : S.Functions)
+    for (unsigned I : sameValueArgs(Usr, S.File))
+      OS << "same-arg\x1f" << Usr << '\x1f' << I << '\n';
   for (const auto &[Usr, Fn] : S.Functions)
     if (calledWithGradOff(Usr, S.File))
       OS << "grad-off\x1f" << Usr << '\n';
@@ -163,7 +189,7 @@ std::string ProjectSummaries::toJson() const {
         F["hot_calls"][Usr].push_back({{"file", H.File}, {"line", H.Line}, {"column", H.Column},
                                        {"loop_file", H.LoopFile}, {"loop_line", H.LoopLine},
                                        {"loop_column", H.LoopColumn}, {"caller", H.Caller},
-                                       {"training", H.Training}});
+                                       {"training", H.Training}, {"invariant_args", H.InvariantArgs}});
     Out["files"][File] = std::move(F);
   }
   return Out.dump(1);
@@ -204,7 +230,8 @@ llvm::Expected<ProjectSummaries> ProjectSummaries::fromJson(llvm::StringRef Text
           S.HotCalls[H.key()].push_back(HotCallSite{J.at("file").get<std::string>(), J.at("line").get<unsigned>(),
                                                     J.at("column").get<unsigned>(), J.at("loop_file").get<std::string>(),
                                                     J.at("loop_line").get<unsigned>(), J.at("loop_column").get<unsigned>(),
-                                                    J.at("caller").get<std::string>(), J.at("training").get<bool>()});
+                                                    J.at("caller").get<std::string>(), J.at("training").get<bool>(),
+                                                    J.at("invariant_args").get<std::vector<unsigned>>()});
       P.add(std::move(S));
     }
   } catch (const std::exception &E) {
@@ -261,6 +288,10 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
       Site.LoopFile = L.File;
       Site.LoopLine = L.Line;
       Site.LoopColumn = L.Column;
+      if (const auto *CE = dyn_cast<CallExpr>(Call); CE && H->CallChain.empty())
+        for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+          if (argumentInvariantIn(CE, I, H->Loop, A))
+            Site.InvariantArgs.push_back(I);
     }
     S.HotCalls[CalleeUsr].push_back(std::move(Site));
   });

@@ -39,6 +39,9 @@ struct HotCallSite {
   unsigned LoopLine = 0, LoopColumn = 0;
   std::string Caller;  // the calling function's name
   bool Training = false;
+  /// Arguments that name the same variable on every iteration of the loop
+  /// (declared before it, never changed in it); only for calls made in the loop itself.
+  std::vector<unsigned> InvariantArgs;
 };
 
 struct FileSummary {
@@ -68,6 +71,9 @@ public:
   /// Whether other files than \p NotFrom call the function and every such call
   /// runs with gradients off.
   bool calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// Whether other files than \p NotFrom call the function on every step and
+  /// each such call passes an invariant variable as argument \p Index.
+  bool passesSameValue(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const;
   /// Whether a file other than \p NotFrom sends tensors to an accelerator: then
   /// the program's tensors may live there, in a helper file that only moves
   /// tensors next to others (`t.to(other)`) too.
@@ -83,6 +89,10 @@ public:
   static llvm::Expected<ProjectSummaries> fromJson(llvm::StringRef Json, llvm::StringRef Source);
 
 private:
+  /// The argument indices that every per-step call from another file than
+  /// \p NotFrom passes unchanged (see HotCallSite::InvariantArgs).
+  std::vector<unsigned> sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+
   std::map<std::string, FileSummary> Files;
   std::map<std::string, FunctionFacts> Resolved;  // by USR
   std::set<std::string> Ambiguous;                 // USRs with different definitions in different files

@@ -243,5 +243,24 @@ TEST_F(WholeProjectTest, ANoGradGuardHeldInAnotherFileCovers) {
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{"detector.cc:6 mlperf-no-grad-inference"}) << R.Out << R.Err;
 }
 
+/// A helper in one file copies a parameter to the device; the loop in another
+/// file passes the same host buffer on every step. A second caller that
+/// passes a buffer it fills in each iteration makes the argument vary.
+TEST_F(WholeProjectTest, AnArgumentTheLoopNeverChangesIsAnInvariantCopy) {
+  for (const char *Name : {"api.h", "upload.cc", "train.cc"})
+    copy(Cases + "invariantarg/" + Name, Repo + "invariantarg/" + Name);
+  auto Lint = [&] {
+    return runProcess(MLPERF_LINT_BINARY, {"--format=json", "--no-cache", ".", "--", "-std=c++17"},
+                      Repo + "invariantarg", {{"XDG_CACHE_HOME", Cache}});
+  };
+  ProcessResult R = Lint();
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{"upload.cc:4 mlperf-loop-invariant-transfer"}) << R.Out << R.Err;
+  std::ofstream(Repo + "invariantarg/stream.cc")
+      << "#include \"api.h\"\nvoid stream(void *k, float *dev, float *buf) {\n"
+         "  for (int i = 0; i < 10; ++i) {\n    buf[0] = i;\n    cuLaunchKernel(k);\n    upload_table(dev, buf, 1);\n  }\n}\n";
+  R = Lint();
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << R.Out << R.Err;
+}
+
 } // namespace
 } // namespace mlperf::test
