@@ -41,7 +41,7 @@ for f in $(ls fixtures/*/{train,serve,score,libtorch}_*.cc 2>/dev/null | sort) e
   i=$((i + 1))
 done
 [ "$i" -ge "$FILES" ] || echo "lint_tree.sh: only $i libtorch files available" >&2
-FLAGS=(-std=c++17 -isystem "$TORCH" -I "$SRC/fixtures/common")
+FLAGS=(-std=c++17 -isystem "$TORCH" -I "$SRC/fixtures/common" -I "$SRC/profiles/include")
 python3 - "$TREE" "${FLAGS[@]}" <<'EOF'
 import json, os, sys
 tree, flags = sys.argv[1], sys.argv[2:]

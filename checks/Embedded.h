@@ -12,5 +12,8 @@ struct EmbeddedFile {
 
 llvm::ArrayRef<EmbeddedFile> embeddedProfiles();
 llvm::ArrayRef<EmbeddedFile> embeddedDocs();
+/// profiles/include/: declarations of SDK APIs the profiles name, for headers
+/// a user's machine does not have.
+llvm::ArrayRef<EmbeddedFile> embeddedStandIns();
 
 } // namespace clang::tidy::mlperf

@@ -28,10 +28,20 @@ static bool calls(const Stmt *S, Role R, const ApiProfiles &P) {
   return llvm::any_of(S->children(), [&](const Stmt *C) { return calls(C, R, P); });
 }
 
+static bool callsAsyncCopyToHost(const Stmt *S, const ModelAnalysis &A) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    if (auto R = A.role(CE); R && R->R == Role::Materialize && A.profiles().find(CE, Role::AsyncCopy))
+      return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return callsAsyncCopyToHost(C, A); });
+}
+
 /// A synchronization that is needed: it times the device's work and says so
 /// (a comment mentioning timing on its line or the line above, or a clock
-/// read in the statement that follows it in its block), or the host reads
-/// results from memory in that statement.
+/// read in the statement that follows it in its block), the host reads
+/// results from memory in that statement, or it completes an asynchronous
+/// copy to the host made before it in the block.
 static bool isNeeded(const CallExpr *Call, const ModelAnalysis &A, const SourceManager &SM) {
   if (commentMentions(Call->getBeginLoc(), "timing", SM))
     return true;
@@ -46,7 +56,14 @@ static bool isNeeded(const CallExpr *Call, const ModelAnalysis &A, const SourceM
   if (!Block)
     return false;
   const auto *It = llvm::find(Block->body(), Item);
-  if (It == Block->body_end() || std::next(It) == Block->body_end())
+  if (It == Block->body_end())
+    return false;
+  // An asynchronous copy to the host before it in the block: its data is
+  // there only once the wait returns.
+  for (const Stmt *Before : llvm::make_range(Block->body_begin(), It))
+    if (callsAsyncCopyToHost(Before, A))
+      return true;
+  if (std::next(It) == Block->body_end())
     return false;
   const Stmt *Next = *std::next(It);
   return calls(Next, Role::Timer, A.profiles()) || calls(Next, Role::HostRead, A.profiles());

@@ -1,6 +1,6 @@
-# cmake -DOUT=<file.cpp> -DPROFILES=<a;b> -DDOCS=<a;b> -P Embed.cmake
+# cmake -DOUT=<file.cpp> -DPROFILES=<a|b> -DDOCS=<a|b> -DSTAND_INS=<a|b> -P Embed.cmake
 set(body "#include \"Embedded.h\"\nnamespace clang::tidy::mlperf {\n")
-foreach(kind PROFILES DOCS)
+foreach(kind PROFILES DOCS STAND_INS)
   string(REPLACE "|" ";" ${kind} "${${kind}}")
   set(entries "")
   foreach(f ${${kind}})
@@ -10,6 +10,7 @@ foreach(kind PROFILES DOCS)
   endforeach()
   set(fn_PROFILES embeddedProfiles)
   set(fn_DOCS embeddedDocs)
+  set(fn_STAND_INS embeddedStandIns)
   set(fn ${fn_${kind}})
   string(APPEND body "static const EmbeddedFile ${fn}Data[] = {\n${entries}  {nullptr, nullptr}};\n")
   string(APPEND body "llvm::ArrayRef<EmbeddedFile> ${fn}() { return llvm::ArrayRef<EmbeddedFile>(${fn}Data).drop_back(); }\n")

@@ -2,6 +2,7 @@
 
 #include "CudaInputs.h"
 
+#include "Embedded.h"
 #include "MlperfCheck.h"
 #include "analysis/ModelAnalysis.h"
 
@@ -29,19 +30,35 @@ using clang::tidy::mlperf::MlperfCheck;
 using clang::tidy::mlperf::ModelAnalysis;
 
 namespace {
-/// Skips an #include that cannot be found, as if the header were empty.
+constexpr const char *StandInDir = "/mlperf-lint/stand-ins";
+
+/// Skips an #include that cannot be found, as if the header were empty, and
+/// notes the ones found only among the stand-ins (searched last).
 class SkipMissing : public PPCallbacks {
 public:
-  explicit SkipMissing(std::vector<std::string> &Missing) : Missing(Missing) {}
+  SkipMissing(const SourceManager &SM, std::vector<std::string> &Missing, std::vector<std::string> &StandIns)
+      : SM(SM), Missing(Missing), StandIns(StandIns) {}
   bool FileNotFound(StringRef FileName) override {
-    if (Seen.insert(FileName.str()).second)
-      Missing.push_back(FileName.str());
+    note(FileName, Missing);
     return true;
+  }
+  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef FileName, bool, CharSourceRange,
+                          OptionalFileEntryRef File, StringRef SearchPath, StringRef, const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    // Only the user's includes: stand-ins include one another.
+    if (File && SearchPath == StandInDir && !SM.getFilename(SM.getExpansionLoc(HashLoc)).starts_with(StandInDir)) {
+      note(FileName, Missing);
+      note(FileName, StandIns);
+    }
   }
 
 private:
-  std::vector<std::string> &Missing;
-  std::set<std::string> Seen;
+  void note(StringRef Name, std::vector<std::string> &List) {
+    if (!llvm::is_contained(List, Name))
+      List.push_back(Name.str());
+  }
+  const SourceManager &SM;
+  std::vector<std::string> &Missing, &StandIns;
 };
 
 /// Summarizes the translation unit once it is parsed.
@@ -80,11 +97,12 @@ public:
 class Action : public ASTFrontendAction {
 public:
   Action(ClangTidyASTConsumerFactory &Checks, bool SystemHeaders, FileSummary *Summary, const ApiProfiles *Profiles,
-         std::vector<std::string> *Missing)
-      : Checks(Checks), SystemHeaders(SystemHeaders), Summary(Summary), Profiles(Profiles), Missing(Missing) {}
+         std::vector<std::string> *Missing, std::vector<std::string> *StandIns)
+      : Checks(Checks), SystemHeaders(SystemHeaders), Summary(Summary), Profiles(Profiles), Missing(Missing),
+        StandIns(StandIns) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
     if (Missing)
-      CI.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissing>(*Missing));
+      CI.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissing>(CI.getSourceManager(), *Missing, *StandIns));
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
     if (!SystemHeaders)
       Consumers.push_back(std::make_unique<ProjectScope>());
@@ -99,8 +117,16 @@ private:
   bool SystemHeaders;
   FileSummary *Summary;
   const ApiProfiles *Profiles;
-  std::vector<std::string> *Missing;
+  std::vector<std::string> *Missing, *StandIns;
 };
+
+/// The stand-in headers in \p FS, under StandInDir.
+void addStandIns(llvm::vfs::OverlayFileSystem &FS) {
+  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const clang::tidy::mlperf::EmbeddedFile &F : clang::tidy::mlperf::embeddedStandIns())
+    Memory->addFile(llvm::Twine(StandInDir) + "/" + F.Name, 0, llvm::MemoryBuffer::getMemBuffer(F.Text, F.Name));
+  FS.pushOverlay(Memory);
+}
 
 class Factory : public FrontendActionFactory {
 public:
@@ -174,15 +200,25 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
                                     std::vector<std::string> *Missing, bool &Ok, std::string *Stats) {
   if (isCudaInput(File))
     addCudaOverlay(*FS);
+  if (Options.RecoverIncludes)
+    addStandIns(*FS);
   ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(), FS);
   Tool.appendArgumentsAdjuster(configuredArgs(Context));
   Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
   Tool.appendArgumentsAdjuster(cudaHostOnlyAdjuster(Options.CudaPath));
   // Without spelling correction an unknown name stays an error expression
   // instead of becoming a guess at a similar declaration.
-  if (Options.RecoverIncludes)
-    Tool.appendArgumentsAdjuster(
-        getInsertArgumentAdjuster({"-ferror-limit=0", "-fno-spell-checking"}, ArgumentInsertPosition::END));
+  // Searched after every other directory, so the project's own flags always
+  // win: the machine's CUDA toolkit for C++ files that include its runtime API
+  // without naming it, then the profiles' stand-ins for SDKs the machine lacks.
+  if (Options.RecoverIncludes) {
+    CommandLineArguments Extra = {"-ferror-limit=0", "-fno-spell-checking"};
+    std::string Toolkit = (Options.CudaPath.empty() ? std::string("/usr/local/cuda") : Options.CudaPath) + "/include";
+    if (!isCudaInput(File) && FS->exists(Toolkit + "/cuda_runtime_api.h"))
+      Extra.insert(Extra.end(), {"-idirafter", Toolkit});
+    Extra.insert(Extra.end(), {"-idirafter", StandInDir});
+    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::END));
+  }
   ClangTidyDiagnosticConsumer Consumer(Context, nullptr, /*RemoveIncompatibleErrors=*/true, /*GetFixesFromNotes=*/true);
   DiagnosticsEngine Engine(new DiagnosticIDs(), new DiagnosticOptions(), &Consumer, /*ShouldOwnClient=*/false);
   Context.setDiagnosticsEngine(&Engine);
@@ -218,12 +254,13 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   }
   ClangTidyASTConsumerFactory Checks(Context, FS);
   std::vector<std::string> *Missing = &Run.MissingIncludes;
+  std::vector<std::string> *StandIns = &Run.StandIns;
   bool Ok = false;
   const bool SystemHeaders = Context.getOptions().SystemHeaders.value_or(false);
   Run.Errors = runTool(
       Context, DB, File, FS, Options,
       [&](std::vector<std::string> *M) {
-        return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles->get(), M);
+        return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles->get(), M, StandIns);
       },
       Missing, Ok, &Run.CompilerStats);
   if (Summary)
@@ -243,8 +280,15 @@ std::string incompleteMessage(const std::string &File, const FileRun &Run) {
   std::string List;
   for (const std::string &Name : Run.MissingIncludes)
     List += (List.empty() ? "" : ", ") + Name;
-  return File + ": " + std::to_string(N) + (N == 1 ? " include" : " includes") + " not found (" + List +
-         "); results may be incomplete";
+  std::string Replaced;
+  for (const std::string &Name : Run.StandIns)
+    Replaced += (Replaced.empty() ? "" : ", ") + Name;
+  size_t M = Run.StandIns.size();
+  if (M)
+    Replaced = ", " + std::to_string(M) + " of them replaced by declarations of " + (M == 1 ? "its" : "their") +
+               " API that mlperf-lint ships (" + Replaced + ")";
+  return File + ": " + std::to_string(N) + (N == 1 ? " include" : " includes") + " not found (" + List + ")" +
+         Replaced + "; results may be incomplete";
 }
 
 } // namespace mlperf::lint

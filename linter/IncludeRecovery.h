@@ -24,6 +24,7 @@ struct ParseOptions {
 struct FileRun {
   std::vector<clang::tidy::ClangTidyError> Errors;  // findings, and compiler errors when nothing was missing
   std::vector<std::string> MissingIncludes;         // as spelled, in order of first use, without duplicates
+  std::vector<std::string> StandIns;                // those of them found among mlperf-lint's stand-in headers
   size_t FollowingErrors = 0;                       // compiler errors dropped because headers were missing
   // The file's stderr block, written whole when it finishes: clang's "N warnings
   // generated." and "Error while processing FILE." lines, or "".
@@ -37,7 +38,7 @@ FileRun runTidyOnFile(clang::tidy::ClangTidyContext &Context, const clang::tooli
                       const ParseOptions &Options, clang::tidy::mlperf::FileSummary *Summary = nullptr);
 
 /// `FILE: N includes not found (a.h, b.h); results may be incomplete`, or ""
-/// when every include was found.
+/// when every include was found; it names those that stand-in headers replaced.
 std::string incompleteMessage(const std::string &File, const FileRun &Run);
 
 } // namespace mlperf::lint

@@ -282,8 +282,11 @@ bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, con
   // An operator's arguments count its object; a constructor is no CallExpr.
   if (!Call || isa<CXXOperatorCallExpr>(Call) || I >= Call->getNumArgs())
     return false;
+  // A local variable: a global may change anywhere (a static input buffer
+  // refilled before each call).
   const auto *Ref = dyn_cast<DeclRefExpr>(stripWrappers(Call->getArg(I)));
-  if (!Ref || !isa<VarDecl>(Ref->getDecl()))
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage())
     return false;
   std::vector<const Stmt *> Loops = A.enclosingLoops(Call);
   while (!Loops.empty() && Loops.back() != Loop)

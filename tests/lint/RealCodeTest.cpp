@@ -67,6 +67,33 @@ TEST(RealCodeTest, WithTheHeaderTheSameLoopsHaveRoles) {
   EXPECT_EQ(R.Err.find("not found"), std::string::npos) << R.Err;
 }
 
+TEST(RealCodeTest, StandInsReplaceAnSdkThatIsNotInstalled) {
+  ProcessResult R = lint({"--format=json", "tensorrt_without_sdk.cc"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_EQ(findings(R.Out), (std::vector<std::string>{"17 mlperf-compile-in-loop", "18 mlperf-compile-in-loop"}))
+      << R.Out;
+  EXPECT_NE(R.Err.find("tensorrt_without_sdk.cc: 1 include not found (NvInfer.h), 1 of them replaced by "
+                       "declarations of its API that mlperf-lint ships (NvInfer.h); results may be incomplete"),
+            std::string::npos)
+      << R.Err;
+  // With strict includes there are no stand-ins: the missing SDK is fatal.
+  R = lint({"--strict-includes", "tensorrt_without_sdk.cc"});
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  EXPECT_NE(R.Out.find("'NvInfer.h' file not found"), std::string::npos) << R.Out;
+}
+
+TEST(RealCodeTest, AnInstalledSdkWinsOverTheStandIns) {
+  // The declarations on the include path, as an installed SDK: nothing is
+  // missing or replaced, so the call they do not declare is a compiler error.
+  ProcessResult R = lint({"--format=json", "tensorrt_without_sdk.cc"},
+                         {"-std=c++17", "-I" MLPERF_SOURCE_DIR "/fixtures/common", "-I" MLPERF_SOURCE_DIR "/profiles/include"});
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  EXPECT_EQ(R.Err.find("not found"), std::string::npos) << R.Err;
+  EXPECT_EQ(findings(R.Out), (std::vector<std::string>{"17 mlperf-compile-in-loop", "18 mlperf-compile-in-loop",
+                                                      "20 clang-diagnostic-error"}))
+      << R.Out;
+}
+
 TEST(RealCodeTest, ALoopClangDroppedIsNoProofOfInference) {
   const std::vector<std::string> Torch = {"-std=c++17", "-isystem/usr/include/torch/csrc/api/include"};
   ProcessResult R = lint({"--format=json", "--checks=-*,mlperf-no-grad-inference", "dropped_loop.cc"}, Torch);
