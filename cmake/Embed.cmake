@@ -1,4 +1,5 @@
-# cmake -DOUT=<file.cpp> -DPROFILES=<a|b> -DDOCS=<a|b> -DSTAND_INS=<a|b> -P Embed.cmake
+# cmake -DOUT=<file.cpp> -DPROFILES=<a|b> -DDOCS=<a|b> -DSTAND_INS=<a|b> -DSTAND_IN_BASE=<dir> -P Embed.cmake
+# (stand-ins are named by their path under STAND_IN_BASE: opencv2/core.hpp)
 set(body "#include \"Embedded.h\"\nnamespace clang::tidy::mlperf {\n")
 foreach(kind PROFILES DOCS STAND_INS)
   string(REPLACE "|" ";" ${kind} "${${kind}}")
@@ -6,6 +7,9 @@ foreach(kind PROFILES DOCS STAND_INS)
   foreach(f ${${kind}})
     file(READ "${f}" text)
     get_filename_component(name "${f}" NAME)
+    if(kind MATCHES "^STAND_INS$")
+      file(RELATIVE_PATH name "${STAND_IN_BASE}" "${f}")
+    endif()
     string(APPEND entries "  {\"${name}\", R\"mlperf_embed(${text})mlperf_embed\"},\n")
   endforeach()
   set(fn_PROFILES embeddedProfiles)

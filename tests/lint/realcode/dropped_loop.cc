@@ -6,7 +6,7 @@
 #include <torch/torch.h>
 
 enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
-#include "opencv2/opencv.hpp"
+#include "vision/frame.h"
 
 struct Net : torch::nn::Module {
   Net() { fc = register_module("fc", torch::nn::Linear(8, 2)); }
@@ -15,7 +15,7 @@ struct Net : torch::nn::Module {
 };
 
 struct Images : torch::data::datasets::Dataset<Images> {
-  cv::Mat image;
+  vision::Frame image;
   torch::data::Example<> get(size_t) override { return {torch::zeros({8}), torch::zeros({1})}; }
   torch::optional<size_t> size() const override { return 4; }
 };

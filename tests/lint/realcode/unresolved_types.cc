@@ -5,10 +5,10 @@ extern "C" int cudaDeviceSynchronize();
 extern "C" int cuLaunchKernel(void *f);
 extern "C" int cudaMemcpy(void *dst, const void *src, unsigned long n, cudaMemcpyKind kind);
 
-#include "opencv2/opencv.hpp"
+#include "vision/frame.h"
 
 // The launched kernel comes from an unknown type: no step, so no hot loop.
-void unresolvedStep(cv::Mat frame) {
+void unresolvedStep(vision::Frame frame) {
   for (int i = 0; i < 10; ++i) {
     cuLaunchKernel(frame.kernel());
     cudaDeviceSynchronize();
@@ -16,7 +16,7 @@ void unresolvedStep(cv::Mat frame) {
 }
 
 // The copy's direction is an unknown value: no role.
-void unresolvedDirection(void *k, float *host, float *dev, cv::Mat frame) {
+void unresolvedDirection(void *k, float *host, float *dev, vision::Frame frame) {
   for (int i = 0; i < 10; ++i) {
     cuLaunchKernel(k);
     cudaMemcpy(host, dev, 64, frame.direction());

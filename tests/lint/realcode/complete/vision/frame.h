@@ -1,7 +1,7 @@
 // What unresolved_types.cc needs from the header, when it is found.
-namespace cv {
-struct Mat {
+namespace vision {
+struct Frame {
   void *kernel() const;
   cudaMemcpyKind direction() const;
 };
-} // namespace cv
+} // namespace vision

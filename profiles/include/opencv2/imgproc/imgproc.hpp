@@ -1,0 +1,4 @@
+// OpenCV 2-style path of opencv2/imgproc.hpp: see core.hpp.
+#pragma once
+
+#include "../imgproc.hpp"

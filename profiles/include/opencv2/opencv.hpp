@@ -1,0 +1,4 @@
+// OpenCV's umbrella header (opencv2/opencv.hpp): see core.hpp.
+#pragma once
+
+#include "core.hpp"
