@@ -294,17 +294,30 @@ bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, con
   return !Loops.empty() && outermostInvariantLoop(Call->getArg(I), Loops, A.profiles()) == Loop;
 }
 
-bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, const ModelAnalysis &A) {
+bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAnalysis &A) {
   const auto *FD = dyn_cast<FunctionDecl>(Param->getDeclContext());
-  if (!FD)
+  if (!FD || !(Hot.External || !Hot.CallChain.empty()))
     return false;
   unsigned Index = Param->getFunctionScopeIndex();
-  if (Hot.External)
-    return A.project() && A.project()->passesSameValue(usrOf(FD), A.mainFileName(), Index);
-  if (Hot.CallChain.size() != 1 || !Hot.Loop)
-    return false;
-  const auto *Call = dyn_cast<CallExpr>(Hot.CallChain.front());
-  return Call && A.owner(Call) == A.owner(Hot.Loop) && argumentInvariantIn(Call, Index, Hot.Loop, A);
+  // Every per-step call, in this file and in the others, passes one.
+  bool Any = false;
+  for (const Expr *Site : A.callSites(FD)) {
+    std::optional<HotContext> H = A.perStep(Site);
+    if (!H)
+      continue;
+    const auto *Call = dyn_cast<CallExpr>(Site);
+    if (!Call || !H->Loop || !H->CallChain.empty() || A.owner(Call) != A.owner(H->Loop) ||
+        !argumentInvariantIn(Call, Index, H->Loop, A))
+      return false;
+    Any = true;
+  }
+  const ProjectSummaries *P = A.project();
+  if (P && P->hotCaller(usrOf(FD), A.mainFileName())) {
+    if (!P->passesSameValue(usrOf(FD), A.mainFileName(), Index))
+      return false;
+    Any = true;
+  }
+  return Any;
 }
 
 } // namespace clang::tidy::mlperf

@@ -34,9 +34,9 @@ const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A);
 /// every iteration: one declared before the loop that the loop never changes.
 bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, const ModelAnalysis &A);
 
-/// Whether the per-step call that makes \p Hot's function hot (made directly
-/// in the hot loop, in this file or, from the project's summaries, in
-/// another) passes such an invariant variable for \p Param.
-bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, const ModelAnalysis &A);
+/// Whether every per-step call of \p Hot's function (in this file and, from
+/// the project's summaries, in the others) is made directly in its hot loop
+/// and passes such an invariant variable for \p Param.
+bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAnalysis &A);
 
 } // namespace clang::tidy::mlperf
