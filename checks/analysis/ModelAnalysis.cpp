@@ -211,7 +211,10 @@ void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *
       CallSite Site{E, Callee, Profiles.match(E), Owner};
       if (Site.Role && Site.Role->ByName && isInstantiatedTemplate(Owner))
         Site.Role.reset();
-      if (const auto *CE = dyn_cast<CallExpr>(E); Project && !Callee && !Site.Role && CE && CE->getDirectCallee())
+      // A project function defined in another file, also when it is a model's
+      // forward: what it does (trains, differentiates) is in its summary.
+      if (const auto *CE = dyn_cast<CallExpr>(E); Project && !Callee && CE && CE->getDirectCallee() &&
+                                                  (!Site.Role || Site.Role->kind() == Kind::Forward))
         Site.External = Project->function(usrOf(CE->getDirectCallee()));
       if (!DeviceAware) {
         if (const auto *CE = dyn_cast<CallExpr>(E); CE && CE->getDirectCallee() &&
@@ -614,7 +617,9 @@ void ModelAnalysis::forEachExternalCall(
   for (const CallSite &C : Calls) {
     const auto *CE = dyn_cast<CallExpr>(C.E);
     const FunctionDecl *Declared = CE ? CE->getDirectCallee() : nullptr;
-    if (C.Callee || C.Role || !Declared || SM.isInSystemHeader(SM.getExpansionLoc(Declared->getLocation())))
+    // As in walk(): a model's forward defined in another file is followed too.
+    if (C.Callee || (C.Role && C.Role->kind() != Kind::Forward) || !Declared ||
+        SM.isInSystemHeader(SM.getExpansionLoc(Declared->getLocation())))
       continue;
     Fn(C.E, C.Caller, Declared);
   }

@@ -301,5 +301,20 @@ TEST_F(WholeProjectTest, AnArgumentTheLoopNeverChangesIsAnInvariantCopy) {
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << R.Out << R.Err;
 }
 
+/// A model whose forward, defined in another file, differentiates its output
+/// needs gradients to evaluate: its evaluation loop is not an inference loop.
+TEST_F(WholeProjectTest, AForwardThatDifferentiatesNeedsGradients) {
+  for (const char *Name : {"fw.h", "profile.json", "models.cc", "eval.cc", ".mlperf-lint"})
+    copy(Cases + "needsgrad/" + Name, Repo + "needsgrad/" + Name);
+  auto Lint = [&](const std::string &Path) {
+    return runProcess(MLPERF_LINT_BINARY, {"--format=json", "--no-cache", Path, "--", "-std=c++17"},
+                      Repo + "needsgrad", {{"XDG_CACHE_HOME", Cache}});
+  };
+  EXPECT_EQ(placed(Lint("eval.cc").Out),
+            (std::vector<std::string>{"eval.cc:11 mlperf-no-grad-inference", "eval.cc:6 mlperf-no-grad-inference"}));
+  ProcessResult R = Lint(".");
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{"eval.cc:11 mlperf-no-grad-inference"}) << R.Out << R.Err;
+}
+
 } // namespace
 } // namespace mlperf::test
