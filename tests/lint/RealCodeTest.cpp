@@ -84,6 +84,46 @@ TEST(RealCodeTest, StandInsReplaceAnSdkThatIsNotInstalled) {
   EXPECT_NE(R.Out.find("'NvInfer.h' file not found"), std::string::npos) << R.Out;
 }
 
+/// Every stand-in header parses on its own, and with the others, as a program
+/// that uses the common calls of each would.
+TEST(RealCodeTest, EveryStandInParses) {
+  std::string Source;
+  std::error_code EC;
+  const std::string Dir = MLPERF_SOURCE_DIR "/profiles/include/";
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
+    if (It->type() != llvm::sys::fs::file_type::directory_file)
+      Source += "#include \"" + It->path().substr(Dir.size()) + "\"\n";
+  ASSERT_NE(Source.find("opencv2/core/cuda.hpp"), std::string::npos) << Source;
+  Source += R"(
+int main() {
+  cv::Mat image = cv::imread("a.png"), rgb;
+  cv::cvtColor(image, rgb, cv::COLOR_BGR2RGB);
+  cv::resize(rgb, rgb, cv::Size(224, 224));
+  rgb.convertTo(rgb, CV_32FC3, 1.0 / 255);
+  std::vector<cv::Mat> channels;
+  cv::split(rgb, channels);
+  cv::rectangle(image, cv::Rect(0, 0, 8, 8), cv::Scalar(255, 0, 0), 2);
+  cv::cuda::GpuMat gpu(image.rows, image.cols, CV_8UC3), resized;
+  gpu.upload(image);
+  cv::cuda::resize(gpu, resized, cv::Size(64, 64));
+  cv::cuda::divide(resized, cv::Scalar(255, 255, 255), resized, 1, -1);
+  nvinfer1::IRuntime *runtime = nullptr;
+  nvinfer1::ICudaEngine *engine = runtime->deserializeCudaEngine(nullptr, 0);
+  nvinfer1::IExecutionContext *context = engine->createExecutionContext();
+  void *bindings[2] = {nullptr, nullptr};
+  context->enqueueV2(bindings, nullptr, nullptr);
+  Ort::Env env(ORT_LOGGING_LEVEL_WARNING, "test");
+  Ort::SessionOptions options;
+  Ort::Session session(env, "model.onnx", options);
+  Ort::AllocatorWithDefaultOptions allocator;
+  auto name = session.GetInputNameAllocated(0, allocator);
+  std::vector<int64_t> shape = session.GetInputTypeInfo(0).GetTensorTypeAndShapeInfo().GetShape();
+  return image.empty() + static_cast<int>(shape.size()) + (name ? 0 : 1);
+}
+)";
+  EXPECT_EQ(compileErrors(Cases + "stand_ins.cc", Source, {"-std=c++17", "-I" + Dir}), "");
+}
+
 TEST(RealCodeTest, AnOpenCvStandInKeepsADatasetClassValid) {
   ProcessResult R = lint({"--format=json", "--checks=-*,mlperf-materialize-in-loop", "opencv_dataset.cc"},
                          {"-std=c++17", "-isystem/usr/include/torch/csrc/api/include"});

@@ -8,10 +8,24 @@
 // where OpenCV uses proxy classes: an InputArray accepts anything).
 #pragma once
 
+// What the real headers bring in with them (cvstd.hpp, cvstd.inl,
+// cvstd_wrapper.hpp), which programs come to rely on.
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <sstream>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 typedef unsigned char uchar;
