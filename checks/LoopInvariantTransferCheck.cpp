@@ -29,11 +29,9 @@ static const Expr *copiedValue(const CallExpr *Call, const RoleMatch &M) {
 /// A method that copies its object's constant host data to the device on
 /// every call, and is called on every step: no loop of its own to hoist out
 /// of, so no fix-it; the copy belongs in the constructor.
-void LoopInvariantTransferCheck::reportPerCallConstant(const CallExpr *Call, const RoleMatch &M, const Expr *Value,
-                                                        const HotContext &Hot, const MatchFinder::MatchResult &Result) {
+void LoopInvariantTransferCheck::reportPerCallConstant(const CallExpr *Call, const Expr *Value, const HotContext &Hot,
+                                                        const MatchFinder::MatchResult &Result) {
   ModelAnalysis &A = analysis(*Result.Context);
-  if (const Expr *Other = followedByMove(Call, M, A); Other && onHost(Other, A))
-    return;  // a move to the host tensor's place: nothing is copied
   const FieldDecl *Field = perCallConstant(Value, A);
   const FunctionDecl *Method = A.owner(Call);
   if (!Field || !Method)
@@ -49,14 +47,12 @@ void LoopInvariantTransferCheck::reportPerCallConstant(const CallExpr *Call, con
 /// A function called on every step that copies one of its parameters to the
 /// device, when the call passes the same variable on every step
 /// (`loss_fn(out, target, anchors)` with `anchors` made before the loop).
-void LoopInvariantTransferCheck::reportInvariantParameter(const CallExpr *Call, const RoleMatch &M,
-                                                           const ParmVarDecl *Param, const HotContext &Hot,
+void LoopInvariantTransferCheck::reportInvariantParameter(const CallExpr *Call, const ParmVarDecl *Param,
+                                                           const HotContext &Hot,
                                                            const MatchFinder::MatchResult &Result) {
   ModelAnalysis &A = analysis(*Result.Context);
   const FunctionDecl *FD = A.owner(Call);
   if (!FD || Param->getDeclContext() != FD || isChangedIn(Param, FD->getBody(), Call))
-    return;
-  if (const Expr *Other = followedByMove(Call, M, A); Other && onHost(Other, A))
     return;
   if (!parameterInvariant(Param, Hot, A))
     return;
@@ -78,20 +74,20 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<HotContext> Hot = A.perStep(Call);
   if (!Hot)
     return;
-  if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Var);
-      Param && (!Hot->Loop || A.owner(Hot->Loop) != A.owner(Call))) {
-    reportInvariantParameter(Call, *M, Param, *Hot, Result);
+  // No loop here to hoist out of: the copy is made on every call of a
+  // per-step function, of its object's data or of a parameter.
+  const auto *Param = dyn_cast_or_null<ParmVarDecl>(Var);
+  if (!Var || !Hot->Loop || (Param && A.owner(Hot->Loop) != A.owner(Call))) {
+    if (const Expr *Other = followedByMove(Call, *M, A); Other && onHost(Other, A))
+      return;  // a move to the host tensor's place: nothing is copied
+    if (Param)
+      reportInvariantParameter(Call, Param, *Hot, Result);
+    else
+      reportPerCallConstant(Call, Value, *Hot, Result);
     return;
   }
-  if (!Var || !Hot->Loop) {
-    reportPerCallConstant(Call, *M, Value, *Hot, Result);
-    return;
-  }
-  std::vector<const Stmt *> Loops = A.enclosingLoops(Call);
   // Only loops up to the one that runs the model every step.
-  while (!Loops.empty() && Loops.back() != Hot->Loop)
-    Loops.pop_back();
-  const Stmt *Target = outermostInvariantLoop(Call, Loops, profiles());
+  const Stmt *Target = outermostInvariantLoop(Call, loopsUpTo(Call, Hot->Loop, A), profiles());
   if (!Target)
     return;
   // Keep going outward while the copy stays invariant: the epoch loop too.

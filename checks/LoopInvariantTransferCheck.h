@@ -13,10 +13,10 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
-  void reportPerCallConstant(const CallExpr *Call, const RoleMatch &M, const Expr *Value, const HotContext &Hot,
+  void reportPerCallConstant(const CallExpr *Call, const Expr *Value, const HotContext &Hot,
                              const ast_matchers::MatchFinder::MatchResult &Result);
-  void reportInvariantParameter(const CallExpr *Call, const RoleMatch &M, const ParmVarDecl *Param,
-                                const HotContext &Hot, const ast_matchers::MatchFinder::MatchResult &Result);
+  void reportInvariantParameter(const CallExpr *Call, const ParmVarDecl *Param, const HotContext &Hot,
+                                const ast_matchers::MatchFinder::MatchResult &Result);
 };
 
 } // namespace clang::tidy::mlperf

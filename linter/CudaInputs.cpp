@@ -8,11 +8,7 @@ namespace mlperf::lint {
 namespace {
 constexpr const char *OverlayDir = "/mlperf-lint/cuda-overlay";
 
-struct OverlayHeader {
-  const char *Name;
-  const char *Text;
-};
-constexpr OverlayHeader OverlayHeaders[] = {
+constexpr clang::tidy::mlperf::EmbeddedFile OverlayHeaders[] = {
 #include "CudaOverlay.inc"
 };
 
@@ -45,11 +41,14 @@ clang::tooling::ArgumentsAdjuster cudaHostOnlyAdjuster(const std::string &CudaPa
   };
 }
 
-void addCudaOverlay(llvm::vfs::OverlayFileSystem &FS) {
+void addEmbeddedDirectory(llvm::vfs::OverlayFileSystem &FS, llvm::StringRef Dir,
+                          llvm::ArrayRef<clang::tidy::mlperf::EmbeddedFile> Files) {
   auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  for (const OverlayHeader &H : OverlayHeaders)
-    Memory->addFile(llvm::Twine(OverlayDir) + "/" + H.Name, 0, llvm::MemoryBuffer::getMemBuffer(H.Text, H.Name));
+  for (const clang::tidy::mlperf::EmbeddedFile &F : Files)
+    Memory->addFile(Dir + "/" + F.Name, 0, llvm::MemoryBuffer::getMemBuffer(F.Text, F.Name));
   FS.pushOverlay(Memory);
 }
+
+void addCudaOverlay(llvm::vfs::OverlayFileSystem &FS) { addEmbeddedDirectory(FS, OverlayDir, OverlayHeaders); }
 
 } // namespace mlperf::lint

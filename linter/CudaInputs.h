@@ -4,6 +4,8 @@
 // clang 19's CUDA wrapper includes but that newer toolkits no longer ship.
 #pragma once
 
+#include "Embedded.h"
+
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
@@ -19,5 +21,9 @@ clang::tooling::ArgumentsAdjuster cudaHostOnlyAdjuster(const std::string &CudaPa
 
 /// Makes the overlay's directory visible through \p FS.
 void addCudaOverlay(llvm::vfs::OverlayFileSystem &FS);
+
+/// Makes \p Files (compiled into the binary) visible through \p FS under \p Dir.
+void addEmbeddedDirectory(llvm::vfs::OverlayFileSystem &FS, llvm::StringRef Dir,
+                          llvm::ArrayRef<clang::tidy::mlperf::EmbeddedFile> Files);
 
 } // namespace mlperf::lint

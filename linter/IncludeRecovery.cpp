@@ -16,6 +16,7 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <set>
 
@@ -120,14 +121,6 @@ private:
   std::vector<std::string> *Missing, *StandIns;
 };
 
-/// The stand-in headers in \p FS, under StandInDir.
-void addStandIns(llvm::vfs::OverlayFileSystem &FS) {
-  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  for (const clang::tidy::mlperf::EmbeddedFile &F : clang::tidy::mlperf::embeddedStandIns())
-    Memory->addFile(llvm::Twine(StandInDir) + "/" + F.Name, 0, llvm::MemoryBuffer::getMemBuffer(F.Text, F.Name));
-  FS.pushOverlay(Memory);
-}
-
 class Factory : public FrontendActionFactory {
 public:
   Factory(std::function<std::unique_ptr<FrontendAction>()> Make, std::vector<std::string> *Missing)
@@ -201,7 +194,7 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
   if (isCudaInput(File))
     addCudaOverlay(*FS);
   if (Options.RecoverIncludes)
-    addStandIns(*FS);
+    addEmbeddedDirectory(*FS, StandInDir, clang::tidy::mlperf::embeddedStandIns());
   ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(), FS);
   Tool.appendArgumentsAdjuster(configuredArgs(Context));
   Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
@@ -277,18 +270,13 @@ std::string incompleteMessage(const std::string &File, const FileRun &Run) {
   size_t N = Run.MissingIncludes.size();
   if (!N)
     return "";
-  std::string List;
-  for (const std::string &Name : Run.MissingIncludes)
-    List += (List.empty() ? "" : ", ") + Name;
-  std::string Replaced;
-  for (const std::string &Name : Run.StandIns)
-    Replaced += (Replaced.empty() ? "" : ", ") + Name;
   size_t M = Run.StandIns.size();
-  if (M)
-    Replaced = ", " + std::to_string(M) + " of them replaced by declarations of " + (M == 1 ? "its" : "their") +
-               " API that mlperf-lint ships (" + Replaced + ")";
-  return File + ": " + std::to_string(N) + (N == 1 ? " include" : " includes") + " not found (" + List + ")" +
-         Replaced + "; results may be incomplete";
+  std::string Replaced = M ? ", " + std::to_string(M) + " of them replaced by declarations of " +
+                                 (M == 1 ? "its" : "their") + " API that mlperf-lint ships (" +
+                                 llvm::join(Run.StandIns, ", ") + ")"
+                           : "";
+  return File + ": " + std::to_string(N) + (N == 1 ? " include" : " includes") + " not found (" +
+         llvm::join(Run.MissingIncludes, ", ") + ")" + Replaced + "; results may be incomplete";
 }
 
 } // namespace mlperf::lint

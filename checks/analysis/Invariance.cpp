@@ -288,10 +288,15 @@ bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, con
   const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   if (!VD || !VD->hasLocalStorage())
     return false;
-  std::vector<const Stmt *> Loops = A.enclosingLoops(Call);
+  std::vector<const Stmt *> Loops = loopsUpTo(Call, Loop, A);
+  return !Loops.empty() && outermostInvariantLoop(Call->getArg(I), Loops, A.profiles()) == Loop;
+}
+
+std::vector<const Stmt *> loopsUpTo(const Stmt *S, const Stmt *Loop, const ModelAnalysis &A) {
+  std::vector<const Stmt *> Loops = A.enclosingLoops(S);
   while (!Loops.empty() && Loops.back() != Loop)
     Loops.pop_back();
-  return !Loops.empty() && outermostInvariantLoop(Call->getArg(I), Loops, A.profiles()) == Loop;
+  return Loops;
 }
 
 bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAnalysis &A) {
@@ -312,8 +317,8 @@ bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAn
     Any = true;
   }
   const ProjectSummaries *P = A.project();
-  if (P && P->hotCaller(usrOf(FD), A.mainFileName())) {
-    if (!P->passesSameValue(usrOf(FD), A.mainFileName(), Index))
+  if (std::string Usr = usrOf(FD); P && P->hotCaller(Usr, A.mainFileName())) {
+    if (!P->passesSameValue(Usr, A.mainFileName(), Index))
       return false;
     Any = true;
   }

@@ -30,6 +30,10 @@ const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> L
 /// the host, or host data a factory turns into a tensor (`torch::tensor(_means)`).
 const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A);
 
+/// The loops around \p S, innermost first, up to and including \p Loop;
+/// none when \p Loop does not enclose \p S.
+std::vector<const Stmt *> loopsUpTo(const Stmt *S, const Stmt *Loop, const ModelAnalysis &A);
+
 /// Whether argument \p I of \p Call, in \p Loop, names the same variable on
 /// every iteration: one declared before the loop that the loop never changes.
 bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, const ModelAnalysis &A);

@@ -197,6 +197,13 @@ bool ModelAnalysis::usesDevice(const CallSite &S) const {
   return false;
 }
 
+/// A call of a function another file defines is followed through that file's
+/// summary unless a profile says what it does; a model's forward is followed
+/// too: what it does (trains, differentiates) is in its summary.
+static bool followedAcrossFiles(const std::optional<RoleMatch> &Role) {
+  return !Role || Role->kind() == Kind::Forward;
+}
+
 void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *Owner) {
   if (!S)
     return;
@@ -211,10 +218,8 @@ void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *
       CallSite Site{E, Callee, Profiles.match(E), Owner};
       if (Site.Role && Site.Role->ByName && isInstantiatedTemplate(Owner))
         Site.Role.reset();
-      // A project function defined in another file, also when it is a model's
-      // forward: what it does (trains, differentiates) is in its summary.
-      if (const auto *CE = dyn_cast<CallExpr>(E); Project && !Callee && CE && CE->getDirectCallee() &&
-                                                  (!Site.Role || Site.Role->kind() == Kind::Forward))
+      if (const auto *CE = dyn_cast<CallExpr>(E);
+          Project && !Callee && CE && CE->getDirectCallee() && followedAcrossFiles(Site.Role))
         Site.External = Project->function(usrOf(CE->getDirectCallee()));
       if (!DeviceAware) {
         if (const auto *CE = dyn_cast<CallExpr>(E); CE && CE->getDirectCallee() &&
@@ -617,8 +622,7 @@ void ModelAnalysis::forEachExternalCall(
   for (const CallSite &C : Calls) {
     const auto *CE = dyn_cast<CallExpr>(C.E);
     const FunctionDecl *Declared = CE ? CE->getDirectCallee() : nullptr;
-    // As in walk(): a model's forward defined in another file is followed too.
-    if (C.Callee || (C.Role && C.Role->kind() != Kind::Forward) || !Declared ||
+    if (C.Callee || !followedAcrossFiles(C.Role) || !Declared ||
         SM.isInSystemHeader(SM.getExpansionLoc(Declared->getLocation())))
       continue;
     Fn(C.E, C.Caller, Declared);
