@@ -1,6 +1,6 @@
 // compile_commands.json: checked whole, then read by clang's JSON database;
 // every accepted database yields commands without crashing.
-#include "CompileFlags.h"
+#include "project/CompileFlags.h"
 
 #include "clang/Tooling/JSONCompilationDatabase.h"
 

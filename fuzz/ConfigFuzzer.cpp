@@ -1,6 +1,6 @@
 // `.mlperf-lint` and `--config` YAML: parsed and validated (checks, options,
 // regexes, profiles), or rejected with one line naming the source.
-#include "Config.h"
+#include "project/Config.h"
 
 #include <cstdint>
 

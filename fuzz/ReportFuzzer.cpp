@@ -5,7 +5,7 @@
 // the 2,000-byte source per message), so a runaway line is a crash, not a
 // memory spike.
 #include "JsonCheck.h"
-#include "Report.h"
+#include "report/Report.h"
 #include "TempFile.h"
 
 #include <fuzzer/FuzzedDataProvider.h>

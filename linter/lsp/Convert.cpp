@@ -1,7 +1,7 @@
-#include "Convert.h"
+#include "lsp/Convert.h"
 
-#include "Report.h"
-#include "Sarif.h"
+#include "report/Report.h"
+#include "report/Sarif.h"
 
 #include "llvm/ADT/StringExtras.h"
 

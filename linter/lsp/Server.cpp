@@ -1,8 +1,8 @@
-#include "Server.h"
+#include "lsp/Server.h"
 
-#include "Convert.h"
-#include "Lint.h"
-#include "Transport.h"
+#include "lsp/Convert.h"
+#include "project/Lint.h"
+#include "lsp/Transport.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 

@@ -5,7 +5,7 @@
 // editor's buffer through an in-memory overlay. It runs beside clangd.
 #pragma once
 
-#include "Request.h"
+#include "project/Request.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -1,7 +1,7 @@
-#include "HtmlReport.h"
+#include "validate/HtmlReport.h"
 
-#include "HtmlParts.h"
-#include "ResultStore.h"
+#include "support/HtmlParts.h"
+#include "validate/ResultStore.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 

@@ -3,7 +3,7 @@
 // the fixture code side by side and the check's documentation.
 #pragma once
 
-#include "Results.h"
+#include "validate/Results.h"
 
 #include <string>
 

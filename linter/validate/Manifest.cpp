@@ -1,5 +1,5 @@
-#include "Manifest.h"
-#include "Measure.h"
+#include "validate/Manifest.h"
+#include "validate/Measure.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

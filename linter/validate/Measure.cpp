@@ -1,4 +1,4 @@
-#include "Measure.h"
+#include "validate/Measure.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -2,7 +2,7 @@
 // check: medians and ratios, never a single timing.
 #pragma once
 
-#include "Manifest.h"
+#include "validate/Manifest.h"
 
 #include "llvm/ADT/StringRef.h"
 

@@ -1,4 +1,4 @@
-#include "ResultStore.h"
+#include "validate/ResultStore.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"

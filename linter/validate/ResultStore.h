@@ -2,7 +2,7 @@
 // the note the linter adds to each finding of a validated check.
 #pragma once
 
-#include "Results.h"
+#include "validate/Results.h"
 
 #include "llvm/Support/raw_ostream.h"
 

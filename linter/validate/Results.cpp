@@ -1,4 +1,4 @@
-#include "Results.h"
+#include "validate/Results.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // pair per type is the only place the JSON keys are spelled.
 #pragma once
 
-#include "Measure.h"
+#include "validate/Measure.h"
 
 #include "llvm/Support/Error.h"
 

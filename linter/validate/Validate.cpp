@@ -1,10 +1,10 @@
-#include "Validate.h"
+#include "validate/Validate.h"
 
-#include "HtmlReport.h"
-#include "Manifest.h"
-#include "Measure.h"
-#include "ResultStore.h"
-#include "Results.h"
+#include "validate/HtmlReport.h"
+#include "validate/Manifest.h"
+#include "validate/Measure.h"
+#include "validate/ResultStore.h"
+#include "validate/Results.h"
 
 #include "clang-tidy/GlobList.h"
 #include "llvm/Support/CommandLine.h"

@@ -3,13 +3,13 @@
 // and merging the shards' reports, and the memory-aware default of -j.
 #include "LintTestSupport.h"
 
-#include "Cache.h"
-#include "Jobs.h"
-#include "MergeReports.h"
-#include "Preamble.h"
-#include "Report.h"
-#include "Shard.h"
-#include "WholeProject.h"
+#include "engine/Cache.h"
+#include "engine/Jobs.h"
+#include "report/MergeReports.h"
+#include "engine/Preamble.h"
+#include "report/Report.h"
+#include "project/Shard.h"
+#include "engine/WholeProject.h"
 #include "SyncInLoopCheck.h"
 #include "MaterializeInLoopCheck.h"
 

@@ -1,9 +1,9 @@
 // Bad input never damages a file, hangs, or ends the run without the other
 // files' findings: --fix safety, outputs, the directory walk, configuration
 // and crash isolation (issue 12). Inputs are tiny and need no libtorch.
-#include "Fixes.h"
+#include "findings/Fixes.h"
 #include "LintTestSupport.h"
-#include "Report.h"
+#include "report/Report.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

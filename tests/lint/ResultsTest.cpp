@@ -2,8 +2,8 @@
 // and the HTML building blocks, without running any fixture.
 #include "HtmlTestSupport.h"
 
-#include "HtmlFindings.h"
-#include "HtmlParts.h"
+#include "report/HtmlFindings.h"
+#include "support/HtmlParts.h"
 #include "validate/Measure.h"
 #include "validate/Results.h"
 

@@ -2,7 +2,7 @@
 // 2.1.0 schema and carries what GitHub's ingestion needs.
 #include "IntegrationSupport.h"
 #include "JsonSchema.h"
-#include "Sarif.h"
+#include "report/Sarif.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,0 +1,260 @@
+#include "cli/CommandLine.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlperf::lint {
+
+namespace cl = llvm::cl;
+
+namespace {
+const char *UsageText = R"(
+SUBCOMMANDS:
+  mlperf-lint lsp [options] [-- <compiler arguments>]
+      A language server on stdin/stdout for editors; it takes the options above.
+  mlperf-lint validate [--help]
+      Runs each check's fixture pair and measures what the fix changes.
+  mlperf-lint merge-sarif a.sarif b.sarif ... [-o all.sarif]
+      Merges the SARIF (or JSON) reports of --shard=K/N runs into one report.
+
+COMPILER ARGUMENTS:
+  Arguments after `--` are the compile flags of every file, instead of a
+  compilation database (-p, or the nearest compile_commands.json).
+
+CONFIGURATION:
+  The nearest `.mlperf-lint` or `.clang-tidy` above each file (in one directory,
+  `.mlperf-lint` wins; of a `.clang-tidy` only the mlperf-* settings count), or
+  --config-file / --config instead of those files; the command line over both.
+
+EXIT STATUS:
+  0  no findings
+  1  findings
+  2  usage, configuration, input or compile errors
+)";
+
+struct Options {
+  cl::OptionCategory Category{"mlperf-lint options"};
+  cl::list<std::string> Paths{cl::Positional, cl::desc("<file-or-directory>... [-- <compiler arguments>]"),
+                              cl::cat(Category)};
+  cl::extrahelp Usage{UsageText};
+  cl::opt<std::string> BuildPath{"p", cl::desc("Build directory with compile_commands.json"), cl::cat(Category)};
+  cl::opt<std::string> Checks{"checks", cl::desc("Check globs, as clang-tidy's --checks"), cl::cat(Category)};
+  cl::opt<std::string> ConfigFile{"config-file", cl::desc("Read the configuration from this YAML file"),
+                                  cl::cat(Category)};
+  cl::opt<std::string> Config{"config", cl::desc("Configuration as inline YAML"), cl::cat(Category)};
+  cl::opt<bool> DumpConfig{"dump-config", cl::desc("Print the effective configuration and exit"), cl::cat(Category)};
+  cl::opt<bool> ListChecks{"list-checks", cl::desc("List the checks and whether they are on by default"),
+                           cl::cat(Category)};
+  cl::opt<std::string> Explain{"explain", cl::desc("Print a check's documentation"), cl::value_desc("check"),
+                               cl::cat(Category)};
+  cl::opt<std::string> WarningsAsErrors{"warnings-as-errors", cl::ValueOptional,
+                                        cl::desc("Treat findings of these checks as errors (default: all)"),
+                                        cl::cat(Category)};
+  cl::opt<std::string> HeaderFilter{"header-filter", cl::desc("Report findings in headers matching this regex"),
+                                    cl::cat(Category)};
+  cl::opt<std::string> ExcludeHeaderFilter{"exclude-header-filter",
+                                           cl::desc("Do not report findings in headers matching this regex, "
+                                                    "as clang-tidy's --exclude-header-filter"),
+                                           cl::cat(Category)};
+  cl::opt<bool> SystemHeaders{"system-headers", cl::desc("Report findings in system headers too"),
+                              cl::cat(Category)};
+  cl::opt<bool> UseColor{"use-color",
+                         cl::desc("Colors in the text report (default: when stdout is a terminal); "
+                                  "--use-color=false turns them off"),
+                         cl::cat(Category)};
+  cl::opt<std::string> PathStyle{"path-style", cl::desc("JSON file paths: absolute (default) or relative"),
+                                 cl::init("absolute"), cl::cat(Category)};
+  cl::opt<bool> Headers{"headers", cl::desc("Also lint headers found in directories"), cl::cat(Category)};
+  cl::opt<bool> Fix{"fix", cl::desc("Apply the suggested fixes in place"), cl::cat(Category)};
+  cl::opt<bool> FixErrors{"fix-errors", cl::desc("Apply fixes even to files with compile errors (implies --fix)"),
+                          cl::cat(Category)};
+  cl::list<std::string> Excludes{"exclude", cl::desc("Skip files and directories matching this glob (repeatable)"),
+                                 cl::value_desc("glob"), cl::cat(Category)};
+  cl::opt<bool> Verbose{"verbose", cl::desc("Say which paths the directory walk skips"), cl::cat(Category)};
+  cl::opt<bool> VerifyConfig{"verify-config", cl::desc("Check the configuration files and exit"),
+                             cl::cat(Category)};
+  cl::opt<std::string> ExportFixes{"export-fixes", cl::desc("Write fixes as YAML for clang-apply-replacements"),
+                                   cl::value_desc("file"), cl::cat(Category)};
+  cl::opt<std::string> OutputFormat{"format", cl::desc("Output format: text, json, sarif or html"), cl::init("text"),
+                                    cl::cat(Category)};
+  cl::opt<std::string> SarifRoot{"sarif-root",
+                                 cl::desc("SARIF: URIs relative to this directory (%SRCROOT%; default: git top-level)"),
+                                 cl::value_desc("dir"), cl::cat(Category)};
+  cl::opt<std::string> Output{"o", cl::desc("Write the report to this file instead of stdout"),
+                              cl::value_desc("file"), cl::cat(Category)};
+  cl::list<std::string> Profiles{"profile", cl::desc("Additional API profile (JSON)"), cl::value_desc("file"),
+                                 cl::cat(Category)};
+  cl::list<std::string> ExtraArgs{"extra-arg", cl::desc("Compiler argument to append"), cl::cat(Category)};
+  cl::list<std::string> ExtraArgsBefore{"extra-arg-before", cl::desc("Compiler argument to prepend"),
+                                        cl::cat(Category)};
+  cl::opt<int> Jobs{"j", cl::desc("Files linted in parallel (default: cores)"), cl::value_desc("uint"), cl::init(0), cl::Prefix,
+                         cl::cat(Category)};
+  cl::opt<std::string> LineFilter{"line-filter",
+                                  cl::desc("Report only findings on these lines: clang-tidy's JSON, "
+                                           "[{\"name\":\"file.cc\",\"lines\":[[1,3],[5,7]]},{\"name\":\"f.h\"}]"),
+                                  cl::cat(Category)};
+  cl::opt<std::string> Diff{"diff", cl::ValueOptional, cl::value_desc("git-ref"),
+                            cl::desc("Lint the files changed since the ref (default HEAD) and report only findings "
+                                     "on changed lines"),
+                            cl::cat(Category)};
+  cl::opt<std::string> Baseline{"baseline", cl::desc("Hide the findings recorded in this baseline"),
+                                cl::value_desc("file"), cl::cat(Category)};
+  cl::opt<std::string> WriteBaseline{"write-baseline", cl::desc("Record this run's findings as a baseline"),
+                                     cl::value_desc("file"), cl::cat(Category)};
+  cl::opt<bool> Quiet{"quiet", cl::desc("No summary or announcements on stderr"), cl::cat(Category)};
+  cl::opt<bool> StrictIncludes{"strict-includes",
+                               cl::desc("A header that cannot be found is a fatal error (default: skipped as empty)"),
+                               cl::cat(Category)};
+  cl::opt<std::string> CudaPath{"cuda-path", cl::desc("CUDA toolkit for .cu files (default: clang's search)"),
+                                cl::value_desc("dir"), cl::cat(Category)};
+  cl::opt<std::string> CacheDir{"cache-dir", cl::desc("Result cache directory (default: $XDG_CACHE_HOME/mlperf-lint "
+                                                      "or ~/.cache/mlperf-lint)"),
+                                cl::value_desc("dir"), cl::cat(Category)};
+  cl::opt<bool> NoCache{"no-cache", cl::desc("Neither read nor write the result cache"), cl::cat(Category)};
+  cl::opt<std::string> CacheSize{"cache-size", cl::desc("Result cache size limit, e.g. 512M (the default) or 2G"),
+                                 cl::value_desc("size"), cl::cat(Category)};
+  cl::opt<bool> NoPreamble{"no-preamble", cl::desc("Parse every file's includes itself, without a shared "
+                                                    "precompiled preamble"),
+                           cl::cat(Category)};
+  cl::opt<std::string> ShardSpec{"shard", cl::desc("Lint only shard K of N (1 <= K <= N), split by a hash of each path"),
+                                 cl::value_desc("K/N"), cl::cat(Category)};
+};
+
+llvm::Error usage(const std::string &Message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", Message.c_str());
+}
+
+std::optional<Format> parseFormat(llvm::StringRef Name) {
+  if (Name == "text")
+    return Format::Text;
+  if (Name == "json")
+    return Format::Json;
+  if (Name == "sarif")
+    return Format::Sarif;
+  if (Name == "html")
+    return Format::Html;
+  return std::nullopt;
+}
+} // namespace
+
+llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
+  LintRequest R;
+  if (Argc > 1 && llvm::StringRef(Argv[1]) == "validate") {
+    R.What = Action::Validate;
+    return R;
+  }
+  std::vector<const char *> Own;
+  for (int I = 0; I < Argc; ++I) {
+    if (I == 1 && llvm::StringRef(Argv[I]) == "lsp") {
+      R.What = Action::Lsp;  // the server takes the lint options, for every file it lints
+      continue;
+    }
+    if (!R.Flags.HaveFixedArgs && llvm::StringRef(Argv[I]) == "--") {
+      R.Flags.HaveFixedArgs = true;
+      continue;
+    }
+    if (R.Flags.HaveFixedArgs)
+      R.Flags.FixedArgs.push_back(Argv[I]);
+    else
+      Own.push_back(Argv[I]);
+  }
+  // Registered once per process (LLVM's parser keeps pointers to them); a
+  // second parse starts from their defaults.
+  static Options &O = *new Options;
+  cl::ResetAllOptionOccurrences();
+  cl::HideUnrelatedOptions(O.Category);
+  cl::SetVersionPrinter([](llvm::raw_ostream &OS) { OS << "mlperf-lint " MLPERF_VERSION " (LLVM " MLPERF_LLVM_VERSION ")\n"; });
+  std::string ParseErrors;
+  llvm::raw_string_ostream ParseOS(ParseErrors);
+  bool Parsed = cl::ParseCommandLineOptions(Own.size(), Own.data(),
+                                            "mlperf-lint: performance linter for ML model code\n", &ParseOS);
+  ParseOS.flush();
+  if (!Parsed) {
+    // Errors in an option's value are printed by LLVM directly; the empty
+    // message tells the driver there is nothing more to say.
+    llvm::StringRef First = llvm::StringRef(ParseErrors).split('\n').first;
+    First.consume_front("mlperf-lint: ");
+    return usage(First.str());
+  }
+  if (O.ListChecks)
+    R.What = Action::ListChecks;
+  else if (O.Explain.getNumOccurrences()) {
+    R.What = Action::Explain;
+    R.ExplainCheck = O.Explain;
+  } else if (O.DumpConfig)
+    R.What = Action::DumpConfig;
+  else if (O.VerifyConfig)
+    R.What = Action::VerifyConfig;
+  if (O.Jobs < 0)
+    return usage("-j: the number of jobs must be 0 (one per core) or more, not " + std::to_string(O.Jobs));
+
+  std::optional<Format> Fmt = parseFormat(O.OutputFormat);
+  if (!Fmt)
+    return usage("--format: unknown format '" + O.OutputFormat + "' (text, json, sarif or html)");
+  R.OutputFormat = *Fmt;
+  R.Paths.assign(O.Paths.begin(), O.Paths.end());
+  if (O.Diff.getNumOccurrences())
+    R.Filters.Diff = O.Diff;
+  if (R.What == Action::Lint && R.Paths.empty() && !R.Filters.Diff)
+    return usage("no input files or directories (see --help)");
+  R.Headers = O.Headers;
+  if (O.Checks.getNumOccurrences())
+    R.Config.Checks = O.Checks;
+  if (O.WarningsAsErrors.getNumOccurrences())
+    R.Config.WarningsAsErrors = O.WarningsAsErrors.empty() ? std::string("*") : std::string(O.WarningsAsErrors);
+  if (O.HeaderFilter.getNumOccurrences())
+    R.Config.HeaderFilter = O.HeaderFilter;
+  if (O.ExcludeHeaderFilter.getNumOccurrences())
+    R.Config.ExcludeHeaderFilter = O.ExcludeHeaderFilter;
+  if (O.SystemHeaders.getNumOccurrences())
+    R.Config.SystemHeaders = O.SystemHeaders;
+  if (O.UseColor.getNumOccurrences())
+    R.UseColor = O.UseColor;
+  if (O.PathStyle != "absolute" && O.PathStyle != "relative")
+    return usage("--path-style: unknown style '" + O.PathStyle + "' (absolute or relative)");
+  R.RelativePaths = O.PathStyle == "relative";
+  if (!O.ConfigFile.empty())
+    R.Config.ConfigFile = O.ConfigFile;
+  if (!O.Config.empty())
+    R.Config.ConfigText = O.Config;
+  R.Config.Profiles.assign(O.Profiles.begin(), O.Profiles.end());
+  R.Flags.BuildPath = O.BuildPath;
+  R.Flags.ExtraArgs.assign(O.ExtraArgs.begin(), O.ExtraArgs.end());
+  R.Flags.ExtraArgsBefore.assign(O.ExtraArgsBefore.begin(), O.ExtraArgsBefore.end());
+  R.OutputPath = O.Output;
+  R.SarifRoot = O.SarifRoot;
+  R.ExportFixes = O.ExportFixes;
+  R.Fix = O.Fix || O.FixErrors;
+  R.FixErrors = O.FixErrors;
+  R.Excludes.assign(O.Excludes.begin(), O.Excludes.end());
+  R.Verbose = O.Verbose;
+  R.Jobs = O.Jobs;
+  R.Quiet = O.Quiet;
+  R.CompilerStats = !O.Quiet;
+  R.Filters.LineFilter = O.LineFilter;
+  R.Filters.Baseline = O.Baseline;
+  R.WriteBaseline = O.WriteBaseline;
+  R.Parse.RecoverIncludes = !O.StrictIncludes;
+  R.Parse.CudaPath = O.CudaPath;
+  if (!R.Parse.CudaPath.empty() && !llvm::sys::fs::exists(R.Parse.CudaPath + "/include/cuda_runtime.h"))
+    return usage("--cuda-path: '" + R.Parse.CudaPath + "' is not a CUDA toolkit (no include/cuda_runtime.h)");
+  R.Cache.Enabled = !O.NoCache;
+  R.Cache.Dir = O.CacheDir;
+  R.SharedPreamble = !O.NoPreamble;
+  if (O.CacheSize.getNumOccurrences()) {
+    std::optional<uint64_t> Size = parseByteSize(O.CacheSize);
+    if (!Size)
+      return usage("--cache-size: '" + O.CacheSize + "' is not a size (a number of bytes, or with K, M or G)");
+    R.Cache.MaxBytes = *Size;
+  }
+  if (O.ShardSpec.getNumOccurrences()) {
+    auto S = parseShard(O.ShardSpec);
+    if (!S)
+      return usage("--shard: " + llvm::toString(S.takeError()));
+    R.OnlyShard = *S;
+  }
+  return R;
+}
+
+} // namespace mlperf::lint

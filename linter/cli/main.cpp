@@ -1,0 +1,3 @@
+#include "cli/Driver.h"
+
+int main(int argc, const char **argv) { return mlperf::lint::runMain(argc, argv); }

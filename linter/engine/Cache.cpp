@@ -1,0 +1,416 @@
+#include "engine/Cache.h"
+
+#include "project/Lint.h"
+#include "engine/WholeProject.h"
+
+#include "clang-tidy/ClangTidyOptions.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace mlperf::lint {
+
+using clang::tidy::ClangTidyError;
+using nlohmann::json;
+namespace fs = llvm::sys::fs;
+
+namespace {
+constexpr const char *EntryFormat = "mlperf-lint-cache-2";
+
+/// The executable's path, size and modification time: a rebuild of the tool
+/// or of its checks is a new identity.
+std::string toolIdentity() {
+  static int Anchor;
+  std::string Exe = fs::getMainExecutable(nullptr, &Anchor);
+  fs::file_status St;
+  std::string Id = std::string(EntryFormat) + "\n" MLPERF_VERSION "\n" MLPERF_LLVM_VERSION "\n" + Exe;
+  if (!fs::status(Exe, St))
+    Id += "\n" + std::to_string(St.getSize()) + "\n" +
+          std::to_string(St.getLastModificationTime().time_since_epoch().count());
+  return Id;
+}
+
+/// The files named by the `Profiles` options (global or per check), with
+/// their contents: a changed profile is a new key. Relative names are read
+/// from \p Cwd, where the run started (parses move the working directory).
+std::string profileContents(const clang::tidy::ClangTidyOptions &O, llvm::StringRef Cwd) {
+  std::string Out;
+  for (const auto &[Key, Value] : O.CheckOptions) {
+    if (Key != "Profiles" && !llvm::StringRef(Key).ends_with(".Profiles"))
+      continue;
+    std::string List = Value.Value;
+    std::replace(List.begin(), List.end(), ';', ',');
+    llvm::SmallVector<llvm::StringRef, 4> Files;
+    llvm::StringRef(List).split(Files, ',', -1, false);
+    for (llvm::StringRef F : Files) {
+      llvm::SmallString<256> Path(F.trim());
+      if (llvm::sys::path::is_relative(Path))
+        Path = (Cwd + "/" + Path).str();
+      Out += Path.str().str() + "=" + fileContentHash(Path).value_or("missing") + "\n";
+    }
+  }
+  return Out;
+}
+
+// --- ClangTidyError as JSON -------------------------------------------------
+
+json messageToJson(const clang::tooling::DiagnosticMessage &M) {
+  json Ranges = json::array(), Fixes = json::array();
+  for (const auto &R : M.Ranges)
+    Ranges.push_back({R.FilePath, R.FileOffset, R.Length});
+  for (const auto &File : M.Fix)
+    for (const clang::tooling::Replacement &R : File.getValue())
+      Fixes.push_back({R.getFilePath().str(), R.getOffset(), R.getLength(), R.getReplacementText().str()});
+  return {{"message", M.Message}, {"file", M.FilePath}, {"offset", M.FileOffset}, {"ranges", Ranges},
+          {"fixes", Fixes}};
+}
+
+clang::tooling::DiagnosticMessage messageFromJson(const json &J) {
+  clang::tooling::DiagnosticMessage M;
+  M.Message = J.at("message").get<std::string>();
+  M.FilePath = J.at("file").get<std::string>();
+  M.FileOffset = J.at("offset").get<unsigned>();
+  for (const json &R : J.at("ranges")) {
+    clang::tooling::FileByteRange Range;
+    Range.FilePath = R.at(0).get<std::string>();
+    Range.FileOffset = R.at(1).get<unsigned>();
+    Range.Length = R.at(2).get<unsigned>();
+    M.Ranges.push_back(std::move(Range));
+  }
+  for (const json &F : J.at("fixes")) {
+    clang::tooling::Replacement R(F.at(0).get<std::string>(), F.at(1).get<unsigned>(), F.at(2).get<unsigned>(),
+                                  F.at(3).get<std::string>());
+    if (llvm::Error E = M.Fix[R.getFilePath()].add(R))
+      throw std::runtime_error(llvm::toString(std::move(E)));
+  }
+  return M;
+}
+
+json errorsToJsonValue(const std::vector<ClangTidyError> &Errors) {
+  json Out = json::array();
+  for (const ClangTidyError &E : Errors) {
+    json Notes = json::array();
+    for (const auto &N : E.Notes)
+      Notes.push_back(messageToJson(N));
+    Out.push_back({{"check", E.DiagnosticName}, {"level", static_cast<int>(E.DiagLevel)},
+                   {"buildDirectory", E.BuildDirectory}, {"warningAsError", E.IsWarningAsError},
+                   {"aliases", E.EnabledDiagnosticAliases}, {"message", messageToJson(E.Message)},
+                   {"notes", Notes}});
+  }
+  return Out;
+}
+
+std::vector<ClangTidyError> errorsFromJsonValue(const json &J) {
+  if (!J.is_array())
+    throw std::runtime_error("findings are not a list");
+  std::vector<ClangTidyError> Out;
+  for (const json &E : J) {
+    int Level = E.at("level").get<int>();
+    if (Level < clang::tooling::Diagnostic::Remark || Level > clang::tooling::Diagnostic::Error)
+      throw std::runtime_error("bad level");
+    ClangTidyError Err(E.at("check").get<std::string>(), static_cast<ClangTidyError::Level>(Level),
+                       E.at("buildDirectory").get<std::string>(), E.at("warningAsError").get<bool>());
+    Err.EnabledDiagnosticAliases = E.at("aliases").get<std::vector<std::string>>();
+    Err.Message = messageFromJson(E.at("message"));
+    for (const json &N : E.at("notes"))
+      Err.Notes.push_back(messageFromJson(N));
+    Out.push_back(std::move(Err));
+  }
+  return Out;
+}
+
+} // namespace
+
+std::string hashText(llvm::StringRef Data) {
+  llvm::XXH128_hash_t H = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(Data));
+  return llvm::utohexstr(H.high64, /*LowerCase=*/true, 16) + llvm::utohexstr(H.low64, true, 16);
+}
+
+std::optional<std::string> fileContentHash(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return std::nullopt;
+  return hashText((*Buf)->getBuffer());
+}
+
+std::string errorsToJson(const std::vector<ClangTidyError> &Errors) { return errorsToJsonValue(Errors).dump(); }
+
+bool errorsFromJson(llvm::StringRef Text, std::vector<ClangTidyError> &Errors) {
+  try {
+    Errors = errorsFromJsonValue(json::parse(Text.begin(), Text.end()));
+    return true;
+  } catch (const std::exception &) {
+    return false;
+  }
+}
+
+std::optional<uint64_t> parseByteSize(llvm::StringRef Text) {
+  uint64_t Scale = 1;
+  if (!Text.empty()) {
+    switch (llvm::toUpper(Text.back())) {
+    case 'K': Scale = 1ull << 10; break;
+    case 'M': Scale = 1ull << 20; break;
+    case 'G': Scale = 1ull << 30; break;
+    default: break;
+    }
+    if (Scale != 1)
+      Text = Text.drop_back();
+  }
+  uint64_t N;
+  if (Text.getAsInteger(10, N) || N == 0 || N > UINT64_MAX / Scale)
+    return std::nullopt;
+  return N * Scale;
+}
+
+llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> RecordingFileSystem::openFileForRead(const llvm::Twine &Path) {
+  auto F = ProxyFileSystem::openFileForRead(Path);
+  if (F) {
+    auto St = (*F)->status();
+    llvm::SmallString<256> Abs;
+    Path.toVector(Abs);
+    if (St && St->isRegularFile() && !makeAbsolute(Abs)) {
+      // Not "..": a component before it can be a symbolic link.
+      llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/false);
+      Files.insert({std::string(Abs), St->getLastModificationTime()});
+    }
+  }
+  recordAbsent(Path, F.getError());
+  return F;
+}
+
+llvm::ErrorOr<llvm::vfs::Status> RecordingFileSystem::status(const llvm::Twine &Path) {
+  auto St = ProxyFileSystem::status(Path);
+  recordAbsent(Path, St.getError());
+  return St;
+}
+
+void RecordingFileSystem::recordAbsent(const llvm::Twine &Path, std::error_code EC) {
+  if (EC != std::errc::no_such_file_or_directory)
+    return;
+  llvm::SmallString<256> Abs;
+  Path.toVector(Abs);
+  if (makeAbsolute(Abs))
+    return;
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/false);
+  Absent.insert(std::string(Abs));
+}
+
+ResultCache::ResultCache(std::string Dir, uint64_t MaxBytes, const clang::tooling::CompilationDatabase &DB,
+                         ProviderFactory Providers, const ParseOptions &Parse)
+    : Dir(std::move(Dir)), MaxBytes(MaxBytes), DB(DB), Providers(std::move(Providers)),
+      ToolIdentity(toolIdentity()),
+      ParseMaterial("parse\n" + std::to_string(Parse.RecoverIncludes) + "\n" + Parse.CudaPath) {
+  llvm::SmallString<256> Here;
+  if (!fs::current_path(Here))
+    Cwd = std::string(Here);
+}
+
+llvm::Expected<std::unique_ptr<ResultCache>> ResultCache::open(const CacheSettings &S,
+                                                               const clang::tooling::CompilationDatabase &DB,
+                                                               ProviderFactory Providers, const ParseOptions &Parse) {
+  std::string Dir = S.Dir.empty() ? cacheDirectory() : S.Dir;
+  if (Dir.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "no cache directory (set XDG_CACHE_HOME or HOME, or pass --cache-dir)");
+  llvm::SmallString<256> Abs(Dir);
+  fs::make_absolute(Abs);
+  llvm::SmallString<256> Entries(Abs);
+  llvm::sys::path::append(Entries, "v1");
+  if (std::error_code EC = fs::create_directories(Entries))
+    return llvm::createStringError(EC, "%s: cannot create the cache directory: %s", Abs.c_str(),
+                                   EC.message().c_str());
+  return std::unique_ptr<ResultCache>(
+      new ResultCache(std::string(Abs), S.MaxBytes, DB, std::move(Providers), Parse));
+}
+
+std::string ResultCache::key(const std::string &File, const std::string &Dependencies) const {
+  std::vector<clang::tooling::CompileCommand> Commands = DB.getCompileCommands(File);
+  std::optional<std::string> Contents = fileContentHash(File);
+  if (Commands.empty() || !Contents)
+    return "";
+  clang::tidy::ClangTidyOptions Options = Providers()->getOptions(File);
+  std::string Material = ToolIdentity + "\n" + clang::tidy::configurationAsText(Options) + profileContents(Options, Cwd);
+  for (const clang::tooling::CompileCommand &C : Commands)
+    Material += "\ncommand\n" + C.Directory + "\n" + C.Filename + "\n" + llvm::join(C.CommandLine, "\x1f");
+  Material += "\n" + ParseMaterial + "\nsummaries\n" + Dependencies;
+  Material += "\nfile\n" + File + "\n" + *Contents;
+  return hashText(Material);
+}
+
+std::string ResultCache::entryPath(const std::string &Key) const {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, "v1", Key.substr(0, 2), Key + ".json");
+  return std::string(P);
+}
+
+std::optional<ResultCache::FileHashes> ResultCache::hashOnce(const std::string &Path) {
+  {
+    std::lock_guard<std::mutex> Lock(HashMu);
+    if (auto It = Hashes.find(Path); It != Hashes.end())
+      return It->second;
+  }
+  std::optional<FileHashes> H;
+  if (auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false))
+    H = FileHashes{hashText((*Buf)->getBuffer()), contentHash((*Buf)->getBuffer())};
+  std::lock_guard<std::mutex> Lock(HashMu);
+  return Hashes.emplace(Path, H).first->second;
+}
+
+namespace {
+json statsToJson(const clang::tidy::ClangTidyStats &S) {
+  return {S.ErrorsDisplayed, S.ErrorsIgnoredCheckFilter, S.ErrorsIgnoredNOLINT, S.ErrorsIgnoredNonUserCode,
+          S.ErrorsIgnoredLineFilter};
+}
+
+clang::tidy::ClangTidyStats statsFromJson(const json &J) {
+  clang::tidy::ClangTidyStats S;
+  S.ErrorsDisplayed = J.at(0).get<unsigned>();
+  S.ErrorsIgnoredCheckFilter = J.at(1).get<unsigned>();
+  S.ErrorsIgnoredNOLINT = J.at(2).get<unsigned>();
+  S.ErrorsIgnoredNonUserCode = J.at(3).get<unsigned>();
+  S.ErrorsIgnoredLineFilter = J.at(4).get<unsigned>();
+  return S;
+}
+} // namespace
+
+std::optional<CachedRun> ResultCache::lookup(const std::string &Key, ContentHashes &Recorded) {
+  std::string Path = entryPath(Key);
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return std::nullopt;
+  CachedRun Run;
+  std::vector<std::pair<std::string, uint64_t>> Read;
+  try {
+    json Entry = json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end());
+    if (Entry.at("format") != EntryFormat || Entry.at("key") != Key)
+      return std::nullopt;
+    for (const json &Dep : Entry.at("read")) {
+      std::string File = Dep.at(0).get<std::string>();
+      std::optional<FileHashes> H = hashOnce(File);
+      if (!H || H->Strong != Dep.at(1).get<std::string>())
+        return std::nullopt;
+      Read.emplace_back(std::move(File), H->Guard);
+    }
+    for (const json &Absent : Entry.at("absent"))
+      if (fs::exists(Absent.get<std::string>()))
+        return std::nullopt;
+    Run.Errors = errorsFromJsonValue(Entry.at("errors"));
+    Run.Incomplete = Entry.at("incomplete").get<std::string>();
+    Run.FollowingErrors = Entry.at("followingErrors").get<bool>();
+    Run.CompilerStats = Entry.at("compilerStats").get<std::string>();
+    Run.Stats = statsFromJson(Entry.at("stats"));
+  } catch (const std::exception &) {
+    return std::nullopt;
+  }
+  for (const auto &[File, Guard] : Read)
+    Recorded.record(File, Guard);
+  int FD;
+  if (!fs::openFileForRead(Path, FD)) {
+    (void)fs::setLastAccessAndModificationTime(FD, std::chrono::system_clock::now());
+    (void)llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+  return Run;
+}
+
+void ResultCache::store(const std::string &Key, const CachedRun &Run, const std::vector<std::string> &Missing,
+                        const RecordingFileSystem &Read, const Preamble *P) {
+  if (Read.opened().empty() || hasCompilerErrors(Run.Errors))
+    return;
+  json Deps = json::array(), Absent = json::array();
+  if (P)
+    for (const auto &[Path, Hash] : P->Inputs)
+      Deps.push_back({Path, Hash});
+  for (const RecordingFileSystem::Opened &F : Read.opened()) {
+    if (P && F.Path == P->Pch)
+      continue;
+    // A file changed since the parse read it: its findings are not those of
+    // the contents hashed now.
+    fs::file_status St;
+    std::optional<std::string> Hash = fileContentHash(F.Path);
+    if (fs::status(F.Path, St) || St.getLastModificationTime() != F.ModTime || !Hash)
+      return;
+    Deps.push_back({F.Path, *Hash});
+  }
+  // Where a header not found was looked for, or the first directory of its
+  // path that was not there: creating it there changes the run.
+  for (const std::string &Name : Missing) {
+    llvm::StringRef Spelled = llvm::StringRef(Name).trim("<>\"");
+    std::set<std::string> Tails;
+    for (size_t Slash = Spelled.find('/'); Slash != llvm::StringRef::npos; Slash = Spelled.find('/', Slash + 1))
+      Tails.insert("/" + Spelled.take_front(Slash).str());
+    Tails.insert("/" + Spelled.str());
+    for (const std::string &Path : Read.absent())
+      if (llvm::any_of(Tails, [&](const std::string &T) { return llvm::StringRef(Path).ends_with(T); }))
+        Absent.push_back(Path);
+  }
+  if (!Missing.empty() && Absent.empty())
+    return;  // no trace of where they were looked for
+  json Entry = {{"format", EntryFormat},
+                {"key", Key},
+                {"read", Deps},
+                {"absent", Absent},
+                {"errors", errorsToJsonValue(Run.Errors)},
+                {"incomplete", Run.Incomplete},
+                {"followingErrors", Run.FollowingErrors},
+                {"compilerStats", Run.CompilerStats},
+                {"stats", statsToJson(Run.Stats)}};
+  std::string Path = entryPath(Key);
+  if (fs::create_directories(llvm::sys::path::parent_path(Path)))
+    return;
+  int FD;
+  llvm::SmallString<256> Temp;
+  if (fs::createUniqueFile(Path + ".tmp%%%%%%%%", FD, Temp))
+    return;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Entry.dump();
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      fs::remove(Temp);
+      return;
+    }
+  }
+  if (fs::rename(Temp, Path))
+    fs::remove(Temp);
+}
+
+void ResultCache::trim() {
+  struct Item {
+    llvm::sys::TimePoint<> Used;
+    uint64_t Size;
+    std::string Path;
+  };
+  std::vector<Item> Items;
+  uint64_t Total = 0;
+  std::error_code EC;
+  llvm::SmallString<256> Root(Dir);
+  llvm::sys::path::append(Root, "v1");
+  for (fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC; It.increment(EC)) {
+    fs::file_status St;
+    if (fs::status(It->path(), St) || St.type() != fs::file_type::regular_file)
+      continue;
+    Items.push_back({St.getLastModificationTime(), St.getSize(), It->path()});
+    Total += St.getSize();
+  }
+  if (Total <= MaxBytes)
+    return;
+  // Down to 90% of the limit, so that the next runs do not evict again at once.
+  std::sort(Items.begin(), Items.end(), [](const Item &A, const Item &B) { return A.Used < B.Used; });
+  for (const Item &I : Items) {
+    if (Total <= MaxBytes / 10 * 9)
+      break;
+    if (!fs::remove(I.Path))
+      Total -= I.Size;
+  }
+}
+
+} // namespace mlperf::lint

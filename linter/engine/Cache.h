@@ -1,0 +1,140 @@
+// A result cache: a file whose compile flags, configuration, profiles and
+// contents, and the contents of every file its last parse read, are unchanged
+// gets the findings of that parse back without being parsed again.
+//
+// An entry is one JSON file, <dir>/v1/<ab>/<key>.json, named by the hash of
+// what is known before parsing (the tool's build, the effective
+// configuration, the profiles' contents, the compile command, the main file's
+// path and contents, the parse options, what the file's analysis reads of the
+// whole-project summaries of the other files). It holds the files the parse read, each with the hash of its
+// contents, the paths where a header that was not found was looked for, and
+// what the run reported: findings, the "includes not found" line, clang's
+// counts; a lookup re-hashes those files and checks those paths are still absent. Entries
+// are written to a temporary file and renamed (concurrent runs see an old or
+// a new entry, never half of one), a hit refreshes the entry's time, and
+// trim() removes the least recently used entries beyond the size limit. An
+// unreadable or damaged entry is a miss.
+#pragma once
+
+#include "project/Config.h"
+#include "support/FileGuard.h"
+#include "engine/IncludeRecovery.h"
+#include "engine/Preamble.h"
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mlperf::lint {
+
+inline constexpr uint64_t DefaultCacheBytes = 512ull << 20;
+
+struct CacheSettings {
+  bool Enabled = true;
+  std::string Dir;                      // empty: cacheDirectory() ($XDG_CACHE_HOME/mlperf-lint or ~/.cache/mlperf-lint)
+  uint64_t MaxBytes = DefaultCacheBytes;
+};
+
+/// What one file's run reported, as an entry replays it.
+struct CachedRun {
+  std::vector<clang::tidy::ClangTidyError> Errors;
+  std::string Incomplete;        // the "N includes not found" line, or ""
+  bool FollowingErrors = false;  // compile errors dropped because headers were missing: it did not compile
+  std::string CompilerStats;     // the file's stderr block (FileRun::CompilerStats), or ""
+  clang::tidy::ClangTidyStats Stats;
+};
+/// "512M", "2G", "100000" (bytes), "64K"; nullopt when malformed or zero.
+std::optional<uint64_t> parseByteSize(llvm::StringRef Text);
+
+/// A 128-bit hash of \p Data, in hex; of a file's contents (nullopt when unreadable).
+std::string hashText(llvm::StringRef Data);
+std::optional<std::string> fileContentHash(llvm::StringRef Path);
+
+/// A file system that records the regular files opened through it, with the
+/// modification time each had when it was opened, and the paths it was asked
+/// for that do not exist.
+class RecordingFileSystem : public llvm::vfs::ProxyFileSystem {
+public:
+  explicit RecordingFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) : ProxyFileSystem(std::move(FS)) {}
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &Path) override;
+  llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &Path) override;
+
+  struct Opened {
+    std::string Path;
+    llvm::sys::TimePoint<> ModTime;
+    bool operator<(const Opened &O) const { return Path < O.Path; }
+  };
+  const std::set<Opened> &opened() const { return Files; }
+  const std::set<std::string> &absent() const { return Absent; }
+
+private:
+  void recordAbsent(const llvm::Twine &Path, std::error_code EC);
+  std::set<Opened> Files;
+  std::set<std::string> Absent;
+};
+
+class ResultCache {
+public:
+  /// A cache in \p S.Dir (or the default directory); an error when the
+  /// directory cannot be created. \p Parse is part of every key.
+  static llvm::Expected<std::unique_ptr<ResultCache>> open(const CacheSettings &S,
+                                                           const clang::tooling::CompilationDatabase &DB,
+                                                           ProviderFactory Providers, const ParseOptions &Parse);
+
+  /// The entry name for \p File, whose analysis read \p Dependencies of the
+  /// project's summaries (ProjectSummaries::dependencies), or "" when the file
+  /// cannot be cached (no compile command, unreadable). Thread-safe, as are
+  /// the two below.
+  std::string key(const std::string &File, const std::string &Dependencies) const;
+  /// The stored run when the entry exists, every file it records still has
+  /// the recorded contents and every header not found is still absent; the
+  /// files' contents go into \p Hashes as a parse would have recorded them.
+  std::optional<CachedRun> lookup(const std::string &Key, ContentHashes &Hashes);
+  /// Records a run and the files its parse read. Runs with compiler errors
+  /// are not stored. \p Missing are the includes not found, as spelled: the
+  /// absent paths ending in them are recorded. A parse against preamble \p P
+  /// read the files P was built from instead of P's precompiled header.
+  void store(const std::string &Key, const CachedRun &Run, const std::vector<std::string> &Missing,
+             const RecordingFileSystem &Read, const Preamble *P = nullptr);
+  /// Removes the least recently used entries until the cache fits its limit.
+  void trim();
+
+  const std::string &dir() const { return Dir; }
+
+private:
+  ResultCache(std::string Dir, uint64_t MaxBytes, const clang::tooling::CompilationDatabase &DB,
+              ProviderFactory Providers, const ParseOptions &Parse);
+  std::string entryPath(const std::string &Key) const;
+  /// contentHash, once per file and run: the files of a tree include the
+  /// same headers.
+  struct FileHashes {
+    std::string Strong;    // fileContentHash's
+    uint64_t Guard = 0;    // FileGuard's contentHash, for --fix
+  };
+  std::optional<FileHashes> hashOnce(const std::string &Path);
+
+  std::string Dir;
+  uint64_t MaxBytes;
+  const clang::tooling::CompilationDatabase &DB;
+  ProviderFactory Providers;
+  std::string ToolIdentity;
+  std::string ParseMaterial;
+  std::string Cwd;
+  std::mutex HashMu;
+  std::map<std::string, std::optional<FileHashes>> Hashes;
+};
+
+/// Findings as JSON and back (all of a ClangTidyError: message, notes, ranges,
+/// fixes, level, aliases); fromJson returns false for anything malformed.
+std::string errorsToJson(const std::vector<clang::tidy::ClangTidyError> &Errors);
+bool errorsFromJson(llvm::StringRef Json, std::vector<clang::tidy::ClangTidyError> &Errors);
+
+} // namespace mlperf::lint

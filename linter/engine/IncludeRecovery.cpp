@@ -1,0 +1,282 @@
+#include "engine/IncludeRecovery.h"
+
+#include "engine/CudaInputs.h"
+
+#include "Embedded.h"
+#include "MlperfCheck.h"
+#include "analysis/ModelAnalysis.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <set>
+
+namespace mlperf::lint {
+
+using namespace clang;
+using namespace clang::tidy;
+using namespace clang::tooling;
+using clang::tidy::mlperf::ApiProfiles;
+using clang::tidy::mlperf::FileSummary;
+using clang::tidy::mlperf::MlperfCheck;
+using clang::tidy::mlperf::ModelAnalysis;
+
+namespace {
+constexpr const char *StandInDir = "/mlperf-lint/stand-ins";
+
+/// Skips an #include that cannot be found, as if the header were empty, and
+/// notes the ones found only among the stand-ins (searched last).
+class SkipMissing : public PPCallbacks {
+public:
+  SkipMissing(const SourceManager &SM, std::vector<std::string> &Missing, std::vector<std::string> &StandIns)
+      : SM(SM), Missing(Missing), StandIns(StandIns) {}
+  bool FileNotFound(StringRef FileName) override {
+    note(FileName, Missing);
+    return true;
+  }
+  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef FileName, bool, CharSourceRange,
+                          OptionalFileEntryRef File, StringRef SearchPath, StringRef, const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    // Only the user's includes: stand-ins include one another.
+    if (File && SearchPath == StandInDir && !SM.getFilename(SM.getExpansionLoc(HashLoc)).starts_with(StandInDir)) {
+      note(FileName, Missing);
+      note(FileName, StandIns);
+    }
+  }
+
+private:
+  void note(StringRef Name, std::vector<std::string> &List) {
+    if (!llvm::is_contained(List, Name))
+      List.push_back(Name.str());
+  }
+  const SourceManager &SM;
+  std::vector<std::string> &Missing, &StandIns;
+};
+
+/// Summarizes the translation unit once it is parsed.
+class SummaryConsumer : public ASTConsumer {
+public:
+  SummaryConsumer(const ApiProfiles &Profiles, std::string File, FileSummary &Out)
+      : Profiles(Profiles), File(std::move(File)), Out(Out) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    ModelAnalysis A(Ctx, Profiles);
+    Out = summarize(A, File);
+  }
+
+private:
+  const ApiProfiles &Profiles;
+  std::string File;
+  FileSummary &Out;
+};
+
+/// Limits the checks' traversal to the declarations outside system headers,
+/// as clangd does with the declarations of its preamble: the matchers then
+/// skip the tens of thousands of declarations of <torch/torch.h>, where
+/// nothing is reported. Not with --system-headers.
+class ProjectScope : public ASTConsumer {
+public:
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::vector<Decl *> Scope;
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (SourceLocation L = SM.getExpansionLoc(D->getLocation()); L.isInvalid() || !SM.isInSystemHeader(L))
+        Scope.push_back(D);
+    Ctx.setTraversalScope(Scope);
+  }
+};
+
+/// Runs the checks and, with a summary to fill, the summary.
+class Action : public ASTFrontendAction {
+public:
+  Action(ClangTidyASTConsumerFactory &Checks, bool SystemHeaders, FileSummary *Summary, const ApiProfiles *Profiles,
+         std::vector<std::string> *Missing, std::vector<std::string> *StandIns)
+      : Checks(Checks), SystemHeaders(SystemHeaders), Summary(Summary), Profiles(Profiles), Missing(Missing),
+        StandIns(StandIns) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
+    if (Missing)
+      CI.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissing>(CI.getSourceManager(), *Missing, *StandIns));
+    std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+    if (!SystemHeaders)
+      Consumers.push_back(std::make_unique<ProjectScope>());
+    Consumers.push_back(Checks.createASTConsumer(CI, File));
+    if (Summary && Profiles)
+      Consumers.push_back(std::make_unique<SummaryConsumer>(*Profiles, File.str(), *Summary));
+    return std::make_unique<MultiplexConsumer>(std::move(Consumers));
+  }
+
+private:
+  ClangTidyASTConsumerFactory &Checks;
+  bool SystemHeaders;
+  FileSummary *Summary;
+  const ApiProfiles *Profiles;
+  std::vector<std::string> *Missing, *StandIns;
+};
+
+class Factory : public FrontendActionFactory {
+public:
+  Factory(std::function<std::unique_ptr<FrontendAction>()> Make, std::vector<std::string> *Missing)
+      : Make(std::move(Make)), Missing(Missing) {}
+  std::unique_ptr<FrontendAction> create() override { return Make(); }
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCH, DiagnosticConsumer *Diags) override {
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;  // defines __clang_analyzer__, as clang-tidy does
+    // clang's "N warnings generated." is printed below, and not for a file
+    // whose errors come from headers that were not found.
+    ShowStats = Invocation->getDiagnosticOpts().ShowCarets;
+    Invocation->getDiagnosticOpts().ShowCarets = false;
+    bool Parsed = FrontendActionFactory::runInvocation(std::move(Invocation), Files, std::move(PCH), Diags);
+    // Errors that follow from missing headers are summarized, not a failure.
+    return Parsed || (Missing && !Missing->empty());
+  }
+
+  bool ShowStats = false;
+
+private:
+  std::function<std::unique_ptr<FrontendAction>()> Make;
+  std::vector<std::string> *Missing;
+};
+
+/// clang's own summary line (CompilerInstance::printDiagnosticStats), or "".
+std::string diagnosticStats(const DiagnosticConsumer &C, bool Cuda) {
+  unsigned Warnings = C.getNumWarnings(), Errors = C.getNumErrors();
+  if (!Warnings && !Errors)
+    return "";
+  std::string Line;
+  llvm::raw_string_ostream OS(Line);
+  if (Warnings)
+    OS << Warnings << " warning" << (Warnings == 1 ? "" : "s");
+  if (Warnings && Errors)
+    OS << " and ";
+  if (Errors)
+    OS << Errors << " error" << (Errors == 1 ? "" : "s");
+  OS << " generated" << (Cuda ? " when compiling for host" : "") << ".\n";
+  return Line;
+}
+
+/// The configuration's ExtraArgs and ExtraArgsBefore, as clang-tidy adds them.
+ArgumentsAdjuster configuredArgs(ClangTidyContext &Context) {
+  return [&Context](const CommandLineArguments &Args, StringRef File) {
+    ClangTidyOptions Opts = Context.getOptionsForFile(File);
+    CommandLineArguments Out = Args;
+    if (Opts.ExtraArgsBefore) {
+      auto I = Out.begin();
+      if (I != Out.end() && !StringRef(*I).starts_with("-"))
+        ++I;
+      Out.insert(I, Opts.ExtraArgsBefore->begin(), Opts.ExtraArgsBefore->end());
+    }
+    if (Opts.ExtraArgs)
+      Out.insert(Out.end(), Opts.ExtraArgs->begin(), Opts.ExtraArgs->end());
+    return Out;
+  };
+}
+
+bool isCompilerError(const ClangTidyError &E) {
+  return E.DiagLevel == ClangTidyError::Error && StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
+}
+} // namespace
+
+namespace {
+/// Runs \p Make's actions on \p File with clang-tidy's diagnostics and the
+/// recovery from missing headers; returns the diagnostics.
+std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const CompilationDatabase &DB, const std::string &File,
+                                    IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
+                                    std::function<std::unique_ptr<FrontendAction>(std::vector<std::string> *)> Make,
+                                    std::vector<std::string> *Missing, bool &Ok, std::string *Stats) {
+  if (isCudaInput(File))
+    addCudaOverlay(*FS);
+  if (Options.RecoverIncludes)
+    addEmbeddedDirectory(*FS, StandInDir, clang::tidy::mlperf::embeddedStandIns());
+  ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(), FS);
+  Tool.appendArgumentsAdjuster(configuredArgs(Context));
+  Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+  Tool.appendArgumentsAdjuster(cudaHostOnlyAdjuster(Options.CudaPath));
+  // Without spelling correction an unknown name stays an error expression
+  // instead of becoming a guess at a similar declaration.
+  // Searched after every other directory, so the project's own flags always
+  // win: the machine's CUDA toolkit for C++ files that include its runtime API
+  // without naming it, then the profiles' stand-ins for SDKs the machine lacks.
+  if (Options.RecoverIncludes) {
+    CommandLineArguments Extra = {"-ferror-limit=0", "-fno-spell-checking"};
+    std::string Toolkit = (Options.CudaPath.empty() ? std::string("/usr/local/cuda") : Options.CudaPath) + "/include";
+    if (!isCudaInput(File) && FS->exists(Toolkit + "/cuda_runtime_api.h"))
+      Extra.insert(Extra.end(), {"-idirafter", Toolkit});
+    Extra.insert(Extra.end(), {"-idirafter", StandInDir});
+    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::END));
+  }
+  ClangTidyDiagnosticConsumer Consumer(Context, nullptr, /*RemoveIncompatibleErrors=*/true, /*GetFixesFromNotes=*/true);
+  DiagnosticsEngine Engine(new DiagnosticIDs(), new DiagnosticOptions(), &Consumer, /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(&Engine);
+  Tool.setDiagnosticConsumer(&Consumer);
+  // ClangTool writes its "Error while processing" line straight to stderr, in
+  // pieces, from whichever worker runs it: it goes into the file's block.
+  Tool.setPrintErrorMessage(false);
+  std::vector<std::string> *Recovering = Options.RecoverIncludes ? Missing : nullptr;
+  Factory F([&] { return Make(Recovering); }, Recovering);
+  Ok = Tool.run(&F) == 0;
+  if (Stats && F.ShowStats && (!Recovering || Recovering->empty()))
+    *Stats = diagnosticStats(Consumer, isCudaInput(File));
+  if (Stats && !Ok)
+    *Stats += "Error while processing " + File + ".\n";
+  return Consumer.take();
+}
+} // namespace
+
+FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, const std::string &File,
+                      IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
+                      FileSummary *Summary) {
+  FileRun Run;
+  llvm::Expected<std::shared_ptr<const ApiProfiles>> Profiles = std::shared_ptr<const ApiProfiles>();
+  if (Summary) {
+    Context.setCurrentFile(File);
+    const auto &CheckOptions = Context.getOptions().CheckOptions;
+    auto It = CheckOptions.find("Profiles");
+    Profiles = MlperfCheck::loadProfiles(It != CheckOptions.end() ? It->second.Value : "");
+    if (!Profiles) {
+      llvm::consumeError(Profiles.takeError());  // the checks report it
+      Profiles = std::shared_ptr<const ApiProfiles>();
+    }
+  }
+  ClangTidyASTConsumerFactory Checks(Context, FS);
+  std::vector<std::string> *Missing = &Run.MissingIncludes;
+  std::vector<std::string> *StandIns = &Run.StandIns;
+  bool Ok = false;
+  const bool SystemHeaders = Context.getOptions().SystemHeaders.value_or(false);
+  Run.Errors = runTool(
+      Context, DB, File, FS, Options,
+      [&](std::vector<std::string> *M) {
+        return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles->get(), M, StandIns);
+      },
+      Missing, Ok, &Run.CompilerStats);
+  if (Summary)
+    Summary->File = File;
+  if (!Run.MissingIncludes.empty()) {
+    auto Following = std::remove_if(Run.Errors.begin(), Run.Errors.end(), isCompilerError);
+    Run.FollowingErrors = Run.Errors.end() - Following;
+    Run.Errors.erase(Following, Run.Errors.end());
+  }
+  return Run;
+}
+
+std::string incompleteMessage(const std::string &File, const FileRun &Run) {
+  size_t N = Run.MissingIncludes.size();
+  if (!N)
+    return "";
+  size_t M = Run.StandIns.size();
+  std::string Replaced = M ? ", " + std::to_string(M) + " of them replaced by declarations of " +
+                                 (M == 1 ? "its" : "their") + " API that mlperf-lint ships (" +
+                                 llvm::join(Run.StandIns, ", ") + ")"
+                           : "";
+  return File + ": " + std::to_string(N) + (N == 1 ? " include" : " includes") + " not found (" +
+         llvm::join(Run.MissingIncludes, ", ") + ")" + Replaced + "; results may be incomplete";
+}
+
+} // namespace mlperf::lint

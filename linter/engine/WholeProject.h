@@ -1,0 +1,40 @@
+// Whole-project analysis: the checks of every file see the functions other
+// files define (which run the model or train, which of their calls run on
+// every step), through summaries that each file's parse also computes.
+//
+// One parse per file: every file is linted with the summaries known so far
+// (those stored by earlier runs in the cache directory), and summarized in
+// the same parse. A file whose analysis read a summary that this run then
+// changed (a callee's facts, a per-step caller in another file) is linted
+// again with the new ones, until nothing it reads changes. A cache entry is
+// keyed by what its file read of the summaries, so an unchanged file whose
+// dependencies are unchanged is replayed.
+#pragma once
+
+#include "engine/Runner.h"
+
+#include <string>
+#include <vector>
+
+namespace mlperf::lint {
+
+/// `$XDG_CACHE_HOME/mlperf-lint/`, else `~/.cache/mlperf-lint/`; "" when neither is known.
+std::string cacheDirectory();
+
+struct ProjectRun {
+  RunResult Result;
+  std::vector<std::string> Messages;  // stale summaries, an unreadable or unwritable summary file
+  unsigned FromCache = 0;             // files whose findings were replayed
+  unsigned Parses = 0;                // parses, counting a file linted again
+  unsigned Rounds = 0;                // of the whole-project analysis
+};
+
+/// Lints \p Files, the inputs of the project around \p Roots. The summaries
+/// are kept in \p SummaryDir ("": none read or written). With a single file
+/// and no stored summaries, the file is analysed alone. \p OnFileDone is
+/// called for each file when its findings are final.
+ProjectRun lintProject(const std::vector<std::string> &Roots, const std::vector<std::string> &Files,
+                       const clang::tooling::CompilationDatabase &DB, const ProviderFactory &Providers,
+                       RunSettings Settings, const std::string &SummaryDir, const FileDone &OnFileDone);
+
+} // namespace mlperf::lint

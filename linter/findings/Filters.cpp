@@ -1,0 +1,305 @@
+#include "findings/Filters.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <nlohmann/json.hpp>
+
+namespace mlperf::lint {
+
+using clang::tidy::ClangTidyError;
+
+namespace {
+llvm::Error failure(const std::string &Message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", Message.c_str());
+}
+
+/// stdout of `git -C <Dir> <Args>`, or an error with its stderr.
+llvm::Expected<std::string> git(const std::string &Dir, llvm::ArrayRef<std::string> Args) {
+  auto Git = llvm::sys::findProgramByName("git");
+  if (!Git)
+    return failure("--diff: git is not installed");
+  llvm::SmallString<128> OutPath, ErrPath;
+  llvm::sys::fs::createTemporaryFile("mlperf-git", "out", OutPath);
+  llvm::sys::fs::createTemporaryFile("mlperf-git", "err", ErrPath);
+  std::vector<llvm::StringRef> Argv = {*Git, "-C", Dir};
+  Argv.insert(Argv.end(), Args.begin(), Args.end());
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), OutPath.str(), ErrPath.str()};
+  int Status = llvm::sys::ExecuteAndWait(*Git, Argv, std::nullopt, Redirects);
+  auto Read = [](llvm::StringRef P) {
+    auto Buf = llvm::MemoryBuffer::getFile(P);
+    return Buf ? (*Buf)->getBuffer().str() : std::string();
+  };
+  std::string Out = Read(OutPath), Err = Read(ErrPath);
+  llvm::sys::fs::remove(OutPath);
+  llvm::sys::fs::remove(ErrPath);
+  if (Status != 0)
+    return failure("--diff: git " + Args.front() + " failed: " + llvm::StringRef(Err).trim().str());
+  return Out;
+}
+
+/// The changed lines of each file in `git diff -U0` output, as line filters
+/// with absolute paths under \p Top.
+std::vector<clang::tidy::FileFilter> changedLines(llvm::StringRef Diff, llvm::StringRef Top) {
+  std::vector<clang::tidy::FileFilter> Files;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  Diff.split(Lines, '\n');
+  for (llvm::StringRef L : Lines) {
+    if (L.consume_front("+++ ")) {
+      if (L.consume_front("b/"))
+        Files.push_back({(Top + "/" + L).str(), {}});
+      else
+        Files.push_back({"", {}});  // a deleted file
+      continue;
+    }
+    if (!L.consume_front("@@ ") || Files.empty() || Files.back().Name.empty())
+      continue;
+    llvm::StringRef New = L.split(" +").second.split(' ').first;
+    auto [Start, Count] = New.split(',');
+    unsigned First = 0, N = 1;
+    if (Start.getAsInteger(10, First) || (!Count.empty() && Count.getAsInteger(10, N)) || N == 0)
+      continue;
+    Files.back().LineRanges.push_back({First, First + N - 1});
+  }
+  // A file with only deletions keeps no line: nothing in it is new.
+  llvm::erase_if(Files, [](const clang::tidy::FileFilter &F) { return F.Name.empty(); });
+  return Files;
+}
+
+std::string lineText(const std::string &File, unsigned Offset) {
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  if (!Buf)
+    return "";
+  llvm::StringRef Text = (*Buf)->getBuffer();
+  if (Offset > Text.size())
+    return "";
+  size_t Begin = Text.rfind('\n', Offset == 0 ? 0 : Offset - 1);
+  Begin = (Begin == llvm::StringRef::npos || Offset == 0) ? 0 : Begin + 1;
+  return Text.slice(Begin, Text.find('\n', Offset)).trim().str();
+}
+
+/// Whitespace-insensitive, so reformatting does not resurface a finding.
+std::string normalised(llvm::StringRef Text) {
+  std::string Out;
+  for (char C : Text)
+    if (!llvm::isSpace(C))
+      Out += C;
+  return Out;
+}
+
+std::string relativeTo(llvm::StringRef Dir, llvm::StringRef Path) {
+  llvm::StringRef P = Path;
+  if (!Dir.empty() && P.consume_front(Dir) && P.consume_front("/"))
+    return P.str();
+  return Path.str();
+}
+
+std::string directoryOf(const std::string &File) {
+  llvm::SmallString<256> Abs(File);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return llvm::sys::path::parent_path(Abs).str();
+}
+
+bool isCxxSource(llvm::StringRef Path) {
+  return llvm::is_contained({".cc", ".cpp", ".cxx", ".c++", ".cu", ".h", ".hh", ".hpp", ".hxx", ".cuh"},
+                            llvm::sys::path::extension(Path));
+}
+
+bool isCompilerError(const ClangTidyError &E) {
+  return E.DiagLevel == ClangTidyError::Error && !E.IsWarningAsError;
+}
+} // namespace
+
+llvm::Expected<FindingFilter> FindingFilter::create(const FilterRequest &R) {
+  FindingFilter F;
+  if (!R.LineFilter.empty()) {
+    clang::tidy::ClangTidyGlobalOptions Global;
+    if (std::error_code EC = clang::tidy::parseLineFilter(R.LineFilter, Global))
+      return failure("--line-filter: invalid JSON: " + EC.message());
+    F.Lines = Global.LineFilter;
+    F.HaveLines = true;
+  }
+  if (R.Diff) {
+    auto Top = git(".", {"rev-parse", "--show-toplevel"});
+    if (!Top)
+      return Top.takeError();
+    std::string Ref = R.Diff->empty() ? "HEAD" : *R.Diff;
+    auto Diff = git(llvm::StringRef(*Top).trim().str(),
+                    {"diff", "-U0", "--no-color", "--no-ext-diff", "--merge-base", Ref, "--"});
+    if (!Diff)
+      return Diff.takeError();
+    std::vector<clang::tidy::FileFilter> Changed = changedLines(*Diff, llvm::StringRef(*Top).trim());
+    for (const auto &C : Changed)
+      if (isCxxSource(C.Name) && llvm::sys::fs::exists(C.Name))
+        F.Changed.push_back(C.Name);
+    if (F.HaveLines) {
+      // Both: a line must be in the given ranges and changed.
+      llvm::erase_if(Changed, [&](const clang::tidy::FileFilter &C) {
+        return !llvm::any_of(C.LineRanges, [&](const auto &Range) {
+          for (unsigned L = Range.first; L <= Range.second; ++L)
+            if (F.passesLines(C.Name, L))
+              return true;
+          return false;
+        });
+      });
+    }
+    F.Lines = std::move(Changed);
+    F.HaveLines = true;
+  }
+  if (!R.Baseline.empty()) {
+    auto Buf = llvm::MemoryBuffer::getFile(R.Baseline);
+    if (!Buf)
+      return failure(R.Baseline + ": cannot read the baseline: " + Buf.getError().message());
+    nlohmann::json Doc = nlohmann::json::parse((*Buf)->getBuffer(), nullptr, /*allow_exceptions=*/false);
+    if (Doc.is_discarded() || !Doc.is_object() || !Doc.contains("findings") || !Doc["findings"].is_array())
+      return failure(R.Baseline + ": not a mlperf-lint baseline (a JSON object with \"findings\")");
+    F.BaselinePath = R.Baseline;
+    F.BaselineDir = directoryOf(R.Baseline);
+    for (const nlohmann::json &E : Doc["findings"]) {
+      if (!E.is_object() || !E.contains("check") || !E.contains("file") || !E.contains("text") ||
+          !E["check"].is_string() || !E["file"].is_string() || !E["text"].is_string())
+        return failure(R.Baseline + ": an entry needs \"check\", \"file\" and \"text\" strings: " + E.dump());
+      llvm::SmallString<256> File(E["file"].get<std::string>());
+      if (!llvm::sys::path::is_absolute(File))
+        File = F.BaselineDir + "/" + File.str().str();
+      Key K{E["check"], File.str().str(), normalised(E["text"].get<std::string>())};
+      F.Accepted[K] += E.value("count", 1u);
+      F.Shown[K] = E["file"].get<std::string>() + ": [" + E["check"].get<std::string>() + "] " +
+                   E["text"].get<std::string>();
+    }
+  }
+  return F;
+}
+
+bool FindingFilter::passesLines(const std::string &File, unsigned Line) const {
+  if (!HaveLines)
+    return true;
+  for (const clang::tidy::FileFilter &Filter : Lines) {
+    if (!llvm::StringRef(File).ends_with(Filter.Name))
+      continue;
+    if (Filter.LineRanges.empty())
+      return true;
+    return llvm::any_of(Filter.LineRanges, [&](const auto &R) { return R.first <= Line && Line <= R.second; });
+  }
+  return false;
+}
+
+std::vector<ClangTidyError> FindingFilter::applyLines(std::vector<ClangTidyError> Errors,
+                                                      clang::tidy::ClangTidyStats &Stats) const {
+  if (!HaveLines)
+    return Errors;
+  std::vector<ClangTidyError> Out;
+  std::map<std::string, std::vector<unsigned>> LineStarts;
+  for (ClangTidyError &E : Errors) {
+    if (isCompilerError(E) || E.Message.FilePath.empty()) {
+      Out.push_back(std::move(E));
+      continue;
+    }
+    auto [It, New] = LineStarts.try_emplace(E.Message.FilePath, std::vector<unsigned>{0});
+    if (New)
+      if (auto Buf = llvm::MemoryBuffer::getFile(E.Message.FilePath))
+        for (size_t I = 0; I < (*Buf)->getBufferSize(); ++I)
+          if ((*Buf)->getBuffer()[I] == '\n')
+            It->second.push_back(I + 1);
+    unsigned Line = std::upper_bound(It->second.begin(), It->second.end(), E.Message.FileOffset) - It->second.begin();
+    if (passesLines(E.Message.FilePath, Line))
+      Out.push_back(std::move(E));
+    else
+      ++Stats.ErrorsIgnoredLineFilter;
+  }
+  return Out;
+}
+
+std::vector<ClangTidyError> FindingFilter::applyBaseline(std::vector<ClangTidyError> Errors, unsigned &Hidden) {
+  if (Accepted.empty())
+    return Errors;
+  std::vector<ClangTidyError> Out;
+  for (ClangTidyError &E : Errors) {
+    if (!isCompilerError(E) && !E.Message.FilePath.empty()) {
+      auto It = Accepted.find(
+          {E.DiagnosticName, E.Message.FilePath, normalised(lineText(E.Message.FilePath, E.Message.FileOffset))});
+      if (It != Accepted.end() && It->second) {
+        --It->second;
+        ++Hidden;
+        continue;
+      }
+    }
+    Out.push_back(std::move(E));
+  }
+  return Out;
+}
+
+std::vector<std::string> FindingFilter::staleEntries(llvm::ArrayRef<std::string> Linted) const {
+  std::vector<std::string> Out;
+  for (const auto &[K, Left] : Accepted)
+    if (Left && llvm::is_contained(Linted, std::get<1>(K)))
+      Out.push_back(Shown.at(K) + (Left > 1 ? " (" + std::to_string(Left) + " of them)" : ""));
+  return Out;
+}
+
+llvm::Error writeBaseline(const std::string &Path, llvm::ArrayRef<ClangTidyError> Errors) {
+  std::string Dir = directoryOf(Path);
+  std::map<std::tuple<std::string, std::string, std::string>, std::pair<std::string, unsigned>> Entries;
+  for (const ClangTidyError &E : Errors) {
+    if (isCompilerError(E) || E.Message.FilePath.empty())
+      continue;
+    std::string Text = lineText(E.Message.FilePath, E.Message.FileOffset);
+    auto &Entry = Entries[{relativeTo(Dir, E.Message.FilePath), E.DiagnosticName, normalised(Text)}];
+    Entry.first = Text;
+    ++Entry.second;
+  }
+  nlohmann::json Findings = nlohmann::json::array();
+  for (const auto &[K, V] : Entries)
+    Findings.push_back(
+        {{"file", std::get<0>(K)}, {"check", std::get<1>(K)}, {"text", V.first}, {"count", V.second}});
+  nlohmann::json Doc = {{"tool", "mlperf-lint"}, {"version", 1}, {"findings", Findings}};
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
+  if (EC)
+    return failure(Path + ": cannot write the baseline: " + EC.message());
+  OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  OS.close();
+  if (OS.has_error()) {
+    OS.clear_error();
+    return failure(Path + ": cannot write the baseline");
+  }
+  return llvm::Error::success();
+}
+
+std::vector<ClangTidyError> FindingFilter::applyAll(std::vector<ClangTidyError> Errors) {
+  clang::tidy::ClangTidyStats Ignored;
+  unsigned Hidden = 0;
+  return applyBaseline(applyLines(std::move(Errors), Ignored), Hidden);
+}
+
+void filterFindings(FindingFilter *Filter, const std::string &WriteBaseline, llvm::ArrayRef<std::string> Linted,
+                    std::vector<ClangTidyError> &Errors, clang::tidy::ClangTidyStats &Stats,
+                    std::vector<std::string> &Messages, std::vector<std::string> &Problems) {
+  if (Filter)
+    Errors = Filter->applyLines(std::move(Errors), Stats);
+  if (!WriteBaseline.empty()) {
+    size_t N = llvm::count_if(Errors, [](const ClangTidyError &E) { return !isCompilerError(E); });
+    if (llvm::Error E = writeBaseline(WriteBaseline, Errors))
+      Problems.push_back(llvm::toString(std::move(E)));
+    else
+      Messages.push_back("wrote " + std::to_string(N) + " finding(s) to the baseline " + WriteBaseline);
+  }
+  if (!Filter || Filter->baselinePath().empty())
+    return;
+  unsigned Hidden = 0;
+  Errors = Filter->applyBaseline(std::move(Errors), Hidden);
+  const std::string &Name = Filter->baselinePath();
+  Messages.push_back(std::to_string(Hidden) + " finding(s) hidden by the baseline " + Name);
+  std::vector<std::string> Stale = Filter->staleEntries(Linted);
+  if (!Stale.empty())
+    Messages.push_back(Name + ": " + std::to_string(Stale.size()) + " stale entr" + (Stale.size() == 1 ? "y" : "ies") +
+                       " no longer found (rewrite it with --write-baseline to drop them)");
+  for (const std::string &S : Stale)
+    Messages.push_back("  stale: " + S);
+}
+
+} // namespace mlperf::lint

@@ -1,0 +1,35 @@
+// Applies fix-its to files: all of a file's replacements or none of them,
+// only to the content the findings were computed on (see FileGuard.h).
+#pragma once
+
+#include "support/FileGuard.h"
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mlperf::lint {
+
+struct FixRequest {
+  const ContentHashes *Hashes = nullptr;  // what each file held when clang read it
+  bool FixErrors = false;                 // --fix-errors: fix files with compile errors too
+  std::set<std::string> Uncompilable;     // normalized paths: files with, or parsed with, compile errors
+};
+
+struct FixResult {
+  unsigned Applied = 0;             // fixes applied
+  unsigned Skipped = 0;             // fixes that conflicted with another
+  std::vector<std::string> Files;   // files rewritten
+  std::vector<std::string> Errors;  // "<file>: <problem>"; the file is untouched
+  std::vector<std::string> Notes;   // files left alone on purpose
+};
+
+FixResult applyFixes(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, const FixRequest &R);
+
+/// \p Text with each bare "\n" written as "\r\n" when \p File mostly ends its
+/// lines so: inserted lines end like their neighbours.
+std::string matchLineEndings(llvm::StringRef Text, llvm::StringRef File);
+
+} // namespace mlperf::lint

@@ -1,3 +1,0 @@
-#include "Driver.h"
-
-int main(int argc, const char **argv) { return mlperf::lint::runMain(argc, argv); }

@@ -1,0 +1,261 @@
+#include "project/CompileFlags.h"
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <set>
+
+namespace mlperf::lint {
+
+using namespace clang::tooling;
+
+static bool usesRuntime(llvm::StringRef File) {
+  if (File.empty())
+    return false;
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  return Buf && (*Buf)->getBuffer().contains("mlperf/rt/");
+}
+
+std::vector<std::string> fallbackFlags(llvm::StringRef File) {
+  std::vector<std::string> Args = {usesRuntime(File) ? "-std=c++20" : "-std=c++17"};
+  for (const char *Dir : {"/usr/include/torch/csrc/api/include", "/usr/local/include/torch/csrc/api/include"})
+    if (llvm::sys::fs::is_directory(Dir)) {
+      Args.push_back(std::string("-isystem") + Dir);
+      break;
+    }
+  if (const char *Torch = std::getenv("TORCH_INCLUDE_DIR"))
+    Args.push_back(std::string("-isystem") + Torch);
+  if (llvm::sys::fs::is_directory(MLPERF_RUNTIME_INCLUDE_DIR))
+    Args.push_back("-I" MLPERF_RUNTIME_INCLUDE_DIR);
+  return Args;
+}
+
+namespace {
+std::string findDatabaseNear(const std::vector<std::string> &Files) {
+  for (const std::string &F : Files) {
+    llvm::SmallString<256> Dir(llvm::sys::path::parent_path(F));
+    while (!Dir.empty()) {
+      for (const char *Sub : {"", "build"}) {
+        llvm::SmallString<256> Candidate(Dir);
+        llvm::sys::path::append(Candidate, Sub, "compile_commands.json");
+        if (llvm::sys::fs::exists(Candidate))
+          return std::string(llvm::sys::path::parent_path(Candidate));
+      }
+      llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
+      if (Parent == Dir)
+        break;
+      Dir = Parent.str();  // Parent points into Dir
+    }
+  }
+  return "";
+}
+
+/// Files a project's database does not list get the fallback flags rather
+/// than flags guessed from an unrelated neighbour.
+class FallbackDatabase : public CompilationDatabase {
+public:
+  std::vector<CompileCommand> getCompileCommands(llvm::StringRef File) const override {
+    return FixedCompilationDatabase(".", fallbackFlags(File)).getCompileCommands(File);
+  }
+};
+
+class WithFallback : public CompilationDatabase {
+public:
+  explicit WithFallback(std::unique_ptr<CompilationDatabase> Inner) : Inner(std::move(Inner)) {
+    for (const std::string &F : this->Inner->getAllFiles())
+      Listed.insert(F);
+  }
+  std::vector<CompileCommand> getCompileCommands(llvm::StringRef File) const override {
+    // Databases loaded from a directory infer commands for unlisted files
+    // from the nearest name; that is a guess about another target.
+    if (!Listed.empty() && !Listed.count(File.str()))
+      return Fallback.getCompileCommands(File);
+    std::vector<CompileCommand> C = Inner->getCompileCommands(File);
+    return C.empty() ? Fallback.getCompileCommands(File) : C;
+  }
+  std::vector<std::string> getAllFiles() const override { return Inner->getAllFiles(); }
+  std::vector<CompileCommand> getAllCompileCommands() const override { return Inner->getAllCompileCommands(); }
+
+private:
+  std::unique_ptr<CompilationDatabase> Inner;
+  FallbackDatabase Fallback;
+  std::set<std::string> Listed;
+};
+
+/// Headers named `.h`, `.hh`, `.hpp` or `.hxx` are parsed as C++ headers
+/// when the rest of the command is C++ (clang's driver takes `.h` for C).
+ArgumentsAdjuster cxxHeaderAdjuster() {
+  return [](const CommandLineArguments &Args, llvm::StringRef File) {
+    llvm::StringRef Ext = llvm::sys::path::extension(File);
+    if (!llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".H"}, Ext) || Args.empty())
+      return Args;
+    bool Cxx = llvm::StringRef(Args.front()).contains("++");
+    for (size_t I = 1; I < Args.size(); ++I) {
+      llvm::StringRef A = Args[I];
+      if (A == "-x" || A.starts_with("-x") || A.starts_with("--language"))
+        return Args;  // the command names the language itself
+      Cxx |= A.starts_with("-std=c++") || A.starts_with("-std=gnu++") || A.starts_with("--std=c++") ||
+             A.starts_with("/std:c++");
+    }
+    if (!Cxx)
+      return Args;
+    CommandLineArguments Out = {Args.front(), "-xc++-header"};
+    Out.insert(Out.end(), Args.begin() + 1, Args.end());
+    return Out;
+  };
+}
+
+/// Include directories made absolute against the command's directory, as the
+/// compiler resolves them: then a header found through `-Iinclude` has an
+/// absolute name, which the project's header filter (an absolute path) matches.
+class AbsoluteIncludeDirs : public CompilationDatabase {
+public:
+  explicit AbsoluteIncludeDirs(std::unique_ptr<CompilationDatabase> Inner) : Inner(std::move(Inner)) {}
+  std::vector<CompileCommand> getCompileCommands(llvm::StringRef File) const override {
+    return absolute(Inner->getCompileCommands(File));
+  }
+  std::vector<std::string> getAllFiles() const override { return Inner->getAllFiles(); }
+  std::vector<CompileCommand> getAllCompileCommands() const override {
+    return absolute(Inner->getAllCompileCommands());
+  }
+
+private:
+  static std::vector<CompileCommand> absolute(std::vector<CompileCommand> Commands) {
+    static const char *const Options[] = {"-I", "-isystem", "-iquote", "-idirafter", "--include-directory="};
+    for (CompileCommand &C : Commands) {
+      llvm::SmallString<256> Dir(C.Directory);
+      llvm::sys::fs::make_absolute(Dir);
+      llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+      auto Resolve = [&](llvm::StringRef Path) {
+        if (Path.empty() || llvm::sys::path::is_absolute(Path))
+          return Path.str();
+        llvm::SmallString<256> Abs(Dir);
+        llvm::sys::path::append(Abs, Path);
+        llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+        return std::string(Abs);
+      };
+      std::vector<std::string> &Args = C.CommandLine;
+      for (size_t I = 1; I < Args.size(); ++I)
+        for (llvm::StringRef O : Options) {
+          if (Args[I] == O && I + 1 < Args.size() && !O.ends_with("=")) {
+            Args[I + 1] = Resolve(Args[I + 1]);
+            ++I;
+            break;
+          }
+          if (llvm::StringRef(Args[I]).starts_with(O) && Args[I].size() > O.size()) {
+            llvm::StringRef Rest = llvm::StringRef(Args[I]).substr(O.size());
+            if (Rest != "-")  // -I- splits quoted from angled includes
+              Args[I] = O.str() + Resolve(Rest);
+            break;
+          }
+        }
+      C.Directory = std::string(Dir);
+    }
+    return Commands;
+  }
+  std::unique_ptr<CompilationDatabase> Inner;
+};
+
+/// The compile_commands.json in \p Dir or the nearest parent, or "".
+std::string jsonDatabaseAt(llvm::StringRef Dir) {
+  llvm::SmallString<256> D(Dir);
+  llvm::sys::fs::make_absolute(D);
+  for (llvm::StringRef P = D; !P.empty(); P = llvm::sys::path::parent_path(P)) {
+    llvm::SmallString<256> Candidate(P);
+    llvm::sys::path::append(Candidate, "compile_commands.json");
+    if (llvm::sys::fs::exists(Candidate))
+      return std::string(Candidate);
+  }
+  return "";
+}
+
+llvm::Error checkJsonDatabase(const std::string &File) {
+  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+  if (!Buf)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: cannot read compilation database: %s",
+                                   File.c_str(), Buf.getError().message().c_str());
+  return checkCompileDatabaseText((*Buf)->getBuffer(), File);
+}
+} // namespace
+
+llvm::Error checkCompileDatabaseText(llvm::StringRef Json, llvm::StringRef Name) {
+  auto Parsed = llvm::json::parse(Json);
+  std::string Problem;
+  if (!Parsed)
+    Problem = llvm::toString(Parsed.takeError());
+  else if (!Parsed->getAsArray())
+    Problem = "not a JSON array of compile commands";
+  else
+    for (const llvm::json::Value &V : *Parsed->getAsArray()) {
+      const llvm::json::Object *O = V.getAsObject();
+      if (!O || !O->getString("directory") || !O->getString("file") ||
+          (!O->getString("command") && !O->getArray("arguments"))) {
+        Problem = "an entry is not an object with \"directory\", \"file\" and \"command\" or \"arguments\"";
+        break;
+      }
+    }
+  if (Problem.empty())
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: invalid compilation database: %s",
+                                 Name.str().c_str(), Problem.c_str());
+}
+
+namespace {
+std::string joined(const std::vector<std::string> &Args) {
+  std::string S;
+  for (const std::string &A : Args)
+    S += (S.empty() ? "" : " ") + A;
+  return S;
+}
+} // namespace
+
+llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
+  Flags Out;
+  std::string Error;
+  std::unique_ptr<CompilationDatabase> DB;
+  if (!R.BuildPath.empty()) {
+    if (std::string Json = jsonDatabaseAt(R.BuildPath); !Json.empty())
+      if (llvm::Error E = checkJsonDatabase(Json))
+        return std::move(E);
+    DB = CompilationDatabase::autoDetectFromDirectory(R.BuildPath, Error);
+    if (!DB)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s: no compilation database (compile_commands.json or compile_flags.txt) in "
+                                     "this directory or its parents",
+                                     R.BuildPath.c_str());
+    DB = std::make_unique<WithFallback>(std::move(DB));
+  } else if (R.HaveFixedArgs) {
+    DB = std::make_unique<FixedCompilationDatabase>(".", R.FixedArgs);
+  } else if (std::string Dir = findDatabaseNear(R.Files); !Dir.empty()) {
+    if (llvm::Error E = checkJsonDatabase(Dir + "/compile_commands.json"))
+      return std::move(E);
+    DB = CompilationDatabase::loadFromDirectory(Dir, Error);
+    if (!DB)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s/compile_commands.json: invalid compilation database: %s", Dir.c_str(),
+                                     Error.c_str());
+    DB = std::make_unique<WithFallback>(std::move(DB));
+  } else {
+    std::vector<std::string> Args = fallbackFlags();
+    Out.Announcement = "no compilation database found; using fallback flags: " + joined(Args) +
+                       " (-std=c++20 for files that use the bundled runtime)";
+    DB = std::make_unique<FallbackDatabase>();
+  }
+  auto Adjusting = std::make_unique<ArgumentsAdjustingCompilations>(std::move(DB));
+  if (!R.ExtraArgsBefore.empty())
+    Adjusting->appendArgumentsAdjuster(
+        getInsertArgumentAdjuster(R.ExtraArgsBefore, ArgumentInsertPosition::BEGIN));
+  std::vector<std::string> After = R.ExtraArgs;
+  After.push_back("-resource-dir=" MLPERF_CLANG_RESOURCE_DIR);
+  Adjusting->appendArgumentsAdjuster(getInsertArgumentAdjuster(After, ArgumentInsertPosition::END));
+  Adjusting->appendArgumentsAdjuster(cxxHeaderAdjuster());
+  Out.Database = std::make_unique<AbsoluteIncludeDirs>(std::move(Adjusting));
+  return Out;
+}
+
+} // namespace mlperf::lint

@@ -1,0 +1,51 @@
+// What one mlperf-lint invocation asks for, as a value: the command line is
+// parsed into it, and running and reporting read only it.
+#pragma once
+
+#include "engine/Cache.h"
+#include "project/CompileFlags.h"
+#include "project/Config.h"
+#include "findings/Filters.h"
+#include "engine/IncludeRecovery.h"
+#include "report/Report.h"
+#include "project/Shard.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlperf::lint {
+
+enum class Action { Lint, ListChecks, Explain, DumpConfig, VerifyConfig, Validate, Lsp };
+
+struct LintRequest {
+  Action What = Action::Lint;
+  std::string ExplainCheck;
+  std::vector<std::string> Paths;
+  bool Headers = false;
+  std::vector<std::string> Excludes;  // --exclude globs, for the directory walk
+  bool Verbose = false;
+  ConfigRequest Config;
+  FlagsRequest Flags;  // Files are filled in once the inputs are collected
+  Format OutputFormat = Format::Text;
+  std::string OutputPath;  // empty: stdout
+  std::string SarifRoot;   // empty: the git top-level
+  std::string ExportFixes;
+  bool Fix = false;
+  bool FixErrors = false;  // --fix-errors: also fix files with compile errors (implies --fix)
+  unsigned Jobs = 0;  // 0: one per core
+  bool Quiet = false;
+  bool CompilerStats = true;  // clang's "N warnings generated." lines on stderr
+  FilterRequest Filters;      // --line-filter, --diff, --baseline
+  std::string WriteBaseline;
+  std::optional<bool> UseColor;  // unset: when stdout is a terminal
+  bool RelativePaths = false;    // --path-style=relative
+  std::map<std::string, std::string> Overlays;  // unsaved buffers by absolute path, linted instead of the files
+  ParseOptions Parse;  // --strict-includes, --cuda-path
+  CacheSettings Cache;
+  bool SharedPreamble = true;      // with the cache: precompile shared include prefixes into it
+  std::optional<Shard> OnlyShard;  // --shard=K/N
+};
+
+} // namespace mlperf::lint
