@@ -69,6 +69,10 @@ struct Options {
   cl::opt<bool> Fix{"fix", cl::desc("Apply the suggested fixes in place"), cl::cat(Category)};
   cl::opt<bool> FixErrors{"fix-errors", cl::desc("Apply fixes even to files with compile errors (implies --fix)"),
                           cl::cat(Category)};
+  cl::opt<bool> FixUnverified{"fix-unverified",
+                              cl::desc("Apply fixes without first checking that the fixed code compiles and the "
+                                       "fixed findings are gone (implies --fix)"),
+                              cl::cat(Category)};
   cl::list<std::string> Excludes{"exclude", cl::desc("Skip files and directories matching this glob (repeatable)"),
                                  cl::value_desc("glob"), cl::cat(Category)};
   cl::opt<bool> Verbose{"verbose", cl::desc("Say which paths the directory walk skips"), cl::cat(Category)};
@@ -100,6 +104,10 @@ struct Options {
                             cl::cat(Category)};
   cl::opt<std::string> Baseline{"baseline", cl::desc("Hide the findings recorded in this baseline"),
                                 cl::value_desc("file"), cl::cat(Category)};
+  cl::opt<std::string> ValidationResults{"validation-results",
+                                         cl::desc("The `validate` results whose figures the findings quote "
+                                                  "(default: the stored results)"),
+                                         cl::value_desc("file"), cl::cat(Category)};
   cl::opt<std::string> WriteBaseline{"write-baseline", cl::desc("Record this run's findings as a baseline"),
                                      cl::value_desc("file"), cl::cat(Category)};
   cl::opt<bool> Quiet{"quiet", cl::desc("No summary or announcements on stderr"), cl::cat(Category)};
@@ -125,25 +133,12 @@ llvm::Error usage(const std::string &Message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", Message.c_str());
 }
 
-std::optional<Format> parseFormat(llvm::StringRef Name) {
-  if (Name == "text")
-    return Format::Text;
-  if (Name == "json")
-    return Format::Json;
-  if (Name == "sarif")
-    return Format::Sarif;
-  if (Name == "html")
-    return Format::Html;
-  return std::nullopt;
-}
 } // namespace
 
-llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
-  LintRequest R;
-  if (Argc > 1 && llvm::StringRef(Argv[1]) == "validate") {
-    R.What = Action::Validate;
-    return R;
-  }
+namespace {
+/// Splits the arguments: the subcommand, the driver's own options, and the
+/// compiler arguments after `--`.
+std::vector<const char *> splitArguments(int Argc, const char **Argv, LintRequest &R) {
   std::vector<const char *> Own;
   for (int I = 0; I < Argc; ++I) {
     if (I == 1 && llvm::StringRef(Argv[I]) == "lsp") {
@@ -159,8 +154,13 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
     else
       Own.push_back(Argv[I]);
   }
-  // Registered once per process (LLVM's parser keeps pointers to them); a
-  // second parse starts from their defaults.
+  return Own;
+}
+
+/// LLVM's parse of \p Own into the options, registered once per process
+/// (LLVM's parser keeps pointers to them); a second parse starts from their
+/// defaults.
+llvm::Expected<const Options *> parseOptions(std::vector<const char *> &Own) {
   static Options &O = *new Options;
   cl::ResetAllOptionOccurrences();
   cl::HideUnrelatedOptions(O.Category);
@@ -177,6 +177,11 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
     First.consume_front("mlperf-lint: ");
     return usage(First.str());
   }
+  return &O;
+}
+
+/// What to do, what to lint and how to report it.
+llvm::Error readAction(const Options &O, LintRequest &R) {
   if (O.ListChecks)
     R.What = Action::ListChecks;
   else if (O.Explain.getNumOccurrences()) {
@@ -188,16 +193,30 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
     R.What = Action::VerifyConfig;
   if (O.Jobs < 0)
     return usage("-j: the number of jobs must be 0 (one per core) or more, not " + std::to_string(O.Jobs));
-
-  std::optional<Format> Fmt = parseFormat(O.OutputFormat);
+  std::optional<Format> Fmt = formatByName(O.OutputFormat);
   if (!Fmt)
-    return usage("--format: unknown format '" + O.OutputFormat + "' (text, json, sarif or html)");
+    return usage("--format: unknown format '" + O.OutputFormat + "' (" + formatNames() + ")");
   R.OutputFormat = *Fmt;
   R.Paths.assign(O.Paths.begin(), O.Paths.end());
   if (O.Diff.getNumOccurrences())
     R.Filters.Diff = O.Diff;
   if (R.What == Action::Lint && R.Paths.empty() && !R.Filters.Diff)
     return usage("no input files or directories (see --help)");
+  if (O.PathStyle != "absolute" && O.PathStyle != "relative")
+    return usage("--path-style: unknown style '" + O.PathStyle + "' (absolute or relative)");
+  R.RelativePaths = O.PathStyle == "relative";
+  R.OutputPath = O.Output;
+  R.SarifRoot = O.SarifRoot;
+  if (O.UseColor.getNumOccurrences())
+    R.UseColor = O.UseColor;
+  R.Verbose = O.Verbose;
+  R.Quiet = O.Quiet;
+  R.CompilerStats = !O.Quiet;
+  return llvm::Error::success();
+}
+
+/// The configuration, the compile flags and the inputs' walk.
+void readConfiguration(const Options &O, LintRequest &R) {
   R.Headers = O.Headers;
   if (O.Checks.getNumOccurrences())
     R.Config.Checks = O.Checks;
@@ -209,11 +228,6 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
     R.Config.ExcludeHeaderFilter = O.ExcludeHeaderFilter;
   if (O.SystemHeaders.getNumOccurrences())
     R.Config.SystemHeaders = O.SystemHeaders;
-  if (O.UseColor.getNumOccurrences())
-    R.UseColor = O.UseColor;
-  if (O.PathStyle != "absolute" && O.PathStyle != "relative")
-    return usage("--path-style: unknown style '" + O.PathStyle + "' (absolute or relative)");
-  R.RelativePaths = O.PathStyle == "relative";
   if (!O.ConfigFile.empty())
     R.Config.ConfigFile = O.ConfigFile;
   if (!O.Config.empty())
@@ -222,19 +236,20 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
   R.Flags.BuildPath = O.BuildPath;
   R.Flags.ExtraArgs.assign(O.ExtraArgs.begin(), O.ExtraArgs.end());
   R.Flags.ExtraArgsBefore.assign(O.ExtraArgsBefore.begin(), O.ExtraArgsBefore.end());
-  R.OutputPath = O.Output;
-  R.SarifRoot = O.SarifRoot;
-  R.ExportFixes = O.ExportFixes;
-  R.Fix = O.Fix || O.FixErrors;
-  R.FixErrors = O.FixErrors;
   R.Excludes.assign(O.Excludes.begin(), O.Excludes.end());
-  R.Verbose = O.Verbose;
   R.Jobs = O.Jobs;
-  R.Quiet = O.Quiet;
-  R.CompilerStats = !O.Quiet;
+}
+
+/// Fixes, filters, baselines, parsing, the cache and shards.
+llvm::Error readRun(const Options &O, LintRequest &R) {
+  R.ExportFixes = O.ExportFixes;
+  R.Fix = O.Fix || O.FixErrors || O.FixUnverified;
+  R.FixUnverified = O.FixUnverified;
+  R.FixErrors = O.FixErrors;
   R.Filters.LineFilter = O.LineFilter;
   R.Filters.Baseline = O.Baseline;
   R.WriteBaseline = O.WriteBaseline;
+  R.MeasuredResults = O.ValidationResults;
   R.Parse.RecoverIncludes = !O.StrictIncludes;
   R.Parse.CudaPath = O.CudaPath;
   if (!R.Parse.CudaPath.empty() && !llvm::sys::fs::exists(R.Parse.CudaPath + "/include/cuda_runtime.h"))
@@ -254,6 +269,25 @@ llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
       return usage("--shard: " + llvm::toString(S.takeError()));
     R.OnlyShard = *S;
   }
+  return llvm::Error::success();
+}
+} // namespace
+
+llvm::Expected<LintRequest> parseCommandLine(int Argc, const char **Argv) {
+  LintRequest R;
+  if (Argc > 1 && llvm::StringRef(Argv[1]) == "validate") {
+    R.What = Action::Validate;
+    return R;
+  }
+  std::vector<const char *> Own = splitArguments(Argc, Argv, R);
+  auto O = parseOptions(Own);
+  if (!O)
+    return O.takeError();
+  if (llvm::Error E = readAction(**O, R))
+    return std::move(E);
+  readConfiguration(**O, R);
+  if (llvm::Error E = readRun(**O, R))
+    return std::move(E);
   return R;
 }
 

@@ -2,6 +2,7 @@
 
 #include "cli/CommandLine.h"
 #include "Embedded.h"
+#include "project/FixCheck.h"
 #include "project/Lint.h"
 #include "report/MergeReports.h"
 #include "MlperfModule.h"
@@ -110,7 +111,7 @@ int verifyConfig(const LintRequest &R) {
 bool emit(const LintRequest &R, LintOutcome &Out) {
   ReportOptions Options{R.SarifRoot, Out.Problems,
                         R.UseColor.value_or(R.OutputPath.empty() && llvm::sys::Process::StandardOutHasColors()),
-                        R.RelativePaths};
+                        R.RelativePaths, Out.Measured.get()};
   if (R.OutputPath.empty()) {
     writeReport(R.OutputFormat, Out.Errors, llvm::outs(), Options);
     return flushStdout(Out.Problems);

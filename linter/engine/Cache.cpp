@@ -1,7 +1,6 @@
 #include "engine/Cache.h"
 
-#include "project/Lint.h"
-#include "engine/WholeProject.h"
+#include "findings/Findings.h"
 
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/ADT/StringExtras.h"
@@ -129,16 +128,16 @@ std::vector<ClangTidyError> errorsFromJsonValue(const json &J) {
 
 } // namespace
 
-std::string hashText(llvm::StringRef Data) {
-  llvm::XXH128_hash_t H = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(Data));
-  return llvm::utohexstr(H.high64, /*LowerCase=*/true, 16) + llvm::utohexstr(H.low64, true, 16);
-}
-
-std::optional<std::string> fileContentHash(llvm::StringRef Path) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!Buf)
-    return std::nullopt;
-  return hashText((*Buf)->getBuffer());
+std::string cacheDirectory() {
+  llvm::SmallString<256> Dir;
+  if (const char *Xdg = std::getenv("XDG_CACHE_HOME"); Xdg && *Xdg)
+    Dir = Xdg;
+  else if (const char *Home = std::getenv("HOME"); Home && *Home)
+    llvm::sys::path::append(Dir, Home, ".cache");
+  else
+    return "";
+  llvm::sys::path::append(Dir, "mlperf-lint");
+  return std::string(Dir);
 }
 
 std::string errorsToJson(const std::vector<ClangTidyError> &Errors) { return errorsToJsonValue(Errors).dump(); }
@@ -168,39 +167,6 @@ std::optional<uint64_t> parseByteSize(llvm::StringRef Text) {
   if (Text.getAsInteger(10, N) || N == 0 || N > UINT64_MAX / Scale)
     return std::nullopt;
   return N * Scale;
-}
-
-llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> RecordingFileSystem::openFileForRead(const llvm::Twine &Path) {
-  auto F = ProxyFileSystem::openFileForRead(Path);
-  if (F) {
-    auto St = (*F)->status();
-    llvm::SmallString<256> Abs;
-    Path.toVector(Abs);
-    if (St && St->isRegularFile() && !makeAbsolute(Abs)) {
-      // Not "..": a component before it can be a symbolic link.
-      llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/false);
-      Files.insert({std::string(Abs), St->getLastModificationTime()});
-    }
-  }
-  recordAbsent(Path, F.getError());
-  return F;
-}
-
-llvm::ErrorOr<llvm::vfs::Status> RecordingFileSystem::status(const llvm::Twine &Path) {
-  auto St = ProxyFileSystem::status(Path);
-  recordAbsent(Path, St.getError());
-  return St;
-}
-
-void RecordingFileSystem::recordAbsent(const llvm::Twine &Path, std::error_code EC) {
-  if (EC != std::errc::no_such_file_or_directory)
-    return;
-  llvm::SmallString<256> Abs;
-  Path.toVector(Abs);
-  if (makeAbsolute(Abs))
-    return;
-  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/false);
-  Absent.insert(std::string(Abs));
 }
 
 ResultCache::ResultCache(std::string Dir, uint64_t MaxBytes, const clang::tooling::CompilationDatabase &DB,

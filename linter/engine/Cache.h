@@ -16,7 +16,9 @@
 // unreadable or damaged entry is a miss.
 #pragma once
 
-#include "project/Config.h"
+#include "engine/Providers.h"
+#include "engine/RecordingFileSystem.h"
+#include "findings/Findings.h"
 #include "support/FileGuard.h"
 #include "engine/IncludeRecovery.h"
 #include "engine/Preamble.h"
@@ -37,49 +39,21 @@ namespace mlperf::lint {
 
 inline constexpr uint64_t DefaultCacheBytes = 512ull << 20;
 
+/// `$XDG_CACHE_HOME/mlperf-lint/`, else `~/.cache/mlperf-lint/`; "" when neither is known.
+std::string cacheDirectory();
+
 struct CacheSettings {
   bool Enabled = true;
   std::string Dir;                      // empty: cacheDirectory() ($XDG_CACHE_HOME/mlperf-lint or ~/.cache/mlperf-lint)
   uint64_t MaxBytes = DefaultCacheBytes;
 };
 
-/// What one file's run reported, as an entry replays it.
-struct CachedRun {
-  std::vector<clang::tidy::ClangTidyError> Errors;
-  std::string Incomplete;        // the "N includes not found" line, or ""
-  bool FollowingErrors = false;  // compile errors dropped because headers were missing: it did not compile
-  std::string CompilerStats;     // the file's stderr block (FileRun::CompilerStats), or ""
-  clang::tidy::ClangTidyStats Stats;
-};
+/// What one file's run reported, as an entry replays it (all but File, Crash,
+/// FromCache and Seconds: a crash is never stored).
+using CachedRun = FileFindings;
 /// "512M", "2G", "100000" (bytes), "64K"; nullopt when malformed or zero.
 std::optional<uint64_t> parseByteSize(llvm::StringRef Text);
 
-/// A 128-bit hash of \p Data, in hex; of a file's contents (nullopt when unreadable).
-std::string hashText(llvm::StringRef Data);
-std::optional<std::string> fileContentHash(llvm::StringRef Path);
-
-/// A file system that records the regular files opened through it, with the
-/// modification time each had when it was opened, and the paths it was asked
-/// for that do not exist.
-class RecordingFileSystem : public llvm::vfs::ProxyFileSystem {
-public:
-  explicit RecordingFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) : ProxyFileSystem(std::move(FS)) {}
-  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &Path) override;
-  llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &Path) override;
-
-  struct Opened {
-    std::string Path;
-    llvm::sys::TimePoint<> ModTime;
-    bool operator<(const Opened &O) const { return Path < O.Path; }
-  };
-  const std::set<Opened> &opened() const { return Files; }
-  const std::set<std::string> &absent() const { return Absent; }
-
-private:
-  void recordAbsent(const llvm::Twine &Path, std::error_code EC);
-  std::set<Opened> Files;
-  std::set<std::string> Absent;
-};
 
 class ResultCache {
 public:

@@ -1,6 +1,7 @@
 #include "engine/Preamble.h"
 
-#include "engine/Cache.h"
+#include "engine/RecordingFileSystem.h"
+#include "support/FileGuard.h"
 
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/FrontendActions.h"

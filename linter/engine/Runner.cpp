@@ -1,7 +1,7 @@
 #include "engine/Runner.h"
 
 #include "engine/Isolation.h"
-#include "project/Lint.h"
+#include "findings/Findings.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -9,24 +9,15 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <mutex>
 #include <optional>
-#include <set>
-#include <tuple>
 
 namespace mlperf::lint {
 
 using namespace clang::tidy;
 
 namespace {
-void addStats(ClangTidyStats &To, const ClangTidyStats &S) {
-  To.ErrorsDisplayed += S.ErrorsDisplayed;
-  To.ErrorsIgnoredCheckFilter += S.ErrorsIgnoredCheckFilter;
-  To.ErrorsIgnoredNOLINT += S.ErrorsIgnoredNOLINT;
-  To.ErrorsIgnoredNonUserCode += S.ErrorsIgnoredNonUserCode;
-  To.ErrorsIgnoredLineFilter += S.ErrorsIgnoredLineFilter;
-}
-
 /// A parse against a preamble is kept only when it is clean: a compiler
 /// error, or a header not found (whose following errors are dropped), may
 /// come from the preamble and not from the file.
@@ -35,66 +26,98 @@ bool clean(const FileRun &Run) {
 }
 } // namespace
 
+namespace {
+/// One call of runFiles: each file looked up in the cache, else parsed
+/// (against its shared preamble when it has a clean one), in isolation.
+class FileRunner {
+public:
+  FileRunner(const clang::tooling::CompilationDatabase &DB, const ProviderFactory &Providers, const RunSettings &S,
+             ContentHashes &Hashes)
+      : DB(DB), Providers(Providers), S(S), Hashes(Hashes), Buffers(S.Overlays && !S.Overlays->empty()),
+        // Unsaved buffers are neither looked up nor stored: their files'
+        // contents on disk are not what is linted.
+        Cache(Buffers ? nullptr : S.Cache), Preambles(Buffers ? nullptr : S.Preambles) {}
+
+  void run(const std::string &File, FileResult &R) {
+    auto Start = std::chrono::steady_clock::now();
+    std::optional<std::string> Deps = S.Dependencies ? S.Dependencies(File) : std::string();
+    std::string Key = Cache && Deps ? Cache->key(File, *Deps) : "";
+    if (std::optional<CachedRun> Hit = Key.empty() ? std::nullopt : Cache->lookup(Key, Hashes)) {
+      R.Run = std::move(*Hit);
+      R.Run.FromCache = true;
+    } else if (std::optional<std::string> Crash = runIsolated([&] { parse(File, R); })) {
+      R.Run = FileFindings();
+      R.Run.Crash = std::move(Crash);
+      R.Summary.reset();
+      R.Entry.reset();
+    }
+    R.Run.File = File;
+    R.Run.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  }
+
+private:
+  void parse(const std::string &File, FileResult &R) {
+    FileRun Run;
+    ClangTidyStats Stats;
+    std::shared_ptr<const Preamble> P = Preambles ? Preambles->forFile(File) : nullptr;
+    auto Read = P ? parseWith(*SharedPreambles::withPreamble(DB, *P), File, R, Run, Stats)
+                  : parseWith(DB, File, R, Run, Stats);
+    if (P && !clean(Run)) {
+      P.reset();
+      Read = parseWith(DB, File, R, Run, Stats);
+    }
+    if (P)  // what the parse read through the preamble, for --fix
+      for (const auto &[Path, Guard] : P->Guards)
+        Hashes.record(Path, Guard);
+    R.Run.Errors = std::move(Run.Errors);
+    R.Run.Incomplete = incompleteMessage(File, Run);
+    R.Run.FollowingErrors = Run.FollowingErrors > 0;
+    R.Run.CompilerStats = std::move(Run.CompilerStats);
+    R.Run.Stats = Stats;
+    R.Entry = FileResult::Parsed{std::move(Run.MissingIncludes), Read, std::move(P)};
+  }
+
+  llvm::IntrusiveRefCntPtr<RecordingFileSystem> parseWith(const clang::tooling::CompilationDatabase &Flags,
+                                                          const std::string &File, FileResult &R, FileRun &Run,
+                                                          ClangTidyStats &Stats) {
+    ClangTidyContext Context(Providers());
+    auto Read =
+        llvm::makeIntrusiveRefCnt<RecordingFileSystem>(recordingFileSystem(llvm::vfs::getRealFileSystem(), Hashes));
+    auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Read);
+    if (Buffers) {
+      auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+      for (const auto &[Path, Text] : *S.Overlays)
+        Memory->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
+      FS->pushOverlay(Memory);
+    }
+    if (S.Summarize)
+      R.Summary.emplace();
+    Run = runTidyOnFile(Context, Flags, File, FS, S.Parse, S.Summarize ? &*R.Summary : nullptr);
+    Stats = Context.getStats();
+    return Read;
+  }
+
+  const clang::tooling::CompilationDatabase &DB;
+  const ProviderFactory &Providers;
+  const RunSettings &S;
+  ContentHashes &Hashes;
+  const bool Buffers;
+  ResultCache *Cache;
+  SharedPreambles *Preambles;
+};
+} // namespace
+
 std::vector<FileResult> runFiles(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
                                  const ProviderFactory &Providers, const RunSettings &S, ContentHashes &Hashes,
                                  const std::function<void(size_t Index, const FileResult &)> &OnResult) {
-  // Unsaved buffers are neither looked up nor stored: their files' contents
-  // on disk are not what is linted.
-  const bool Buffers = S.Overlays && !S.Overlays->empty();
-  ResultCache *Cache = Buffers ? nullptr : S.Cache;
-  SharedPreambles *Preambles = Buffers ? nullptr : S.Preambles;
+  FileRunner Runner(DB, Providers, S, Hashes);
   std::vector<FileResult> Results(Files.size());
   std::mutex Done;
   auto RunOne = [&](size_t I) {
-    FileResult &R = Results[I];
-    std::optional<std::string> Deps = S.Dependencies ? S.Dependencies(Files[I]) : std::string();
-    std::string Key = Cache && Deps ? Cache->key(Files[I], *Deps) : "";
-    if (std::optional<CachedRun> Hit = Key.empty() ? std::nullopt : Cache->lookup(Key, Hashes)) {
-      R.Run = std::move(*Hit);
-      R.FromCache = true;
-    } else {
-      R.Crash = runIsolated([&] {
-        auto ParseWith = [&](const clang::tooling::CompilationDatabase &Flags, FileRun &Run, ClangTidyStats &Stats) {
-          ClangTidyContext Context(Providers());
-          auto Read = llvm::makeIntrusiveRefCnt<RecordingFileSystem>(
-              recordingFileSystem(llvm::vfs::getRealFileSystem(), Hashes));
-          auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Read);
-          if (Buffers) {
-            auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-            for (const auto &[Path, Text] : *S.Overlays)
-              Memory->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
-            FS->pushOverlay(Memory);
-          }
-          if (S.Summarize)
-            R.Summary.emplace();
-          Run = runTidyOnFile(Context, Flags, Files[I], FS, S.Parse, S.Summarize ? &*R.Summary : nullptr);
-          Stats = Context.getStats();
-          return Read;
-        };
-        FileRun Run;
-        ClangTidyStats Stats;
-        std::shared_ptr<const Preamble> P = Preambles ? Preambles->forFile(Files[I]) : nullptr;
-        auto Read = P ? ParseWith(*SharedPreambles::withPreamble(DB, *P), Run, Stats) : ParseWith(DB, Run, Stats);
-        if (P && !clean(Run)) {
-          P.reset();
-          Read = ParseWith(DB, Run, Stats);
-        }
-        if (P)  // what the parse read through the preamble, for --fix
-          for (const auto &[Path, Guard] : P->Guards)
-            Hashes.record(Path, Guard);
-        R.Run = CachedRun{std::move(Run.Errors), incompleteMessage(Files[I], Run), Run.FollowingErrors > 0,
-                          std::move(Run.CompilerStats), Stats};
-        R.Entry = FileResult::Parsed{std::move(Run.MissingIncludes), Read, std::move(P)};
-      });
-      if (R.Crash) {
-        R.Run = CachedRun();
-        R.Summary.reset();
-        R.Entry.reset();
-      }
-    }
+    Runner.run(Files[I], Results[I]);
     std::lock_guard<std::mutex> Lock(Done);
     if (OnResult)
-      OnResult(I, R);
+      OnResult(I, Results[I]);
   };
   if (S.Jobs <= 1 || Files.size() <= 1) {
     for (size_t I = 0; I < Files.size(); ++I)
@@ -114,35 +137,6 @@ void storeResult(ResultCache &Cache, const std::string &File, const FileResult &
   std::string Key = Cache.key(File, Dependencies);
   if (!Key.empty())
     Cache.store(Key, R.Run, R.Entry->Missing, *R.Entry->Read, R.Entry->P.get());
-}
-
-RunResult combineResults(const std::vector<std::string> &Files, std::vector<FileResult> Results,
-                         std::shared_ptr<ContentHashes> Hashes) {
-  RunResult Out;
-  Out.Hashes = std::move(Hashes);
-  for (size_t I = 0; I < Files.size(); ++I) {
-    FileResult &R = Results[I];
-    addStats(Out.Stats, R.Run.Stats);
-    if (R.Crash) {
-      Out.Problems.push_back(Files[I] + ": clang crashed while parsing (" + *R.Crash + ")");
-      Out.Uncompilable.insert(normalizedPath(Files[I]));
-    }
-    if (R.Run.FollowingErrors)  // headers not found: it did not compile, whatever was reported
-      Out.Uncompilable.insert(normalizedPath(Files[I]));
-    if (!R.Run.Incomplete.empty())
-      Out.Incomplete.push_back(std::move(R.Run.Incomplete));
-    for (const ClangTidyError &E : R.Run.Errors)
-      if (E.DiagLevel == ClangTidyError::Error && !E.IsWarningAsError) {
-        Out.Uncompilable.insert(normalizedPath(Files[I]));
-        Out.Uncompilable.insert(normalizedPath(E.Message.FilePath));
-      }
-  }
-  std::set<std::tuple<std::string, unsigned, std::string, std::string>> Seen;
-  for (FileResult &R : Results)
-    for (ClangTidyError &E : R.Run.Errors)
-      if (Seen.emplace(E.Message.FilePath, E.Message.FileOffset, E.DiagnosticName, E.Message.Message).second)
-        Out.Errors.push_back(std::move(E));
-  return Out;
 }
 
 } // namespace mlperf::lint

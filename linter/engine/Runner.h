@@ -2,7 +2,7 @@
 #pragma once
 
 #include "engine/Cache.h"
-#include "project/Config.h"
+#include "engine/Providers.h"
 #include "support/FileGuard.h"
 #include "engine/IncludeRecovery.h"
 #include "engine/Preamble.h"
@@ -20,21 +20,10 @@
 
 namespace mlperf::lint {
 
-struct RunResult {
-  std::vector<clang::tidy::ClangTidyError> Errors;  // ordered by input file, deduplicated
-  clang::tidy::ClangTidyStats Stats;                // summed over the files
-  std::shared_ptr<ContentHashes> Hashes = std::make_shared<ContentHashes>();  // of every file clang read
-  std::set<std::string> Uncompilable;  // normalized: inputs that did not compile, files with compile errors
-  std::vector<std::string> Problems;   // "<file>: clang crashed while parsing (...)"
-  std::vector<std::string> Incomplete;              // one line per file with includes not found
-};
-
 /// One file's run: what it reported, and what the whole-project analysis and
 /// the result cache need of it.
 struct FileResult {
-  CachedRun Run;
-  std::optional<std::string> Crash;  // clang crashed while parsing
-  bool FromCache = false;
+  FileFindings Run;
   std::optional<clang::tidy::mlperf::FileSummary> Summary;  // of a parse, when asked for
   /// What a cache entry records of a parse (none for a hit or a crash).
   struct Parsed {
@@ -57,8 +46,8 @@ struct RunSettings {
   std::function<std::optional<std::string>(const std::string &File)> Dependencies;
 };
 
-/// Called as each file finishes, one call at a time, with its own findings.
-using FileDone = std::function<void(size_t Index, const std::vector<clang::tidy::ClangTidyError> &Errors)>;
+/// Called once for each file, in input order, with its final result.
+using FileDone = std::function<void(size_t Index, FileFindings Findings)>;
 
 /// Runs (or replays from the cache) each of \p Files; the content hashes of
 /// what the parses read go into \p Hashes. \p OnResult is called as each
@@ -69,9 +58,5 @@ std::vector<FileResult> runFiles(const std::vector<std::string> &Files, const cl
 
 /// Stores a parse's results under the key made with \p Dependencies.
 void storeResult(ResultCache &Cache, const std::string &File, const FileResult &R, const std::string &Dependencies);
-
-/// The files' results as one report.
-RunResult combineResults(const std::vector<std::string> &Files, std::vector<FileResult> Results,
-                         std::shared_ptr<ContentHashes> Hashes);
 
 } // namespace mlperf::lint

@@ -1,7 +1,5 @@
 #include "engine/WholeProject.h"
 
-#include "project/ProjectScope.h"
-
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -19,24 +17,12 @@ using clang::tidy::mlperf::FileSummary;
 using clang::tidy::mlperf::ProjectSummaries;
 using clang::tidy::mlperf::setProjectSummaries;
 
-std::string cacheDirectory() {
-  llvm::SmallString<256> Dir;
-  if (const char *Xdg = std::getenv("XDG_CACHE_HOME"); Xdg && *Xdg)
-    Dir = Xdg;
-  else if (const char *Home = std::getenv("HOME"); Home && *Home)
-    llvm::sys::path::append(Dir, Home, ".cache");
-  else
-    return "";
-  llvm::sys::path::append(Dir, "mlperf-lint");
-  return std::string(Dir);
-}
-
 namespace {
 /// One summary file per project (the repositories of the inputs), so that a
 /// run on some of its files sees what a run on all of them stored.
-std::string summaryPath(const std::vector<std::string> &Paths, const std::string &Dir) {
+std::string summaryPath(const std::vector<std::string> &Roots, const std::string &Dir) {
   llvm::SHA1 Hash;
-  for (const std::string &R : projectRoots(Paths))
+  for (const std::string &R : Roots)
     Hash.update(R + "\n");
   return Dir + "/summaries-" + llvm::toHex(Hash.result(), /*LowerCase=*/true).substr(0, 16) + ".json";
 }
@@ -102,111 +88,163 @@ std::string storeSummaries(const std::string &Path, const ProjectSummaries &S) {
 constexpr int MaxRounds = 8;
 } // namespace
 
+namespace {
+/// One run of the whole-project analysis: rounds of linting until no file's
+/// findings read a summary that the round changed.
+class ProjectLinter {
+public:
+  ProjectLinter(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
+                const ProviderFactory &Providers, RunSettings Settings, std::shared_ptr<ProjectSummaries> Summaries)
+      : Files(Files), DB(DB), Providers(Providers), Settings(std::move(Settings)), Summaries(std::move(Summaries)),
+        Results(Files.size()), Read(Files.size()) {}
+
+  /// Lints every file, again while its dependencies change, up to MaxRounds.
+  /// Returns the files left unsettled.
+  std::set<size_t> run(ProjectRun &Out, ContentHashes &Hashes);
+  /// Stores the settled results in the cache and hands each file on.
+  void finish(ProjectRun &Out, const std::set<size_t> &Unsettled, const FileDone &OnFileDone);
+  /// Files whose stored summaries are older than the files.
+  std::vector<std::string> staleSummaries() const;
+  bool changed() const { return Changed; }
+  const ProjectSummaries &summaries() const { return *Summaries; }
+
+private:
+  /// The summary each file's findings depend on: a fresh stored one until the
+  /// file is parsed, then its parse's.
+  const FileSummary *summaryOf(const std::string &File) const {
+    auto It = Summaries->files().find(File);
+    return It != Summaries->files().end() && isFresh(It->second) ? &It->second : nullptr;
+  }
+  std::vector<size_t> round(const std::vector<size_t> &Todo, ProjectRun &Out, ContentHashes &Hashes);
+
+  const std::vector<std::string> &Files;
+  const clang::tooling::CompilationDatabase &DB;
+  const ProviderFactory &Providers;
+  RunSettings Settings;
+  std::shared_ptr<ProjectSummaries> Summaries;
+  std::vector<FileResult> Results;
+  std::vector<std::string> Read;  // what each file's findings read of the summaries
+  bool Changed = false;
+};
+
+std::vector<std::string> ProjectLinter::staleSummaries() const {
+  std::vector<std::string> Stale;
+  std::set<std::string> Inputs(Files.begin(), Files.end());
+  for (const auto &[File, S] : Summaries->files())
+    if (!Inputs.count(File) && !isFresh(S))
+      Stale.push_back(File);
+  return Stale;
+}
+
+std::set<size_t> ProjectLinter::run(ProjectRun &Out, ContentHashes &Hashes) {
+  Settings.Summarize = true;
+  Settings.Dependencies = [&](const std::string &File) -> std::optional<std::string> {
+    const FileSummary *S = summaryOf(File);
+    return S ? std::optional<std::string>(Summaries->dependencies(*S)) : std::nullopt;
+  };
+  std::vector<size_t> Todo(Files.size());
+  for (size_t I = 0; I < Files.size(); ++I)
+    Todo[I] = I;
+  for (int Round = 0; !Todo.empty(); ++Round) {
+    Todo = round(Todo, Out, Hashes);
+    if (Round == MaxRounds)
+      break;
+  }
+  return std::set<size_t>(Todo.begin(), Todo.end());
+}
+
+/// Lints \p Todo with the summaries known now; returns the files, linted in
+/// this round or before, whose findings read what this round's summaries
+/// changed.
+std::vector<size_t> ProjectLinter::round(const std::vector<size_t> &Todo, ProjectRun &Out, ContentHashes &Hashes) {
+  std::vector<std::string> Batch;
+  for (size_t I : Todo)
+    Batch.push_back(Files[I]);
+  std::vector<FileResult> Run = runFiles(Batch, DB, Providers, Settings, Hashes);
+  ++Out.Rounds;
+  auto Next = std::make_shared<ProjectSummaries>(*Summaries);
+  for (size_t K = 0; K < Todo.size(); ++K) {
+    FileResult &R = Run[K];
+    size_t I = Todo[K];
+    Out.Parses += !R.Run.FromCache;
+    if (R.Summary) {
+      Read[I] = Summaries->dependencies(*R.Summary);
+      statFile(R.Summary->File, R.Summary->MTime, R.Summary->Size);
+      Next->add(std::move(*R.Summary));
+      R.Summary.reset();
+      Changed = true;
+    } else if (const FileSummary *S = summaryOf(Files[I])) {
+      Read[I] = Summaries->dependencies(*S);
+    }
+    Results[I] = std::move(R);
+  }
+  Next->resolve();
+  Summaries = Next;
+  setProjectSummaries(Summaries);
+  std::vector<size_t> Again;
+  for (size_t I = 0; I < Files.size(); ++I)
+    if (const FileSummary *S = summaryOf(Files[I]);
+        S && !Results[I].Run.Crash && Summaries->dependencies(*S) != Read[I])
+      Again.push_back(I);
+  return Again;
+}
+
+void ProjectLinter::finish(ProjectRun &Out, const std::set<size_t> &Unsettled, const FileDone &OnFileDone) {
+  // An entry is stored only with the summaries its findings read, once final.
+  for (size_t I = 0; I < Files.size(); ++I) {
+    Out.FromCache += Results[I].Run.FromCache;
+    if (Settings.Cache && !Unsettled.count(I))
+      storeResult(*Settings.Cache, Files[I], Results[I], Read[I]);
+    llvm::errs() << Results[I].Run.CompilerStats;
+    if (OnFileDone)
+      OnFileDone(I, std::move(Results[I].Run));
+  }
+}
+
+/// A single file with no stored summaries: analysed alone, in one parse.
+void lintAlone(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
+               const ProviderFactory &Providers, const RunSettings &Settings, ProjectRun &Out,
+               const FileDone &OnFileDone) {
+  auto Done = [&](size_t I, const FileResult &R) {
+    llvm::errs() << R.Run.CompilerStats;
+    if (OnFileDone)
+      OnFileDone(I, R.Run);
+  };
+  std::vector<FileResult> Results = runFiles(Files, DB, Providers, Settings, *Out.Hashes, Done);
+  Out.Rounds = 1;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    Out.FromCache += Results[I].Run.FromCache;
+    Out.Parses += !Results[I].Run.FromCache;
+    if (Settings.Cache)
+      storeResult(*Settings.Cache, Files[I], Results[I], "");
+  }
+}
+} // namespace
+
 ProjectRun lintProject(const std::vector<std::string> &Roots, const std::vector<std::string> &Files,
                        const clang::tooling::CompilationDatabase &DB, const ProviderFactory &Providers,
                        RunSettings Settings, const std::string &SummaryDir, const FileDone &OnFileDone) {
   ProjectRun Out;
-  auto Hashes = std::make_shared<ContentHashes>();
   std::string Path = SummaryDir.empty() ? "" : summaryPath(Roots, SummaryDir);
   auto Summaries = std::make_shared<ProjectSummaries>(loadSummaries(Path, Out.Messages));
   const bool Whole = Files.size() >= 2 || !Summaries->files().empty();
   setProjectSummaries(Whole ? Summaries : nullptr);
-
-  auto Final = [&](size_t I, const FileResult &R) {
-    llvm::errs() << R.Run.CompilerStats;
-    if (OnFileDone)
-      OnFileDone(I, R.Run.Errors);
-  };
-  std::vector<FileResult> Results;
   if (!Whole) {
-    Results = runFiles(Files, DB, Providers, Settings, *Hashes, Final);
-    Out.Rounds = 1;
-    for (size_t I = 0; I < Files.size(); ++I) {
-      Out.FromCache += Results[I].FromCache;
-      Out.Parses += !Results[I].FromCache;
-      if (Settings.Cache)
-        storeResult(*Settings.Cache, Files[I], Results[I], "");
-    }
-    Out.Result = combineResults(Files, std::move(Results), Hashes);
+    lintAlone(Files, DB, Providers, Settings, Out, OnFileDone);
     return Out;
   }
-
-  std::vector<std::string> Stale;
-  {
-    std::set<std::string> Inputs(Files.begin(), Files.end());
-    for (const auto &[File, S] : Summaries->files())
-      if (!Inputs.count(File) && !isFresh(S))
-        Stale.push_back(File);
-  }
-  // The summary each file's findings depend on: a fresh stored one until the
-  // file is parsed, then its parse's.
-  auto SummaryOf = [&](const std::string &File) -> const FileSummary * {
-    auto It = Summaries->files().find(File);
-    return It != Summaries->files().end() && isFresh(It->second) ? &It->second : nullptr;
-  };
-  Settings.Summarize = true;
-  Settings.Dependencies = [&](const std::string &File) -> std::optional<std::string> {
-    const FileSummary *S = SummaryOf(File);
-    return S ? std::optional<std::string>(Summaries->dependencies(*S)) : std::nullopt;
-  };
-  Results.resize(Files.size());
-  std::vector<std::string> Read(Files.size());  // what each file's findings read of the summaries
-  std::vector<size_t> Todo(Files.size());
-  for (size_t I = 0; I < Files.size(); ++I)
-    Todo[I] = I;
-  bool Changed = false;
-  for (int Round = 0; !Todo.empty(); ++Round) {
-    std::vector<std::string> Batch;
-    for (size_t I : Todo)
-      Batch.push_back(Files[I]);
-    std::vector<FileResult> Run = runFiles(Batch, DB, Providers, Settings, *Hashes);
-    ++Out.Rounds;
-    auto Next = std::make_shared<ProjectSummaries>(*Summaries);
-    for (size_t K = 0; K < Todo.size(); ++K) {
-      FileResult &R = Run[K];
-      size_t I = Todo[K];
-      Out.Parses += !R.FromCache;
-      if (R.Summary) {
-        Read[I] = Summaries->dependencies(*R.Summary);
-        statFile(R.Summary->File, R.Summary->MTime, R.Summary->Size);
-        Next->add(std::move(*R.Summary));
-        R.Summary.reset();
-        Changed = true;
-      } else if (const FileSummary *S = SummaryOf(Files[I])) {
-        Read[I] = Summaries->dependencies(*S);
-      }
-      Results[I] = std::move(R);
-    }
-    Next->resolve();
-    Summaries = Next;
-    setProjectSummaries(Summaries);
-    // Any file, linted in this round or before, whose findings read what this
-    // round's summaries changed; after the last round, those left unsettled.
-    Todo.clear();
-    for (size_t I = 0; I < Files.size(); ++I)
-      if (const FileSummary *S = SummaryOf(Files[I]); S && !Results[I].Crash && Summaries->dependencies(*S) != Read[I])
-        Todo.push_back(I);
-    if (Round == MaxRounds)
-      break;
-  }
-
-  // An entry is stored only with the summaries its findings read, once final.
-  std::set<size_t> Unsettled(Todo.begin(), Todo.end());
-  for (size_t I = 0; I < Files.size(); ++I) {
-    Out.FromCache += Results[I].FromCache;
-    if (Settings.Cache && !Unsettled.count(I))
-      storeResult(*Settings.Cache, Files[I], Results[I], Read[I]);
-    Final(I, Results[I]);
-  }
+  const bool Buffers = Settings.Overlays && !Settings.Overlays->empty();
+  ProjectLinter Linter(Files, DB, Providers, std::move(Settings), Summaries);
+  std::vector<std::string> Stale = Linter.staleSummaries();
+  std::set<size_t> Unsettled = Linter.run(Out, *Out.Hashes);
+  Linter.finish(Out, Unsettled, OnFileDone);
   if (!Stale.empty())
     Out.Messages.push_back("summaries of " + std::to_string(Stale.size()) +
                            " file(s) not linted now are stale (changed since they were summarized): " +
                            fileList(Stale) + "; lint the whole project to refresh them");
-  const bool Buffers = Settings.Overlays && !Settings.Overlays->empty();
-  if (!Path.empty() && Changed && !Buffers)
-    if (std::string P = storeSummaries(Path, *Summaries); !P.empty())
+  if (!Path.empty() && Linter.changed() && !Buffers)
+    if (std::string P = storeSummaries(Path, Linter.summaries()); !P.empty())
       Out.Messages.push_back(P);
-  Out.Result = combineResults(Files, std::move(Results), Hashes);
   return Out;
 }
 

@@ -13,23 +13,21 @@
 
 #include "engine/Runner.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace mlperf::lint {
 
-/// `$XDG_CACHE_HOME/mlperf-lint/`, else `~/.cache/mlperf-lint/`; "" when neither is known.
-std::string cacheDirectory();
-
 struct ProjectRun {
-  RunResult Result;
+  std::shared_ptr<ContentHashes> Hashes = std::make_shared<ContentHashes>();  // of every file clang read
   std::vector<std::string> Messages;  // stale summaries, an unreadable or unwritable summary file
   unsigned FromCache = 0;             // files whose findings were replayed
   unsigned Parses = 0;                // parses, counting a file linted again
   unsigned Rounds = 0;                // of the whole-project analysis
 };
 
-/// Lints \p Files, the inputs of the project around \p Roots. The summaries
+/// Lints \p Files, the inputs of the projects rooted at \p Roots. The summaries
 /// are kept in \p SummaryDir ("": none read or written). With a single file
 /// and no stored summaries, the file is analysed alone. \p OnFileDone is
 /// called for each file when its findings are final.

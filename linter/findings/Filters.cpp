@@ -1,5 +1,7 @@
 #include "findings/Filters.h"
 
+#include "findings/Findings.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -109,9 +111,6 @@ bool isCxxSource(llvm::StringRef Path) {
                             llvm::sys::path::extension(Path));
 }
 
-bool isCompilerError(const ClangTidyError &E) {
-  return E.DiagLevel == ClangTidyError::Error && !E.IsWarningAsError;
-}
 } // namespace
 
 llvm::Expected<FindingFilter> FindingFilter::create(const FilterRequest &R) {
@@ -270,36 +269,5 @@ llvm::Error writeBaseline(const std::string &Path, llvm::ArrayRef<ClangTidyError
   return llvm::Error::success();
 }
 
-std::vector<ClangTidyError> FindingFilter::applyAll(std::vector<ClangTidyError> Errors) {
-  clang::tidy::ClangTidyStats Ignored;
-  unsigned Hidden = 0;
-  return applyBaseline(applyLines(std::move(Errors), Ignored), Hidden);
-}
-
-void filterFindings(FindingFilter *Filter, const std::string &WriteBaseline, llvm::ArrayRef<std::string> Linted,
-                    std::vector<ClangTidyError> &Errors, clang::tidy::ClangTidyStats &Stats,
-                    std::vector<std::string> &Messages, std::vector<std::string> &Problems) {
-  if (Filter)
-    Errors = Filter->applyLines(std::move(Errors), Stats);
-  if (!WriteBaseline.empty()) {
-    size_t N = llvm::count_if(Errors, [](const ClangTidyError &E) { return !isCompilerError(E); });
-    if (llvm::Error E = writeBaseline(WriteBaseline, Errors))
-      Problems.push_back(llvm::toString(std::move(E)));
-    else
-      Messages.push_back("wrote " + std::to_string(N) + " finding(s) to the baseline " + WriteBaseline);
-  }
-  if (!Filter || Filter->baselinePath().empty())
-    return;
-  unsigned Hidden = 0;
-  Errors = Filter->applyBaseline(std::move(Errors), Hidden);
-  const std::string &Name = Filter->baselinePath();
-  Messages.push_back(std::to_string(Hidden) + " finding(s) hidden by the baseline " + Name);
-  std::vector<std::string> Stale = Filter->staleEntries(Linted);
-  if (!Stale.empty())
-    Messages.push_back(Name + ": " + std::to_string(Stale.size()) + " stale entr" + (Stale.size() == 1 ? "y" : "ies") +
-                       " no longer found (rewrite it with --write-baseline to drop them)");
-  for (const std::string &S : Stale)
-    Messages.push_back("  stale: " + S);
-}
 
 } // namespace mlperf::lint

@@ -36,8 +36,6 @@ public:
   /// The findings the baseline does not accept; \p Hidden counts the others.
   std::vector<clang::tidy::ClangTidyError> applyBaseline(std::vector<clang::tidy::ClangTidyError> Errors,
                                                          unsigned &Hidden);
-  /// Both, with no counts kept (for findings shown while the run goes on).
-  std::vector<clang::tidy::ClangTidyError> applyAll(std::vector<clang::tidy::ClangTidyError> Errors);
   const std::string &baselinePath() const { return BaselinePath; }
   /// Entries for \p Linted files that matched no finding, one line each.
   std::vector<std::string> staleEntries(llvm::ArrayRef<std::string> Linted) const;
@@ -59,12 +57,5 @@ private:
 /// Writes the findings of \p Errors as a baseline to \p Path; paths are
 /// relative to the baseline's directory.
 llvm::Error writeBaseline(const std::string &Path, llvm::ArrayRef<clang::tidy::ClangTidyError> Errors);
-
-/// A run's findings through \p Filter (may be null): the line filters, then
-/// the baseline is written when \p WriteBaseline names one, then the
-/// baseline's findings are hidden; what happened goes to \p Messages.
-void filterFindings(FindingFilter *Filter, const std::string &WriteBaseline, llvm::ArrayRef<std::string> Linted,
-                    std::vector<clang::tidy::ClangTidyError> &Errors, clang::tidy::ClangTidyStats &Stats,
-                    std::vector<std::string> &Messages, std::vector<std::string> &Problems);
 
 } // namespace mlperf::lint

@@ -1,6 +1,7 @@
 #include "findings/Fixes.h"
 
 #include "clang/Tooling/Core/Replacement.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <map>
 
@@ -43,6 +44,41 @@ llvm::Expected<std::string> applyTo(llvm::StringRef Current, const Replacements 
   }
   return clang::tooling::applyAllReplacements(Current, Matched);
 }
+
+/// Each file's contents with its fixes applied, in memory, when it still
+/// holds what was linted; what went wrong for the others goes to \p Errors.
+std::map<std::string, std::string> fixedContents(const std::map<std::string, Replacements> &PerFile,
+                                                 const FixRequest &R, std::map<std::string, std::string> &Errors) {
+  std::map<std::string, std::string> Fixed;
+  for (const auto &[File, Repls] : PerFile) {
+    std::optional<uint64_t> Hash = R.Hashes ? R.Hashes->lookup(File) : std::nullopt;
+    auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    if (!Hash || !Buf || contentHash((*Buf)->getBuffer()) != *Hash) {
+      Errors[File] = "changed while it was linted; not fixed (run mlperf-lint again)";
+      continue;
+    }
+    llvm::Expected<std::string> Text = applyTo((*Buf)->getBuffer(), Repls);
+    if (!Text)
+      Errors[File] = llvm::toString(Text.takeError());
+    else
+      Fixed[File] = std::move(*Text);
+  }
+  return Fixed;
+}
+
+/// The fixes of \p PerFile verified together: an empty map when they may be
+/// written, else the line each file gets.
+std::map<std::string, std::string> verify(const std::map<std::string, Replacements> &PerFile, const FixRequest &R) {
+  std::map<std::string, std::string> Errors;
+  std::map<std::string, std::string> Fixed = fixedContents(PerFile, R, Errors);
+  if (Fixed.empty())
+    return Errors;
+  std::string Why = R.Verify(Fixed);
+  if (!Why.empty())
+    for (const auto &[File, Text] : Fixed)
+      Errors[File] = "fixes not applied: " + Why + " (--fix-unverified writes them anyway)";
+  return Errors;
+}
 } // namespace
 
 FixResult applyFixes(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, const FixRequest &R) {
@@ -79,7 +115,14 @@ FixResult applyFixes(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, const F
   for (const std::string &File : NotFixed)
     Out.Notes.push_back(File + ": has compile errors; its fixes were not applied (--fix-errors applies them)");
   std::set<std::string> Failed;
+  if (R.Verify)
+    for (auto &[File, Why] : verify(PerFile, R)) {
+      Out.Errors.push_back(File + ": " + Why);
+      Failed.insert(File);
+    }
   for (const auto &[File, Repls] : PerFile) {
+    if (Failed.count(File))
+      continue;
     std::optional<uint64_t> Hash = R.Hashes ? R.Hashes->lookup(File) : std::nullopt;
     llvm::Error W = Hash ? rewriteChecked(File, *Hash, [&](llvm::StringRef Current) { return applyTo(Current, Repls); })
                          : llvm::createStringError(llvm::inconvertibleErrorCode(),

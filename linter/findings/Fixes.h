@@ -6,16 +6,23 @@
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 
+#include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace mlperf::lint {
 
+/// Checks what --fix would write (absolute path -> fixed contents) before
+/// anything is written: "" when it may be written, else one line saying why not.
+using FixVerifier = std::function<std::string(const std::map<std::string, std::string> &Fixed)>;
+
 struct FixRequest {
   const ContentHashes *Hashes = nullptr;  // what each file held when clang read it
   bool FixErrors = false;                 // --fix-errors: fix files with compile errors too
   std::set<std::string> Uncompilable;     // normalized paths: files with, or parsed with, compile errors
+  FixVerifier Verify;                     // none: written unverified (--fix-unverified)
 };
 
 struct FixResult {

@@ -2,17 +2,15 @@
 
 #include "validate/ResultStore.h"
 
-#include <map>
-#include <optional>
-
 namespace mlperf::lint {
 
 using clang::tidy::ClangTidyError;
 
-void addMeasuredNotes(std::vector<ClangTidyError> &Errors) {
-  auto Results = ::mlperf::validate::storedResults(llvm::errs());
-  std::map<std::string, std::string> Engines;
-  std::map<std::pair<std::string, std::string>, std::optional<std::string>> Notes;
+MeasuredNotes MeasuredNotes::load(const std::string &Path, llvm::raw_ostream &Warnings) {
+  return MeasuredNotes(::mlperf::validate::storedResults(Warnings, Path));
+}
+
+void MeasuredNotes::add(std::vector<ClangTidyError> &Errors) {
   for (ClangTidyError &E : Errors) {
     if (E.DiagLevel == ClangTidyError::Error)
       continue;

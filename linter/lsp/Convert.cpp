@@ -1,6 +1,6 @@
 #include "lsp/Convert.h"
 
-#include "report/Report.h"
+#include "report/Diagnostics.h"
 #include "report/Sarif.h"
 
 #include "llvm/ADT/StringExtras.h"

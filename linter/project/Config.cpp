@@ -1,5 +1,7 @@
 #include "project/Config.h"
 
+#include "findings/Findings.h"
+
 #include "project/ClangTidyConfig.h"
 #include "MlperfCheck.h"
 #include "MlperfModule.h"

@@ -3,6 +3,8 @@
 // options providers.
 #pragma once
 
+#include "engine/Providers.h"
+
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/Support/Error.h"
 
@@ -23,8 +25,6 @@ struct ConfigRequest {
   std::vector<std::string> Profiles;
   std::string DefaultHeaderFilter;  // used unless a configuration or --header-filter sets one
 };
-
-using ProviderFactory = std::function<std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>()>;
 
 /// Validates every configuration the run will read (the config file, the
 /// `.mlperf-lint` files above \p Files, check names, regexes and API

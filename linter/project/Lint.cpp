@@ -1,12 +1,11 @@
 #include "project/Lint.h"
 
-#include "findings/Filters.h"
-#include "findings/Fixes.h"
-#include "project/Inputs.h"
 #include "engine/Jobs.h"
-#include "findings/MeasuredNotes.h"
-#include "project/ProjectScope.h"
 #include "engine/WholeProject.h"
+#include "findings/Fixes.h"
+#include "findings/Pipeline.h"
+#include "project/Inputs.h"
+#include "project/ProjectScope.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/FileSystem.h"
@@ -16,20 +15,6 @@
 namespace mlperf::lint {
 
 using clang::tidy::ClangTidyError;
-
-size_t countFindings(llvm::ArrayRef<ClangTidyError> Errors) {
-  size_t N = 0;
-  for (const ClangTidyError &E : Errors)
-    N += E.DiagLevel != ClangTidyError::Error || E.IsWarningAsError;
-  return N;
-}
-
-bool hasCompilerErrors(llvm::ArrayRef<ClangTidyError> Errors) {
-  for (const ClangTidyError &E : Errors)
-    if (E.DiagLevel == ClangTidyError::Error && !E.IsWarningAsError)
-      return true;
-  return false;
-}
 
 namespace {
 /// An error when an output file (-o, --export-fixes) is one of the inputs.
@@ -58,86 +43,99 @@ std::string exportFixes(const std::string &Path, const std::vector<std::string> 
 }
 } // namespace
 
-LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
-  LintOutcome Out;
+namespace {
+/// What a run settles before it lints a file.
+struct Plan {
   std::optional<FindingFilter> Filter;
+  InputSet Inputs;
+  std::unique_ptr<clang::tooling::CompilationDatabase> Database;
+  unsigned Jobs = 1;
+};
+
+/// Records a problem that stops the run before anything is linted.
+bool fatal(LintOutcome &Out, std::string Problem) {
+  Out.Problems.push_back(std::move(Problem));
+  Out.Fatal = true;
+  return false;
+}
+
+/// The filters (--diff names the inputs when none are given) and the inputs;
+/// false when there is nothing to lint.
+bool collect(LintRequest &R, Plan &P, LintOutcome &Out) {
   if (R.Filters.active()) {
     auto F = FindingFilter::create(R.Filters);
-    if (!F) {
-      Out.Problems.push_back(llvm::toString(F.takeError()));
-      Out.Fatal = true;
-      return Out;
-    }
-    Filter = std::move(*F);
+    if (!F)
+      return fatal(Out, llvm::toString(F.takeError()));
+    P.Filter = std::move(*F);
     if (R.Paths.empty()) {
-      R.Paths = Filter->changedFiles();
+      R.Paths = P.Filter->changedFiles();
       if (R.Paths.empty())
-        return Out;  // --diff: nothing changed
+        return false;  // --diff: nothing changed
     }
   }
-  InputSet Inputs = collectInputs(R.Paths, {R.Headers, R.Excludes});
+  P.Inputs = collectInputs(R.Paths, {R.Headers, R.Excludes});
   if (R.OnlyShard)
-    Inputs.Files = selectShard(Inputs.Files, *R.OnlyShard);
-  Out.Problems = Inputs.Errors;
+    P.Inputs.Files = selectShard(P.Inputs.Files, *R.OnlyShard);
+  Out.Problems = P.Inputs.Errors;
   if (R.Verbose)
-    for (const std::string &S : Inputs.Skipped)
+    for (const std::string &S : P.Inputs.Skipped)
       Out.Messages.push_back("skipped " + S);
   for (auto [Path, Option] : {std::pair{&R.OutputPath, "-o"}, std::pair{&R.ExportFixes, "--export-fixes"}})
-    if (std::string P = outputIsInput(*Path, Option, Inputs.Files); !P.empty()) {
-      Out.Problems.push_back(P);
-      Out.Fatal = true;
-      return Out;
-    }
+    if (std::string Problem = outputIsInput(*Path, Option, P.Inputs.Files); !Problem.empty())
+      return fatal(Out, Problem);
   if (!R.Config.ConfigFile && !R.Config.ConfigText)
-    for (std::string &P : dropFilesWithBadConfig(Inputs.Files))
-      Out.Problems.push_back(std::move(P));
-  Out.Files = Inputs.Files;
+    for (std::string &Problem : dropFilesWithBadConfig(P.Inputs.Files))
+      Out.Problems.push_back(std::move(Problem));
+  Out.Files = P.Inputs.Files;
+  return true;
+}
 
+/// The configuration, the compile flags and the number of jobs.
+bool configure(LintRequest &R, Plan &P, LintOutcome &Out) {
   R.Config.DefaultHeaderFilter = projectHeaderFilter(R.Paths);
-  auto Providers = makeOptionsProviders(R.Config, Inputs.Files, &Out.Warnings);
-  if (!Providers) {
-    Out.Problems.push_back(llvm::toString(Providers.takeError()));
-    Out.Fatal = true;
-    return Out;
-  }
+  auto Providers = makeOptionsProviders(R.Config, P.Inputs.Files, &Out.Warnings);
+  if (!Providers)
+    return fatal(Out, llvm::toString(Providers.takeError()));
   Out.Providers = *Providers;
-
-  R.Flags.Files = Inputs.Files;
+  R.Flags.Files = P.Inputs.Files;
   if (!R.CompilerStats)
     R.Flags.ExtraArgs.push_back("-fno-caret-diagnostics");  // clang prints its counts only with carets
   auto Flags = makeCompilationDatabase(R.Flags);
-  if (!Flags) {
-    Out.Problems.push_back(llvm::toString(Flags.takeError()));
-    Out.Fatal = true;
-    return Out;
-  }
+  if (!Flags)
+    return fatal(Out, llvm::toString(Flags.takeError()));
   if (!Flags->Announcement.empty())
     Out.Notices.push_back(Flags->Announcement);
-
-  unsigned Jobs = R.Jobs;
-  if (!Jobs) {
-    JobChoice C = defaultJobs(llvm::hardware_concurrency().compute_thread_count(), Inputs.Files.size(),
+  P.Database = std::move(Flags->Database);
+  P.Jobs = R.Jobs;
+  if (!P.Jobs) {
+    JobChoice C = defaultJobs(llvm::hardware_concurrency().compute_thread_count(), P.Inputs.Files.size(),
                               memAvailable());
-    Jobs = C.Jobs;
+    P.Jobs = C.Jobs;
     if (!C.Note.empty())
       Out.Messages.push_back(C.Note);
   }
-  const bool DropVendored = !R.Config.HeaderFilter;
-  FileDone Done;
-  std::optional<FindingFilter> StreamFilter = Filter;  // its own baseline counts
-  if (OnFile)
-    Done = [&](size_t I, const std::vector<ClangTidyError> &Errors) {
-      std::vector<ClangTidyError> Noted = Errors;
-      if (DropVendored)
-        dropVendoredFindings(Noted, Inputs.Files);
-      if (StreamFilter)
-        Noted = StreamFilter->applyAll(std::move(Noted));
-      addMeasuredNotes(Noted);
-      OnFile(I, Inputs.Files.size(), Inputs.Files[I], std::move(Noted));
-    };
+  return true;
+}
+
+/// The findings pipeline the request asks for.
+FindingsPipeline makePipeline(const LintRequest &R, Plan &P) {
+  PipelineOptions O;
+  O.Inputs = P.Inputs.Files;
+  O.DropVendored = !R.Config.HeaderFilter;
+  O.Filter = std::move(P.Filter);
+  O.WriteBaseline = R.WriteBaseline;
+  O.Notes = MeasuredNotes::load(R.MeasuredResults, llvm::errs());
+  return FindingsPipeline(std::move(O));
+}
+
+/// Lints the inputs (with the result cache and the shared preamble when
+/// asked for), each file's result through \p Pipeline as it becomes final.
+void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline, const FileReport &OnFile,
+                LintOutcome &Out) {
+  const std::vector<std::string> &Files = P.Inputs.Files;
   std::unique_ptr<ResultCache> Cache;
   if (R.Cache.Enabled && R.Overlays.empty()) {
-    auto Opened = ResultCache::open(R.Cache, *Flags->Database, Out.Providers, R.Parse);
+    auto Opened = ResultCache::open(R.Cache, *P.Database, Out.Providers, R.Parse);
     if (Opened)
       Cache = std::move(*Opened);
     else
@@ -145,55 +143,50 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
   }
   std::unique_ptr<SharedPreambles> Preambles;
   if (Cache && R.SharedPreamble)
-    Preambles = std::make_unique<SharedPreambles>(*Flags->Database, Cache->dir() + "/preamble", Inputs.Files);
-  RunSettings Run;
-  Run.Jobs = Jobs;
-  Run.Overlays = &R.Overlays;
-  Run.Parse = R.Parse;
-  Run.Cache = Cache.get();
-  Run.Preambles = Preambles.get();
+    Preambles = std::make_unique<SharedPreambles>(*P.Database, Cache->dir() + "/preamble", Files);
+  RunSettings Run{P.Jobs, &R.Overlays, R.Parse, Cache.get(), Preambles.get()};
   std::string SummaryDir = !R.Cache.Enabled ? "" : Cache ? Cache->dir() : R.Cache.Dir.empty() ? cacheDirectory() : R.Cache.Dir;
-  ProjectRun Project =
-      lintProject(R.Paths, Inputs.Files, *Flags->Database, Out.Providers, std::move(Run), SummaryDir, Done);
+  auto Done = [&](size_t I, FileFindings F) {
+    std::vector<ClangTidyError> Shown = Pipeline.add(std::move(F));
+    if (OnFile)
+      OnFile(I, Files.size(), Files[I], std::move(Shown));
+  };
+  ProjectRun Project = lintProject(projectRoots(R.Paths), Files, *P.Database, Out.Providers, std::move(Run),
+                                   SummaryDir, Done);
   Out.Messages.insert(Out.Messages.end(), Project.Messages.begin(), Project.Messages.end());
   if (R.Verbose)
-    Out.Messages.push_back(std::to_string(Project.Parses) + " parse(s) for " + std::to_string(Inputs.Files.size()) +
+    Out.Messages.push_back(std::to_string(Project.Parses) + " parse(s) for " + std::to_string(Files.size()) +
                            " file(s)" + (Project.Rounds > 1 ? ", " + std::to_string(Project.Rounds) + " rounds" : ""));
-  RunResult &Result = Project.Result;
   if (Cache) {
     Cache->trim();
     if (Project.FromCache)
-      Out.Messages.push_back(std::to_string(Project.FromCache) + " of " + std::to_string(Inputs.Files.size()) +
+      Out.Messages.push_back(std::to_string(Project.FromCache) + " of " + std::to_string(Files.size()) +
                              " file(s) from the result cache");
   }
-  Out.Messages.insert(Out.Messages.end(), Result.Incomplete.begin(), Result.Incomplete.end());
-  Out.Errors = std::move(Result.Errors);
-  Out.Stats = Result.Stats;
-  if (DropVendored)
-    dropVendoredFindings(Out.Errors, Inputs.Files);
-  if (Filter || !R.WriteBaseline.empty())
-    filterFindings(Filter ? &*Filter : nullptr, R.WriteBaseline, Inputs.Files, Out.Errors, Out.Stats,
-                   Out.Messages, Out.Problems);
-  Out.Problems.insert(Out.Problems.end(), Result.Problems.begin(), Result.Problems.end());
-  addMeasuredNotes(Out.Errors);
-
-  if (!R.ExportFixes.empty())
-    if (std::string P = exportFixes(R.ExportFixes, Inputs.Files, Out.Errors); !P.empty())
-      Out.Problems.push_back(P);
-  Out.Hashes = Result.Hashes;
-  Out.Uncompilable = std::move(Result.Uncompilable);
-  return Out;
+  Out.Hashes = Project.Hashes;
 }
+} // namespace
 
-void applyRequestedFixes(const LintRequest &R, LintOutcome &Out) {
-  if (R.Fix && !Out.Fatal) {
-    FixResult Fixed = applyFixes(Out.Errors, {Out.Hashes.get(), R.FixErrors, Out.Uncompilable});
-    Out.Problems.insert(Out.Problems.end(), Fixed.Errors.begin(), Fixed.Errors.end());
-    Out.Messages.insert(Out.Messages.end(), Fixed.Notes.begin(), Fixed.Notes.end());
-    Out.Messages.push_back("applied " + std::to_string(Fixed.Applied) + " fix(es) to " +
-                           std::to_string(Fixed.Files.size()) + " file(s)" +
-                           (Fixed.Skipped ? ", skipped " + std::to_string(Fixed.Skipped) + " conflicting" : ""));
-  }
+LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
+  LintOutcome Out;
+  Plan P;
+  if (!collect(R, P, Out) || !configure(R, P, Out))
+    return Out;
+  FindingsPipeline Pipeline = makePipeline(R, P);
+  lintInputs(R, P, Pipeline, OnFile, Out);
+  RunFindings &Run = Pipeline.result();
+  Out.Messages.insert(Out.Messages.end(), Run.Incomplete.begin(), Run.Incomplete.end());
+  Pipeline.finish(Out.Messages, Out.Problems);
+  Out.Problems.insert(Out.Problems.end(), Run.Crashes.begin(), Run.Crashes.end());
+  Out.Errors = std::move(Run.Errors);
+  Out.Stats = Run.Stats;
+  Out.Uncompilable = std::move(Run.Uncompilable);
+  Out.Counts = std::move(Run.Counts);
+  Out.Measured = std::make_shared<::mlperf::validate::ValidationRun>(Pipeline.measured());
+  if (!R.ExportFixes.empty())
+    if (std::string Problem = exportFixes(R.ExportFixes, P.Inputs.Files, Out.Errors); !Problem.empty())
+      Out.Problems.push_back(Problem);
+  return Out;
 }
 
 } // namespace mlperf::lint

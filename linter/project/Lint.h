@@ -2,12 +2,15 @@
 // compile flags, runs the checks, and applies or exports the fixes.
 #pragma once
 
+#include "findings/Findings.h"
+#include "validate/Results.h"
 #include "support/FileGuard.h"
 #include "project/Request.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -27,6 +30,8 @@ struct LintOutcome {
   bool Fatal = false;                                // nothing was linted: a usage or configuration error
   std::shared_ptr<ContentHashes> Hashes;             // what each file held when clang read it
   std::set<std::string> Uncompilable;                // files --fix leaves alone without --fix-errors
+  std::shared_ptr<const ::mlperf::validate::ValidationRun> Measured;  // what the findings' notes quote
+  std::map<std::pair<std::string, std::string>, unsigned> Counts;     // RunFindings::Counts
 };
 
 /// One file's findings (measured notes added) as soon as it is linted.
@@ -34,13 +39,6 @@ using FileReport = std::function<void(size_t Index, size_t Total, const std::str
                                       std::vector<clang::tidy::ClangTidyError> Errors)>;
 
 LintOutcome runLint(LintRequest R, const FileReport &OnFile = {});
-/// Applies the fixes --fix asks for; called after the report is written, so
-/// that the report shows the code the findings are about.
-void applyRequestedFixes(const LintRequest &R, LintOutcome &Out);
 
-/// Findings that count for the exit status: warnings, and errors raised by
-/// --warnings-as-errors (compiler errors are problems, not findings).
-size_t countFindings(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors);
-bool hasCompilerErrors(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors);
 
 } // namespace mlperf::lint

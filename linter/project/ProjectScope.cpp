@@ -60,17 +60,4 @@ std::string projectHeaderFilter(llvm::ArrayRef<std::string> Paths) {
   return Regex.empty() ? "" : "^(" + Regex + ")";
 }
 
-const char *thirdPartyHeaderFilter() {
-  return "/(third[-_]?party|3rd[-_]?party|external|extern|vendor|vendored|deps|_deps|submodules)/";
-}
-
-void dropVendoredFindings(std::vector<clang::tidy::ClangTidyError> &Errors, llvm::ArrayRef<std::string> Inputs) {
-  llvm::Regex Vendored(thirdPartyHeaderFilter());
-  std::set<std::string> Given(Inputs.begin(), Inputs.end());
-  llvm::erase_if(Errors, [&](const clang::tidy::ClangTidyError &E) {
-    const std::string &File = E.Message.FilePath;
-    return !Given.count(File) && Vendored.match(File);
-  });
-}
-
 } // namespace mlperf::lint

@@ -18,10 +18,4 @@ namespace mlperf::lint {
 std::vector<std::string> projectRoots(llvm::ArrayRef<std::string> Paths);
 /// A header filter regex that matches the files under \p Paths' roots.
 std::string projectHeaderFilter(llvm::ArrayRef<std::string> Paths);
-/// Vendored code inside a project: third_party/, external/, vendor/, ...
-const char *thirdPartyHeaderFilter();
-/// Drops findings located in vendored headers (not in an input file itself):
-/// their cost is reported where the project calls them.
-void dropVendoredFindings(std::vector<clang::tidy::ClangTidyError> &Errors, llvm::ArrayRef<std::string> Inputs);
-
 } // namespace mlperf::lint

@@ -33,12 +33,14 @@ struct LintRequest {
   std::string SarifRoot;   // empty: the git top-level
   std::string ExportFixes;
   bool Fix = false;
-  bool FixErrors = false;  // --fix-errors: also fix files with compile errors (implies --fix)
+  bool FixErrors = false;
+  bool FixUnverified = false;  // --fix-unverified: write fixes without linting the fixed code first  // --fix-errors: also fix files with compile errors (implies --fix)
   unsigned Jobs = 0;  // 0: one per core
   bool Quiet = false;
   bool CompilerStats = true;  // clang's "N warnings generated." lines on stderr
   FilterRequest Filters;      // --line-filter, --diff, --baseline
   std::string WriteBaseline;
+  std::string MeasuredResults;  // --validation-results: `validate`'s results for the notes ("": the stored ones)
   std::optional<bool> UseColor;  // unset: when stdout is a terminal
   bool RelativePaths = false;    // --path-style=relative
   std::map<std::string, std::string> Overlays;  // unsaved buffers by absolute path, linted instead of the files

@@ -1,8 +1,8 @@
 #include "report/HtmlFindings.h"
 
 #include "support/HtmlParts.h"
-#include "report/Report.h"
-#include "validate/ResultStore.h"
+#include "report/Diagnostics.h"
+#include "validate/Lookup.h"
 
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/SmallVector.h"
@@ -129,6 +129,8 @@ private:
   }
   std::string measuredText(const v::PairResult &R);
   std::string summary();
+  std::string checkTable(std::vector<html::ChartRow> &Rows);
+  std::string fileTable();
   std::string finding(const Finding &F);
   std::string fixDiff(const ClangTidyError &E);
 
@@ -153,8 +155,8 @@ std::string Page::measuredText(const v::PairResult &R) {
   return T + " (" + Where + ")";
 }
 
-std::string Page::summary() {
-  std::vector<html::ChartRow> Rows;
+/// The checks in their order, with a chart row each.
+std::string Page::checkTable(std::vector<html::ChartRow> &Rows) {
   std::string Table = "<table id=\"by-check\"><tr><th>check</th><th>findings</th><th class=\"t\">measured on the fixture</th></tr>";
   for (const std::string &Check : CheckOrder) {
     const Cost &C = Checks[Check];
@@ -180,8 +182,11 @@ std::string Page::summary() {
              std::to_string(N) + "</td><td class=\"t\">" +
              escape(C.Best ? measuredText(*C.Best) : "not measured (run mlperf-lint validate)") + "</td></tr>";
   }
-  Table += "</table>";
-  // Files by their costliest finding, then by how many they have.
+  return Table + "</table>";
+}
+
+/// Files by their costliest finding, then by how many they have.
+std::string Page::fileTable() {
   std::map<std::string, std::map<std::string, size_t>> PerFile;
   for (const Finding &F : Findings)
     ++PerFile[F.File][F.E->DiagnosticName];
@@ -210,7 +215,13 @@ std::string Page::summary() {
     FileTable += "<tr><td>" + escape(File.empty() ? "(no file)" : shown(File)) + "</td><td>" + std::to_string(Total) +
                  "</td><td class=\"t\">" + escape(List) + "</td></tr>";
   }
-  FileTable += "</table>";
+  return FileTable + "</table>";
+}
+
+std::string Page::summary() {
+  std::vector<html::ChartRow> Rows;
+  std::string Table = checkTable(Rows);
+  std::string FileTable = fileTable();
   bool AnyMeasured = llvm::any_of(CheckOrder, [&](const std::string &C) { return Checks[C].Best != nullptr; });
   return "<h2>Summary</h2><p class=\"meta\">Checks ordered by what their anti-pattern measurably costs on this "
          "machine (median ratio anti-pattern / fix on the check's fixture, logarithmic axis centred on 1x); checks "
@@ -327,48 +338,45 @@ std::string Page::render() {
 }
 } // namespace
 
-std::string lineDiff(llvm::StringRef Old, llvm::StringRef New) {
-  llvm::SmallVector<llvm::StringRef, 64> A, B;
-  Old.split(A, '\n');
-  New.split(B, '\n');
-  size_t Pre = 0;
-  while (Pre < A.size() && Pre < B.size() && A[Pre] == B[Pre])
-    ++Pre;
-  size_t Suf = 0;
-  while (Suf < A.size() - Pre && Suf < B.size() - Pre && A[A.size() - 1 - Suf] == B[B.size() - 1 - Suf])
-    ++Suf;
-  size_t N = A.size() - Pre - Suf, M = B.size() - Pre - Suf;
-  if (!N && !M)
-    return "";
-  // Edit script of the changed middle: a longest common subsequence when it
-  // is small, else all of it replaced.
-  std::vector<char> Ops;  // ' ' keep, '-' delete, '+' insert
-  if (N * M <= 250000) {
-    std::vector<std::vector<unsigned>> L(N + 1, std::vector<unsigned>(M + 1, 0));
-    for (size_t I = N; I-- > 0;)
-      for (size_t J = M; J-- > 0;)
-        L[I][J] = A[Pre + I] == B[Pre + J] ? L[I + 1][J + 1] + 1 : std::max(L[I + 1][J], L[I][J + 1]);
-    size_t I = 0, J = 0;
-    while (I < N || J < M) {
-      if (I < N && J < M && A[Pre + I] == B[Pre + J]) {
-        Ops.push_back(' '), ++I, ++J;
-      } else if (J < M && (I == N || L[I][J + 1] > L[I + 1][J])) {
-        Ops.push_back('+'), ++J;
-      } else {
-        Ops.push_back('-'), ++I;
-      }
-    }
-  } else {
+namespace {
+using Lines = llvm::SmallVector<llvm::StringRef, 64>;
+
+/// The edit script that turns A[Pre, Pre+N) into B[Pre, Pre+M): ' ' keep,
+/// '-' delete, '+' insert. A longest common subsequence when it is small,
+/// else all of it replaced.
+std::vector<char> editScript(const Lines &A, const Lines &B, size_t Pre, size_t N, size_t M) {
+  std::vector<char> Ops;
+  if (N * M > 250000) {
     Ops.assign(N, '-');
     Ops.insert(Ops.end(), M, '+');
+    return Ops;
   }
-  // Lines around the changes; a run of more than 4 kept lines splits hunks.
-  struct Line {
-    char Op;
-    size_t OldNo, NewNo;
-    llvm::StringRef Text;
-  };
-  std::vector<Line> All;
+  std::vector<std::vector<unsigned>> L(N + 1, std::vector<unsigned>(M + 1, 0));
+  for (size_t I = N; I-- > 0;)
+    for (size_t J = M; J-- > 0;)
+      L[I][J] = A[Pre + I] == B[Pre + J] ? L[I + 1][J + 1] + 1 : std::max(L[I + 1][J], L[I][J + 1]);
+  size_t I = 0, J = 0;
+  while (I < N || J < M) {
+    if (I < N && J < M && A[Pre + I] == B[Pre + J]) {
+      Ops.push_back(' '), ++I, ++J;
+    } else if (J < M && (I == N || L[I][J + 1] > L[I + 1][J])) {
+      Ops.push_back('+'), ++J;
+    } else {
+      Ops.push_back('-'), ++I;
+    }
+  }
+  return Ops;
+}
+
+struct DiffLine {
+  char Op;
+  size_t OldNo, NewNo;
+  llvm::StringRef Text;
+};
+
+/// The script's lines with their numbers, and 2 kept lines on either side.
+std::vector<DiffLine> numberedLines(const Lines &A, const Lines &B, size_t Pre, llvm::ArrayRef<char> Ops) {
+  std::vector<DiffLine> All;
   for (size_t I = Pre >= 2 ? Pre - 2 : 0; I < Pre; ++I)
     All.push_back({' ', I + 1, I + 1, A[I]});
   size_t I = Pre, J = Pre;
@@ -382,6 +390,12 @@ std::string lineDiff(llvm::StringRef Old, llvm::StringRef New) {
   }
   for (size_t K = 0; K < 2 && I < A.size(); ++K)
     All.push_back({' ', ++I, ++J, A[I - 1]});
+  return All;
+}
+
+/// Hunks of the lines around the changes; a run of more than 4 kept lines
+/// splits hunks.
+std::string hunks(const std::vector<DiffLine> &All) {
   std::vector<bool> Keep(All.size(), false);
   for (size_t K = 0; K < All.size(); ++K)
     if (All[K].Op != ' ')
@@ -399,7 +413,7 @@ std::string lineDiff(llvm::StringRef Old, llvm::StringRef New) {
     size_t OldStart = 0, NewStart = 0, OldCount = 0, NewCount = 0;
     std::string Body;
     for (size_t X = K; X < End; ++X) {
-      const Line &L = All[X];
+      const DiffLine &L = All[X];
       if (L.Op != '+' && !OldCount++)
         OldStart = L.OldNo;
       if (L.Op != '-' && !NewCount++)
@@ -411,6 +425,23 @@ std::string lineDiff(llvm::StringRef Old, llvm::StringRef New) {
     K = End;
   }
   return Out;
+}
+} // namespace
+
+std::string lineDiff(llvm::StringRef Old, llvm::StringRef New) {
+  Lines A, B;
+  Old.split(A, '\n');
+  New.split(B, '\n');
+  size_t Pre = 0;
+  while (Pre < A.size() && Pre < B.size() && A[Pre] == B[Pre])
+    ++Pre;
+  size_t Suf = 0;
+  while (Suf < A.size() - Pre && Suf < B.size() - Pre && A[A.size() - 1 - Suf] == B[B.size() - 1 - Suf])
+    ++Suf;
+  size_t N = A.size() - Pre - Suf, M = B.size() - Pre - Suf;
+  if (!N && !M)
+    return "";
+  return hunks(numberedLines(A, B, Pre, editScript(A, B, Pre, N, M)));
 }
 
 void writeHtmlFindings(llvm::ArrayRef<ClangTidyError> Errors, const v::ValidationRun &Measured,

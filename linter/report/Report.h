@@ -1,27 +1,18 @@
 // Output formats: clang-tidy's text, JSON and SARIF 2.1.0.
 #pragma once
 
-#include "report/Sarif.h"
+#include "validate/Results.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mlperf::lint {
 
 enum class Format { Text, Json, Sarif, Html };
-
-/// Line and column (1-based) of a byte offset in a file, read once and cached.
-class LineTable {
-public:
-  std::pair<unsigned, unsigned> lineColumn(const std::string &File, unsigned Offset);
-
-private:
-  std::map<std::string, std::vector<unsigned>> LineStarts;
-};
 
 /// clang-tidy's text format (the diagnostic, the source line, a caret, the
 /// fix-its and the notes), written to \p OS instead of stdout.
@@ -35,13 +26,13 @@ struct ReportOptions {
   std::vector<std::string> Problems;  // input errors, in the SARIF invocation
   bool Color = false;                 // text
   bool RelativePaths = false;         // JSON: paths relative to the working directory
+  /// HTML: the validation results the findings pipeline read (none: unmeasured).
+  const ::mlperf::validate::ValidationRun *Measured = nullptr;
 };
+/// The format called \p Name on the command line; "text, json, sarif or html".
+std::optional<Format> formatByName(llvm::StringRef Name);
+std::string formatNames();
 /// Writes the report in \p F.
 void writeReport(Format F, llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS,
                  const ReportOptions &Options = {});
-llvm::StringRef severityOf(const clang::tidy::ClangTidyError &E);
-/// Whether the finding rests on a match by a member's name in an
-/// uninstantiated template ("confidence": "low" in JSON and SARIF).
-bool isLowConfidence(const clang::tidy::ClangTidyError &E);
-
 } // namespace mlperf::lint

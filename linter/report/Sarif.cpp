@@ -2,7 +2,7 @@
 
 #include "Embedded.h"
 #include "MlperfModule.h"
-#include "report/Report.h"
+#include "report/Diagnostics.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ConvertUTF.h"

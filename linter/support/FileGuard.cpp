@@ -3,6 +3,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cerrno>
@@ -224,6 +225,18 @@ llvm::Error rewriteChecked(llvm::StringRef Path, uint64_t Expected,
     return writeInPlace(Real, *New);
   }
   return fail("file keeps being replaced by another process; not fixed");
+}
+
+std::string hashText(llvm::StringRef Data) {
+  llvm::XXH128_hash_t H = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(Data));
+  return llvm::utohexstr(H.high64, /*LowerCase=*/true, 16) + llvm::utohexstr(H.low64, true, 16);
+}
+
+std::optional<std::string> fileContentHash(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return std::nullopt;
+  return hashText((*Buf)->getBuffer());
 }
 
 } // namespace mlperf::lint

@@ -16,6 +16,9 @@
 namespace mlperf::lint {
 
 uint64_t contentHash(llvm::StringRef Content);
+/// A 128-bit hash of \p Data, in hex; of a file's contents (nullopt when unreadable).
+std::string hashText(llvm::StringRef Data);
+std::optional<std::string> fileContentHash(llvm::StringRef Path);
 /// Absolute, without `.` and `..`; the key under which hashes are recorded.
 std::string normalizedPath(llvm::StringRef Path);
 

@@ -208,70 +208,90 @@ std::string inlineMarkdown(llvm::StringRef T) {
 }
 } // namespace
 
-std::string markdown(llvm::StringRef Md) {
-  std::string Out, Para;
-  std::string List;  // "ul", "ol" or "" when no list is open
-  bool Item = false;
-  auto CloseBlock = [&] {
+namespace {
+/// Markdown's block structure, one line at a time.
+class MarkdownBlocks {
+public:
+  explicit MarkdownBlocks(llvm::StringRef Md) { Md.split(Lines, '\n'); }
+
+  std::string render() {
+    for (size_t I = 0; I < Lines.size(); ++I) {
+      llvm::StringRef L = Lines[I].rtrim("\r"), T = L.trim();
+      if (T.starts_with("```"))
+        I = code(I);
+      else if (T.empty())
+        closeBlock();
+      else if (T.starts_with("#"))
+        heading(T);
+      else if (!listItem(L, T))
+        text(L, T);
+    }
+    closeList();
+    return Out;
+  }
+
+private:
+  void closeBlock() {
     if (!Para.empty())
       Out += (Item ? "" : "<p>") + inlineMarkdown(llvm::StringRef(Para).trim()) + (Item ? "</li>" : "</p>");
     else if (Item)
       Out += "</li>";
     Para.clear();
     Item = false;
-  };
-  auto CloseList = [&] {
-    CloseBlock();
+  }
+  void closeList() {
+    closeBlock();
     if (!List.empty())
       Out += "</" + List + ">";
     List.clear();
-  };
-  llvm::SmallVector<llvm::StringRef, 64> Lines;
-  Md.split(Lines, '\n');
-  for (size_t I = 0; I < Lines.size(); ++I) {
-    llvm::StringRef L = Lines[I].rtrim("\r"), T = L.trim();
-    if (T.starts_with("```")) {
-      CloseList();
-      std::string Code;
-      for (++I; I < Lines.size() && !Lines[I].trim().starts_with("```"); ++I)
-        Code += Lines[I].rtrim("\r").str() + "\n";
-      Out += "<pre><code>" + escape(Code) + "</code></pre>";
-      continue;
-    }
-    if (T.empty()) {
-      CloseBlock();
-      continue;
-    }
-    if (T.starts_with("#")) {
-      CloseList();
-      size_t Level = std::min<size_t>(T.find_first_not_of('#'), 4);
-      std::string Tag = "h" + std::to_string(Level + 2);
-      Out += "<" + Tag + ">" + inlineMarkdown(T.drop_while([](char C) { return C == '#'; }).trim()) + "</" + Tag + ">";
-      continue;
-    }
+  }
+  /// A fenced block from line \p I; returns its closing line.
+  size_t code(size_t I) {
+    closeList();
+    std::string Code;
+    for (++I; I < Lines.size() && !Lines[I].trim().starts_with("```"); ++I)
+      Code += Lines[I].rtrim("\r").str() + "\n";
+    Out += "<pre><code>" + escape(Code) + "</code></pre>";
+    return I;
+  }
+  void heading(llvm::StringRef T) {
+    closeList();
+    size_t Level = std::min<size_t>(T.find_first_not_of('#'), 4);
+    std::string Tag = "h" + std::to_string(Level + 2);
+    Out += "<" + Tag + ">" + inlineMarkdown(T.drop_while([](char C) { return C == '#'; }).trim()) + "</" + Tag + ">";
+  }
+  bool listItem(llvm::StringRef L, llvm::StringRef T) {
     size_t Digits = T.find_first_not_of("0123456789");
     bool Bullet = T.starts_with("- ") || T.starts_with("* ");
     bool Numbered = Digits && Digits != llvm::StringRef::npos && T.substr(Digits).starts_with(". ");
-    if ((Bullet || Numbered) && L.size() - L.ltrim().size() < 2) {
-      std::string Kind = Bullet ? "ul" : "ol";
-      CloseBlock();
-      if (List != Kind) {
-        CloseList();
-        Out += "<" + Kind + ">";
-        List = Kind;
-      }
-      Out += "<li>";
-      Item = true;
-      Para = T.drop_front(Bullet ? 2 : Digits + 2).str();
-      continue;
+    if (!(Bullet || Numbered) || L.size() - L.ltrim().size() >= 2)
+      return false;
+    std::string Kind = Bullet ? "ul" : "ol";
+    closeBlock();
+    if (List != Kind) {
+      closeList();
+      Out += "<" + Kind + ">";
+      List = Kind;
     }
+    Out += "<li>";
+    Item = true;
+    Para = T.drop_front(Bullet ? 2 : Digits + 2).str();
+    return true;
+  }
+  void text(llvm::StringRef L, llvm::StringRef T) {
     if (!Item && !List.empty() && L.size() == L.ltrim().size())
-      CloseList();
+      closeList();
     Para += (Para.empty() ? "" : " ") + T.str();
   }
-  CloseList();
-  return Out;
-}
+
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  std::string Out, Para;
+  std::string List;  // "ul", "ol" or "" when no list is open
+  bool Item = false;
+};
+} // namespace
+
+std::string markdown(llvm::StringRef Md) { return MarkdownBlocks(Md).render(); }
 
 std::string docId(llvm::StringRef Check) { return "doc-" + Check.str(); }
 

@@ -2,7 +2,6 @@
 // check: medians and ratios, never a single timing.
 #pragma once
 
-#include "validate/Manifest.h"
 
 #include "llvm/ADT/StringRef.h"
 

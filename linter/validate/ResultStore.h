@@ -2,6 +2,7 @@
 // the note the linter adds to each finding of a validated check.
 #pragma once
 
+#include "validate/Lookup.h"
 #include "validate/Results.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -20,9 +21,9 @@ std::string defaultResultsPath();
 /// Reads stored results; an absent file is an empty run, a damaged one an
 /// error naming the file and the field.
 llvm::Expected<ValidationRun> loadResults(const std::string &Path);
-/// The stored results at defaultResultsPath() for the linter: a damaged store
+/// The results in \p Path (default: the stored results at defaultResultsPath()) for the linter: a damaged store
 /// is one warning on \p Warnings and then treated as empty.
-ValidationRun storedResults(llvm::raw_ostream &Warnings);
+ValidationRun storedResults(llvm::raw_ostream &Warnings, const std::string &Path = "");
 
 /// Whether \p Path can be written without creating directories other than
 /// cacheDir(): "" or the problem.
@@ -31,23 +32,6 @@ std::string checkResultsPath(const std::string &Path);
 /// replaced) and writes them atomically. A damaged store is replaced. Returns
 /// an error message or "".
 std::string storeResults(const std::string &Path, const ValidationRun &Run);
-
-/// "measured on the fixture: 3.1x step time, 1 device sync per step vs 0
-/// (cpu backend)" for the check's strongest confirmed result; nothing when
-/// the check was never validated. \p Engine ("libtorch", "runtime" or empty)
-/// is the API of the code the finding is in; that engine's measurement is
-/// preferred when there is one.
-std::optional<std::string> measuredNote(const ValidationRun &Results, const std::string &Check,
-                                        const std::string &Engine = "");
-/// The result measuredNote() describes, or null.
-const PairResult *measuredResult(const ValidationRun &Results, const std::string &Check,
-                                 const std::string &Engine = "");
-/// "libtorch, CPU", "cpu backend": where a result was measured.
-std::string whereMeasured(const PairResult &R);
-
-/// The engine whose fixtures measure code like the file at \p Path, from
-/// what it includes: "libtorch", "runtime" or "".
-std::string engineOfSource(const std::string &Path);
 
 /// A one-line description of this machine for the report.
 std::string machineDescription();

@@ -229,7 +229,8 @@ SideResult side(const std::vector<RunOutput> &Runs, const std::vector<double> &M
   return S;
 }
 
-PairResult measurePair(const Options &O, const Manifest &M, const FixturePair &P) {
+/// A result for \p P with what is known before anything runs.
+PairResult newResult(const Options &O, const Manifest &M, const FixturePair &P) {
   PairResult R;
   R.Check = M.Check;
   R.Engine = P.Engine;
@@ -242,6 +243,50 @@ PairResult measurePair(const Options &O, const Manifest &M, const FixturePair &P
   R.BadPath = M.Dir + "/" + P.Bad;
   R.GoodPath = M.Dir + "/" + P.Good;
   R.Date = now();
+  return R;
+}
+
+/// The two sides' runs, alternated, and their metrics.
+struct Runs {
+  std::vector<double> BadM, GoodM, Ratios;
+  std::vector<RunOutput> BadRuns, GoodRuns;
+};
+
+/// Runs both sides O.Repeat times, checking they compute the same thing;
+/// the problem when a run fails.
+std::optional<std::string> runBoth(const Options &O, const FixturePair &P, const std::string &Bad,
+                                   const std::string &Good, const std::vector<std::string> &Args, PairResult &R,
+                                   Runs &Out) {
+  for (unsigned I = 0; I < O.Repeat; ++I) {
+    RunOutput B = runFixture(Bad, Args, O.Backend, 600);
+    if (!B.Ok)
+      return B.Problem;
+    RunOutput G = runFixture(Good, Args, O.Backend, 600);
+    if (!G.Ok)
+      return G.Problem;
+    if (!sameResult(B.Checksum, G.Checksum, P.Tolerance)) {
+      char Buf[200];
+      std::snprintf(Buf, sizeof Buf, "the two sides compute different results: checksum %.9g vs %.9g (tolerance %g)",
+                    B.Checksum, G.Checksum, P.Tolerance);
+      return std::string(Buf);
+    }
+    auto MB = metricOf(B.Report, P.Metric), MG = metricOf(G.Report, P.Metric);
+    if (!MB || !MG)
+      return "the programs report no " + describeMetric(P.Metric, P.Engine);
+    Out.BadM.push_back(*MB);
+    Out.GoodM.push_back(*MG);
+    Out.Ratios.push_back(*MG > 0 ? std::min(*MB / *MG, 1e6) : (*MB > 0 ? 1e6 : 1.0));
+    if (P.Engine == "libtorch" || R.Backend == "default")
+      if (auto It = B.Report.find("backend"); It != B.Report.end() && It->is_string())
+        R.Backend = It->get<std::string>();
+    Out.BadRuns.push_back(std::move(B));
+    Out.GoodRuns.push_back(std::move(G));
+  }
+  return std::nullopt;
+}
+
+PairResult measurePair(const Options &O, const Manifest &M, const FixturePair &P) {
+  PairResult R = newResult(O, M, P);
   std::string Bad = program(O, M, P, true), Good = program(O, M, P, false);
   const std::vector<std::string> &Args = O.Quick ? P.QuickArgs : P.Args;
   auto Fail = [&](const std::string &Problem) {
@@ -257,37 +302,13 @@ PairResult measurePair(const Options &O, const Manifest &M, const FixturePair &P
     for (const std::string &Prog : {Bad, Good})
       if (RunOutput W = runFixture(Prog, Args, O.Backend, 600); !W.Ok)
         return Fail(W.Problem);
-  std::vector<double> BadM, GoodM, Ratios;
-  std::vector<RunOutput> BadRuns, GoodRuns;
-  for (unsigned I = 0; I < O.Repeat; ++I) {
-    RunOutput B = runFixture(Bad, Args, O.Backend, 600);
-    if (!B.Ok)
-      return Fail(B.Problem);
-    RunOutput G = runFixture(Good, Args, O.Backend, 600);
-    if (!G.Ok)
-      return Fail(G.Problem);
-    if (!sameResult(B.Checksum, G.Checksum, P.Tolerance)) {
-      char Buf[200];
-      std::snprintf(Buf, sizeof Buf, "the two sides compute different results: checksum %.9g vs %.9g (tolerance %g)",
-                    B.Checksum, G.Checksum, P.Tolerance);
-      return Fail(Buf);
-    }
-    auto MB = metricOf(B.Report, P.Metric), MG = metricOf(G.Report, P.Metric);
-    if (!MB || !MG)
-      return Fail("the programs report no " + describeMetric(P.Metric, P.Engine));
-    BadM.push_back(*MB);
-    GoodM.push_back(*MG);
-    Ratios.push_back(*MG > 0 ? std::min(*MB / *MG, 1e6) : (*MB > 0 ? 1e6 : 1.0));
-    if (P.Engine == "libtorch" || R.Backend == "default")
-      if (auto It = B.Report.find("backend"); It != B.Report.end() && It->is_string())
-        R.Backend = It->get<std::string>();
-    BadRuns.push_back(std::move(B));
-    GoodRuns.push_back(std::move(G));
-  }
+  Runs Measured;
+  if (std::optional<std::string> Problem = runBoth(O, P, Bad, Good, Args, R, Measured))
+    return Fail(*Problem);
   R.Runs = O.Repeat;
-  R.Ratio = summarize(Ratios);
-  R.Bad = side(BadRuns, BadM);
-  R.Good = side(GoodRuns, GoodM);
+  R.Ratio = summarize(Measured.Ratios);
+  R.Bad = side(Measured.BadRuns, Measured.BadM);
+  R.Good = side(Measured.GoodRuns, Measured.GoodM);
   R.Explain = explain(P, *R.Bad, *R.Good);
   // Counters are exact; a time needs several runs before a gain is more
   // than noise on a shared machine.
