@@ -1,4 +1,5 @@
 #include "Filters.h"
+#include "SafeIO.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -257,17 +258,9 @@ llvm::Error writeBaseline(const std::string &Path, llvm::ArrayRef<ClangTidyError
     Findings.push_back(
         {{"file", std::get<0>(K)}, {"check", std::get<1>(K)}, {"text", V.first}, {"count", V.second}});
   nlohmann::json Doc = {{"tool", "mlperf-lint"}, {"version", 1}, {"findings", Findings}};
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
-  if (EC)
-    return failure(Path + ": cannot write the baseline: " + EC.message());
-  OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  OS.close();
-  if (OS.has_error()) {
-    OS.clear_error();
-    return failure(Path + ": cannot write the baseline");
-  }
-  return llvm::Error::success();
+  return writeOutputFile(Path, "--write-baseline", "the baseline", [&](llvm::raw_ostream &OS) {
+    OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  });
 }
 
 std::vector<ClangTidyError> FindingFilter::applyAll(std::vector<ClangTidyError> Errors) {

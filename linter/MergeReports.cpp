@@ -1,4 +1,5 @@
 #include "MergeReports.h"
+#include "SafeIO.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -172,15 +173,8 @@ int runMergeReports(int Argc, const char **Argv) {
     llvm::outs() << *Merged;
     return 0;
   }
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Output, EC, llvm::sys::fs::OF_Text);
-  if (!EC) {
-    OS << *Merged;
-    OS.close();
-    EC = OS.error();
-    OS.clear_error();
-  }
-  return EC ? Fail(Output + ": cannot write report: " + EC.message()) : 0;
+  llvm::Error E = writeOutputFile(Output, "-o", "report", [&](llvm::raw_ostream &OS) { OS << *Merged; });
+  return E ? Fail(llvm::toString(std::move(E))) : 0;
 }
 
 } // namespace mlperf::lint

@@ -1,4 +1,5 @@
 #include "ResultStore.h"
+#include "SafeIO.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -87,11 +88,9 @@ std::string storeResults(const std::string &Path, const ValidationRun &Run) {
   Out.Results.insert(Out.Results.end(), Run.Results.begin(), Run.Results.end());
   if (llvm::StringRef(Path).starts_with(cacheDir() + "/"))
     llvm::sys::fs::create_directories(cacheDir());
-  llvm::Error E = llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
-    OS << toJson(Out).dump(2) << "\n";
-    return llvm::Error::success();
-  });
-  return E ? Path + ": cannot store results: " + llvm::toString(std::move(E)) : "";
+  llvm::Error E = lint::writeOutputFile(Path, "--results", "results",
+                                        [&](llvm::raw_ostream &OS) { OS << toJson(Out).dump(2) << "\n"; });
+  return E ? llvm::toString(std::move(E)) : "";
 }
 
 static std::string compact(double V) {

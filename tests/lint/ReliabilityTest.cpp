@@ -535,5 +535,45 @@ TEST_F(ReliabilityTest, ACrashInClangEndsOnlyThatFile) {
       << R.Err;
 }
 
+// Issue 26 ------------------------------------------------------------------
+
+TEST_F(ReliabilityTest, NoOutputReplacesAnInputOrWritesThroughALinkToOne) {
+  std::string Path = write("good.cc", SyncLoop);
+  ASSERT_EQ(::symlink(Path.c_str(), (Root + "/link.json").c_str()), 0);
+  for (std::string Option : {"-o", "--export-fixes", "--write-baseline"})
+    for (std::string Target : {"good.cc", "link.json"}) {
+      ProcessResult R = lint({Option + "=" + Target, "good.cc"});
+      EXPECT_EQ(R.Exit, 2) << Option << " " << Target;
+      EXPECT_EQ(R.Err,
+                "mlperf-lint: error: " + Target + ": " + Option + " names an input file; it is not overwritten\n");
+      EXPECT_EQ(readFile(Path), SyncLoop) << Option << " " << Target;
+    }
+  // merge-sarif: its inputs.
+  ASSERT_EQ(lint({"--format=sarif", "-o", "a.sarif", "good.cc"}).Exit, 1);
+  std::string Sarif = readFile(Root + "/a.sarif");
+  ProcessResult Merge = runProcess(MLPERF_LINT_BINARY, {"merge-sarif", "a.sarif", "-o", "a.sarif"}, Root);
+  EXPECT_EQ(Merge.Exit, 2);
+  EXPECT_NE(Merge.Err.find("a.sarif: -o names an input file; it is not overwritten"), std::string::npos) << Merge.Err;
+  EXPECT_EQ(readFile(Root + "/a.sarif"), Sarif);
+}
+
+TEST_F(ReliabilityTest, OutputsAreRenamedIntoPlaceAndKeepTheirMode) {
+  write("sync.cc", SyncLoop);
+  std::string Out = write("report.json", "old");
+  ::chmod(Out.c_str(), 0640);
+  std::string Other = Root + "/other.json";
+  ASSERT_EQ(::link(Out.c_str(), Other.c_str()), 0);
+  ProcessResult R = lint({"--format=json", "-o", "report.json", "sync.cc"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_FALSE(nlohmann::json::parse(readFile(Out), nullptr, false).is_discarded());
+  EXPECT_EQ(readFile(Other), "old") << "a new file took the name: another link to the old one keeps its content";
+  struct stat St;
+  ASSERT_EQ(::stat(Out.c_str(), &St), 0);
+  EXPECT_EQ(St.st_mode & 0777, 0640u);
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Root, EC), End; It != End && !EC; It.increment(EC))
+    EXPECT_EQ(llvm::sys::path::filename(It->path()).find(".mlperf-lint-"), llvm::StringRef::npos) << It->path();
+}
+
 } // namespace
 } // namespace mlperf::test
