@@ -129,8 +129,17 @@ llvm::Expected<FindingFilter> FindingFilter::create(const FilterRequest &R) {
     if (!Top)
       return Top.takeError();
     std::string Ref = R.Diff->empty() ? "HEAD" : *R.Diff;
+    // The ref reaches git only as an operand after --end-of-options, and the
+    // diff gets the commit's hash: no user text is read as an option.
+    auto Commit = git(llvm::StringRef(*Top).trim().str(),
+                      {"rev-parse", "--verify", "--quiet", "--end-of-options", Ref + "^{commit}"});
+    std::string Hash = Commit ? llvm::StringRef(*Commit).trim().str() : "";
+    if (!Commit)
+      llvm::consumeError(Commit.takeError());
+    if (Hash.empty() || !llvm::all_of(Hash, llvm::isHexDigit))
+      return failure("--diff: '" + Ref + "' is not a commit of this repository");
     auto Diff = git(llvm::StringRef(*Top).trim().str(),
-                    {"diff", "-U0", "--no-color", "--no-ext-diff", "--merge-base", Ref, "--"});
+                    {"diff", "-U0", "--no-color", "--no-ext-diff", "--merge-base", Hash, "--"});
     if (!Diff)
       return Diff.takeError();
     std::vector<clang::tidy::FileFilter> Changed = changedLines(*Diff, llvm::StringRef(*Top).trim());

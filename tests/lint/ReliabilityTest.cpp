@@ -575,5 +575,23 @@ TEST_F(ReliabilityTest, OutputsAreRenamedIntoPlaceAndKeepTheirMode) {
     EXPECT_EQ(llvm::sys::path::filename(It->path()).find(".mlperf-lint-"), llvm::StringRef::npos) << It->path();
 }
 
+TEST_F(ReliabilityTest, GitRefsAreNeverReadAsOptions) {
+  std::string Victim = write("victim.cc", SyncLoop);
+  ProcessResult Git = runProcess("/bin/sh",
+                                 {"-c", "git init -q . && git add victim.cc && git -c user.name=t "
+                                        "-c user.email=t@t.invalid commit -qm init"},
+                                 Root);
+  ASSERT_EQ(Git.Exit, 0) << Git.Err;
+  for (std::string Ref : {"--output=victim.cc", "-pvictim.cc", "HEAD --output=victim.cc", "no-such-ref"}) {
+    ProcessResult R = lint({"--diff=" + Ref, "victim.cc"});
+    EXPECT_EQ(R.Exit, 2) << Ref;
+    EXPECT_EQ(R.Err, "mlperf-lint: error: --diff: '" + Ref + "' is not a commit of this repository\n") << Ref;
+    EXPECT_EQ(readFile(Victim), SyncLoop) << Ref;
+  }
+  write("victim.cc", std::string(SyncLoop) + "void more() {}\n");
+  ProcessResult R = lint({"--diff=HEAD", "victim.cc"});
+  EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;  // the changed line has no finding
+}
+
 } // namespace
 } // namespace mlperf::test
