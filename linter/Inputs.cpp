@@ -1,4 +1,5 @@
 #include "Inputs.h"
+#include "FileGuard.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
@@ -147,6 +148,9 @@ private:
     llvm::SmallString<256> Abs(Path);
     llvm::sys::fs::make_absolute(Abs);
     llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    // Before the content is checked: a killed in-place write leaves NUL bytes.
+    for (std::string &Said : recoverInterruptedWrites({std::string(Abs)}))
+      Out.Recovered.push_back(std::move(Said));
     if (std::string Problem = checkFile(std::string(Abs)); !Problem.empty())
       Out.Errors.push_back((Path == Shown ? Shown : Path) + ": " + Problem);
     else

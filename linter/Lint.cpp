@@ -68,6 +68,7 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
     for (const std::string &S : Inputs.Skipped)
       Out.Messages.push_back("skipped " + S);
   noteInputs(Inputs.Files);
+  Out.Warnings.insert(Out.Warnings.end(), Inputs.Recovered.begin(), Inputs.Recovered.end());
   for (auto [Path, Option] : {std::pair{&R.OutputPath, "-o"}, std::pair{&R.ExportFixes, "--export-fixes"},
                               std::pair{&R.WriteBaseline, "--write-baseline"}})
     if (std::string P = refusedOutput(*Path, Option); !P.empty()) {

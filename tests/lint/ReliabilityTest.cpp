@@ -1,6 +1,7 @@
 // Bad input never damages a file, hangs, or ends the run without the other
 // files' findings: --fix safety, outputs, the directory walk, configuration
 // and crash isolation (issue 12). Inputs are tiny and need no libtorch.
+#include "FileGuard.h"
 #include "Fixes.h"
 #include "LintTestSupport.h"
 #include "Report.h"
@@ -591,6 +592,49 @@ TEST_F(ReliabilityTest, GitRefsAreNeverReadAsOptions) {
   write("victim.cc", std::string(SyncLoop) + "void more() {}\n");
   ProcessResult R = lint({"--diff=HEAD", "victim.cc"});
   EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;  // the changed line has no finding
+}
+
+TEST_F(ReliabilityTest, AFixKilledInTheMiddleOfAnInPlaceWriteIsUndoneByTheNextRun) {
+  std::string A = write("a.cc", SyncLoop), B = Root + "/b.cc";
+  ASSERT_EQ(::link(A.c_str(), B.c_str()), 0);  // two links: written in place
+  std::string Fixed = std::string(SyncLoop) + "// fixed\n";
+  // What a SIGKILL during the write leaves: the journal, and the file half
+  // written (the rest NUL bytes from the space reserved).
+  ASSERT_FALSE(llvm::errorToBool(lint::writeJournal(A, SyncLoop, Fixed)));
+  {
+    std::fstream F(A, std::ios::in | std::ios::out | std::ios::binary);
+    F << std::string(Fixed).substr(0, 40) << std::string(Fixed.size() - 40, '\0');
+  }
+  ProcessResult R = lint({"a.cc"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_NE(R.Err.find("mlperf-lint: warning: " + A +
+                       ": a fix of it was interrupted: restored the content it had before that run\n"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_NE(R.Out.find("a.cc:6:5: warning:"), std::string::npos) << R.Out;
+  EXPECT_EQ(readFile(A), SyncLoop);
+  EXPECT_EQ(readFile(B), SyncLoop);
+  EXPECT_FALSE(llvm::sys::fs::exists(lint::journalPath(A)));
+  // A journal cut off while it was written: the file had not been touched.
+  ASSERT_FALSE(llvm::errorToBool(lint::writeJournal(A, SyncLoop, Fixed)));
+  ASSERT_EQ(::truncate(lint::journalPath(A).c_str(), 60), 0);
+  R = lint({"a.cc"});
+  EXPECT_NE(R.Err.find("its file was not changed; the incomplete journal was removed"), std::string::npos) << R.Err;
+  EXPECT_EQ(readFile(A), SyncLoop);
+  EXPECT_FALSE(llvm::sys::fs::exists(lint::journalPath(A)));
+  // The write had finished: the fixed content stays.
+  ASSERT_FALSE(llvm::errorToBool(lint::writeJournal(A, SyncLoop, Fixed)));
+  write("a.cc", Fixed);
+  R = lint({"a.cc"});
+  EXPECT_EQ(R.Err.find("interrupted"), std::string::npos) << R.Err;
+  EXPECT_EQ(readFile(B), Fixed);
+  EXPECT_FALSE(llvm::sys::fs::exists(lint::journalPath(A)));
+  // A fix through --fix leaves no journal.
+  write("t.cc", std::string(TransferApi) + Transfer);
+  ASSERT_EQ(::link((Root + "/t.cc").c_str(), (Root + "/t2.cc").c_str()), 0);
+  R = fix("t.cc");
+  EXPECT_EQ(readFile(Root + "/t2.cc"), std::string(TransferApi) + TransferFixed) << R.Err;
+  EXPECT_FALSE(llvm::sys::fs::exists(lint::journalPath(Root + "/t.cc")));
 }
 
 } // namespace
