@@ -118,6 +118,8 @@ bool isCompilerError(const ClangTidyError &E) {
 llvm::Expected<FindingFilter> FindingFilter::create(const FilterRequest &R) {
   FindingFilter F;
   if (!R.LineFilter.empty()) {
+    if (llvm::Error E = checkNesting(R.LineFilter, "--line-filter"))
+      return std::move(E);
     clang::tidy::ClangTidyGlobalOptions Global;
     if (std::error_code EC = clang::tidy::parseLineFilter(R.LineFilter, Global))
       return failure("--line-filter: invalid JSON: " + EC.message());
@@ -161,9 +163,9 @@ llvm::Expected<FindingFilter> FindingFilter::create(const FilterRequest &R) {
     F.HaveLines = true;
   }
   if (!R.Baseline.empty()) {
-    auto Buf = llvm::MemoryBuffer::getFile(R.Baseline);
+    auto Buf = readStructuredFile(R.Baseline, "the baseline");
     if (!Buf)
-      return failure(R.Baseline + ": cannot read the baseline: " + Buf.getError().message());
+      return Buf.takeError();
     nlohmann::json Doc = nlohmann::json::parse((*Buf)->getBuffer(), nullptr, /*allow_exceptions=*/false);
     if (Doc.is_discarded() || !Doc.is_object() || !Doc.contains("findings") || !Doc["findings"].is_array())
       return failure(R.Baseline + ": not a mlperf-lint baseline (a JSON object with \"findings\")");

@@ -1,5 +1,6 @@
 #include "Inputs.h"
 #include "FileGuard.h"
+#include "SafeIO.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
@@ -42,6 +43,8 @@ std::string checkFile(const std::string &Path) {
   ssize_t N = 0;
   if (::fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode))
     Problem = "not a regular file";
+  else if (static_cast<uint64_t>(St.st_size) > MaxSourceBytes)
+    Problem = "larger than " + std::to_string(MaxSourceBytes >> 20) + " MB; not linted";
   else if ((N = ::read(Fd, Head, sizeof Head)) < 0)
     Problem = std::string("cannot read file: ") + std::strerror(errno);
   else if (llvm::StringRef(Head, N).contains('\0'))

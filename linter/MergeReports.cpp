@@ -159,9 +159,10 @@ int runMergeReports(int Argc, const char **Argv) {
     } else if (A.starts_with("-") && A != "-") {
       return Fail("merge-sarif: unknown option '" + A.str() + "' (see --help)");
     } else {
-      auto Buf = A == "-" ? llvm::MemoryBuffer::getSTDIN() : llvm::MemoryBuffer::getFile(A, /*IsText=*/true);
+      llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> Buf =
+          A == "-" ? llvm::errorOrToExpected(llvm::MemoryBuffer::getSTDIN()) : readStructuredFile(A, "report");
       if (!Buf)
-        return Fail(A.str() + ": cannot read report: " + Buf.getError().message());
+        return Fail(llvm::toString(Buf.takeError()));
       Names.push_back(A.str());
       Inputs.push_back((*Buf)->getBuffer().str());
     }

@@ -34,10 +34,9 @@ std::string defaultResultsPath() {
 llvm::Expected<ValidationRun> loadResults(const std::string &Path) {
   if (!llvm::sys::fs::exists(Path))
     return ValidationRun();
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  auto Buf = lint::readStructuredFile(Path, "stored results");
   if (!Buf)
-    return llvm::createStringError(Buf.getError(), "%s: cannot read stored results: %s", Path.c_str(),
-                                   Buf.getError().message().c_str());
+    return Buf.takeError();
   llvm::StringRef Text = (*Buf)->getBuffer();
   nlohmann::json J = nlohmann::json::parse(Text.begin(), Text.end(), nullptr, false);
   if (J.is_discarded())

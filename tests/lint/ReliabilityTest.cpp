@@ -637,5 +637,86 @@ TEST_F(ReliabilityTest, AFixKilledInTheMiddleOfAnInPlaceWriteIsUndoneByTheNextRu
   EXPECT_FALSE(llvm::sys::fs::exists(lint::journalPath(Root + "/t.cc")));
 }
 
+std::string nestedJson(int Depth) { return std::string(Depth, '[') + std::string(Depth, ']'); }
+
+TEST_F(ReliabilityTest, EveryInputIsARegularFileUnderALimitAndNestsALimitedDepth) {
+  write("sync.cc", SyncLoop);
+  ASSERT_EQ(::mkfifo((Root + "/fifo").c_str(), 0600), 0);
+  ASSERT_EQ(::symlink("/dev/zero", (Root + "/zero").c_str()), 0);
+  std::string DeepYaml;
+  for (int I = 0; I < 30000; ++I)
+    DeepYaml += "- ";
+  DeepYaml = "Checks: 'mlperf-*'\nCheckOptions:\n  x:\n    " + DeepYaml + "y\n";
+  write("deep.yaml", DeepYaml);
+  write("deep.json", nestedJson(50000));
+  write("db/compile_commands.json", "[" + nestedJson(50000) + "]");
+  write("big.json", "{\"findings\": [" + std::string(9 << 20, ' ') + "]}");
+  struct Case {
+    std::string Args, Line;
+  } Cases[] = {
+      {"--config-file=/dev/zero sync.cc", "/dev/zero: cannot read configuration: not a regular file"},
+      {"--config-file=fifo sync.cc", "fifo: cannot read configuration: not a regular file"},
+      {"--config-file=deep.yaml sync.cc", "deep.yaml: cannot read configuration: nested more than 256 levels deep"},
+      {"--profile=zero sync.cc", "zero: cannot read API profile: not a regular file"},
+      {"--profile=fifo sync.cc", "fifo: cannot read API profile: not a regular file"},
+      {"--profile=deep.json sync.cc", "deep.json: cannot read API profile: nested more than 256 levels deep"},
+      {"--baseline=fifo sync.cc", "fifo: cannot read the baseline: not a regular file"},
+      {"--baseline=zero sync.cc", "zero: cannot read the baseline: not a regular file"},
+      {"--baseline=big.json sync.cc", "big.json: cannot read the baseline: larger than 8 MB"},
+      {"--baseline=deep.json sync.cc", "deep.json: cannot read the baseline: nested more than 256 levels deep"},
+      {"'--line-filter=" + nestedJson(50000) + "' sync.cc",
+       "--line-filter: nested more than 256 levels deep; not read"},
+  };
+  for (const Case &C : Cases) {
+    ProcessResult R = shell(C.Args + " -- -std=c++17");
+    EXPECT_EQ(R.Exit, 2) << C.Args.substr(0, 80) << "\n" << R.Err.substr(0, 2000);
+    EXPECT_EQ(R.Err, "mlperf-lint: error: " + C.Line + "\n") << C.Args.substr(0, 80);
+  }
+  write("db/s.cc", SyncLoop);
+  ProcessResult Db = shell("db/s.cc");
+  EXPECT_EQ(Db.Exit, 2);
+  EXPECT_EQ(lines(Db.Err).size(), 1u) << Db.Err;
+  EXPECT_NE(Db.Err.find("db/compile_commands.json: cannot read compilation database: nested more than 256 levels "
+                        "deep\n"),
+            std::string::npos)
+      << Db.Err;
+  llvm::sys::fs::remove(Root + "/db/compile_commands.json");
+  ASSERT_EQ(::mkfifo((Root + "/db/compile_commands.json").c_str(), 0600), 0);
+  Db = shell("db/s.cc");
+  EXPECT_EQ(Db.Exit, 2);
+  EXPECT_NE(Db.Err.find("compile_commands.json: cannot read compilation database: not a regular file"),
+            std::string::npos)
+      << Db.Err;
+  // A per-directory configuration fails only its directory's files.
+  write("bad/x.cc", SyncLoop);
+  write("bad/.mlperf-lint", DeepYaml);
+  write("good/y.cc", SyncLoop);
+  ProcessResult R = lint({"bad", "good"});
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  EXPECT_NE(R.Out.find("good/y.cc:6:5: warning:"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Err.find("mlperf-lint: error: " + Root +
+                       "/bad/.mlperf-lint: cannot read configuration: nested more than 256 levels deep\n"),
+            std::string::npos)
+      << R.Err;
+}
+
+TEST_F(ReliabilityTest, AReportNeverReplacesAProfileOrConfiguration) {
+  write("good.cc", SyncLoop);
+  std::string Profile = readFile(Root + "/p.json");
+  ProcessResult R = lint({"--profile=p.json", "-o", "p.json", "good.cc"});
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("mlperf-lint: error: p.json: -o names an input file; it is not overwritten\n"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(readFile(Root + "/p.json"), Profile);
+  std::string Config = write("c.yaml", "Checks: 'mlperf-*'\n");
+  R = lint({"--config-file=c.yaml", "--export-fixes=c.yaml", "good.cc"});
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("mlperf-lint: error: c.yaml: --export-fixes names an input file; it is not overwritten\n"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(readFile(Config), "Checks: 'mlperf-*'\n");
+}
+
 } // namespace
 } // namespace mlperf::test
