@@ -149,6 +149,8 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
                            " file(s)" + (Project.Rounds > 1 ? ", " + std::to_string(Project.Rounds) + " rounds" : ""));
   RunResult &Result = Project.Result;
   if (Cache) {
+    for (std::string &W : Cache->takeWarnings())
+      Out.Warnings.push_back(std::move(W));
     Cache->trim();
     if (Project.FromCache)
       Out.Messages.push_back(std::to_string(Project.FromCache) + " of " + std::to_string(Inputs.Files.size()) +
