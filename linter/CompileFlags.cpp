@@ -220,6 +220,13 @@ llvm::Error checkCompileDatabaseText(llvm::StringRef Json, llvm::StringRef Name)
         Problem = "an entry is not an object with \"directory\", \"file\" and \"command\" or \"arguments\"";
         break;
       }
+      // clang would join a relative directory to the current one, and no
+      // command would match its file: the entry would be ignored silently.
+      if (llvm::sys::path::is_relative(*O->getString("directory"))) {
+        Problem = "the entry for '" + O->getString("file")->str() + "' has a relative \"directory\" ('" +
+                  O->getString("directory")->str() + "'); it must be absolute";
+        break;
+      }
     }
   if (Problem.empty())
     return llvm::Error::success();

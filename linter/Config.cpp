@@ -116,6 +116,9 @@ llvm::Error verifyOptions(const ClangTidyOptions &O, const std::string &Source) 
   if (O.HeaderFilterRegex)
     if (llvm::Error E = verifyRegex(*O.HeaderFilterRegex, Source))
       return E;
+  if (O.ExcludeHeaderFilterRegex)
+    if (llvm::Error E = verifyRegex(*O.ExcludeHeaderFilterRegex, Source))
+      return E;
   for (const auto &[Key, Value] : O.CheckOptions)
     if (Key == "Profiles" || llvm::StringRef(Key).ends_with(".Profiles"))
       if (auto P = clang::tidy::mlperf::MlperfCheck::loadProfiles(Value.Value); !P)
@@ -241,8 +244,11 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
     Overrides.HeaderFilterRegex = *R.HeaderFilter;
     Overrides.ExcludeHeaderFilterRegex = "";  // it replaces the default, third-party exclusion included
   }
-  if (R.ExcludeHeaderFilter)
+  if (R.ExcludeHeaderFilter) {
+    if (llvm::Error E = verifyRegex(*R.ExcludeHeaderFilter, "--exclude-header-filter"))
+      return std::move(E);
     Overrides.ExcludeHeaderFilterRegex = *R.ExcludeHeaderFilter;
+  }
   if (R.SystemHeaders)
     Overrides.SystemHeaders = *R.SystemHeaders;
   if (!R.Profiles.empty()) {

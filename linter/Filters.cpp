@@ -179,6 +179,10 @@ llvm::Expected<FindingFilter> FindingFilter::create(const FilterRequest &R) {
       if (!llvm::sys::path::is_absolute(File))
         File = F.BaselineDir + "/" + File.str().str();
       Key K{E["check"], File.str().str(), normalised(E["text"].get<std::string>())};
+      // A count is how many findings the entry accepts: a positive whole number.
+      if (E.contains("count") && (!E["count"].is_number_unsigned() || E["count"].get<uint64_t>() == 0 ||
+                                  E["count"].get<uint64_t>() > UINT32_MAX))
+        return failure(R.Baseline + ": an entry's \"count\" must be a positive whole number: " + E.dump());
       F.Accepted[K] += E.value("count", 1u);
       F.Shown[K] = E["file"].get<std::string>() + ": [" + E["check"].get<std::string>() + "] " +
                    E["text"].get<std::string>();

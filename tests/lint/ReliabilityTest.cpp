@@ -718,5 +718,35 @@ TEST_F(ReliabilityTest, AReportNeverReplacesAProfileOrConfiguration) {
   EXPECT_EQ(readFile(Config), "Checks: 'mlperf-*'\n");
 }
 
+TEST_F(ReliabilityTest, RegexesBaselineCountsAndDatabaseDirectoriesAreValidated) {
+  write("sync.cc", SyncLoop);
+  ProcessResult R = lint({"--exclude-header-filter=([", "sync.cc"});
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_EQ(R.Err, "mlperf-lint: error: --exclude-header-filter: invalid regular expression '([': brackets ([ ]) not "
+                   "balanced\n");
+  R = lint({"--config=ExcludeHeaderFilterRegex: '(['", "sync.cc"});
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_EQ(R.Err, "mlperf-lint: error: --config: invalid regular expression '([': brackets ([ ]) not balanced\n");
+  for (std::string Count : {"\"many\"", "-3", "0", "1.5"}) {
+    write("base.json", "{\"findings\": [{\"file\": \"sync.cc\", \"check\": \"mlperf-sync-in-loop\", \"text\": "
+                       "\"cudaDeviceSynchronize();\", \"count\": " +
+                           Count + "}]}");
+    R = lint({"--baseline=base.json", "sync.cc"});
+    EXPECT_EQ(R.Exit, 2) << Count;
+    EXPECT_EQ(lines(R.Err).size(), 1u) << R.Err;
+    EXPECT_EQ(R.Err.rfind("mlperf-lint: error: base.json: an entry's \"count\" must be a positive whole number: ", 0),
+              0u)
+        << R.Err;
+  }
+  write("db/s.cc", SyncLoop);
+  write("db/compile_commands.json",
+        "[{\"directory\": \"db\", \"file\": \"s.cc\", \"arguments\": [\"c++\", \"-std=c++17\", \"-c\", \"s.cc\"]}]");
+  R = lint({"db/s.cc"}, false);
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_EQ(R.Err, "mlperf-lint: error: " + Root +
+                       "/db/compile_commands.json: invalid compilation database: the "
+                       "entry for 's.cc' has a relative \"directory\" ('db'); it must be absolute\n");
+}
+
 } // namespace
 } // namespace mlperf::test
