@@ -6,6 +6,7 @@
 #include "engine/Jobs.h"
 #include "findings/MeasuredNotes.h"
 #include "project/ProjectScope.h"
+#include "support/SafeIO.h"
 #include "engine/WholeProject.h"
 
 #include "clang-tidy/ClangTidy.h"
@@ -32,29 +33,13 @@ bool hasCompilerErrors(llvm::ArrayRef<ClangTidyError> Errors) {
 }
 
 namespace {
-/// An error when an output file (-o, --export-fixes) is one of the inputs.
-std::string outputIsInput(const std::string &Output, llvm::StringRef Option, const std::vector<std::string> &Inputs) {
-  llvm::sys::fs::UniqueID Out;
-  if (Output.empty() || llvm::sys::fs::getUniqueID(Output, Out))
-    return "";
-  for (const std::string &In : Inputs)
-    if (llvm::sys::fs::UniqueID Id; !llvm::sys::fs::getUniqueID(In, Id) && Id == Out)
-      return Output + ": " + Option.str() + " names an input file; it is not overwritten";
-  return "";
-}
-
 /// Writes --export-fixes; a problem line when it cannot.
 std::string exportFixes(const std::string &Path, const std::vector<std::string> &Files,
                         llvm::ArrayRef<ClangTidyError> Errors) {
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
-  if (EC)
-    return Path + ": cannot write fixes: " + EC.message();
-  clang::tidy::exportReplacements(Files.empty() ? "" : Files.front(), Errors, OS);
-  OS.close();
-  EC = OS.error();
-  OS.clear_error();
-  return EC ? Path + ": cannot write fixes: " + EC.message() : "";
+  llvm::Error E = writeOutputFile(Path, "--export-fixes", "fixes", [&](llvm::raw_ostream &OS) {
+    clang::tidy::exportReplacements(Files.empty() ? "" : Files.front(), Errors, OS);
+  });
+  return E ? llvm::toString(std::move(E)) : "";
 }
 } // namespace
 
@@ -82,8 +67,11 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
   if (R.Verbose)
     for (const std::string &S : Inputs.Skipped)
       Out.Messages.push_back("skipped " + S);
-  for (auto [Path, Option] : {std::pair{&R.OutputPath, "-o"}, std::pair{&R.ExportFixes, "--export-fixes"}})
-    if (std::string P = outputIsInput(*Path, Option, Inputs.Files); !P.empty()) {
+  noteInputs(Inputs.Files);
+  Out.Warnings.insert(Out.Warnings.end(), Inputs.Recovered.begin(), Inputs.Recovered.end());
+  for (auto [Path, Option] : {std::pair{&R.OutputPath, "-o"}, std::pair{&R.ExportFixes, "--export-fixes"},
+                              std::pair{&R.WriteBaseline, "--write-baseline"}})
+    if (std::string P = refusedOutput(*Path, Option); !P.empty()) {
       Out.Problems.push_back(P);
       Out.Fatal = true;
       return Out;
@@ -161,6 +149,8 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
                            " file(s)" + (Project.Rounds > 1 ? ", " + std::to_string(Project.Rounds) + " rounds" : ""));
   RunResult &Result = Project.Result;
   if (Cache) {
+    for (std::string &W : Cache->takeWarnings())
+      Out.Warnings.push_back(std::move(W));
     Cache->trim();
     if (Project.FromCache)
       Out.Messages.push_back(std::to_string(Project.FromCache) + " of " + std::to_string(Inputs.Files.size()) +
