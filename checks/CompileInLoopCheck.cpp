@@ -146,9 +146,15 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
         Loops.pop_back();
       const Stmt *Target = outermostInvariantLoop(VD->getInit(), Loops, profiles());
       std::string Text = sourceText(DS->getSourceRange(), *Result.Context);
-      auto Removal = removeStatement(DS, *Result.Context);
-      if (Target && !Text.empty() && Removal && isMacroFree(Target->getSourceRange()))
-        D << insertBefore(Target, Text, *Result.Context) << *Removal;
+      auto Removal = removeStatement(DS, A, *Result.Context);
+      auto Hoist = Target && !Text.empty() && Removal && hoistKeepsNames(VD, Target, A)
+                       ? hoistBefore(Target, Text, DS, A, *Result.Context)
+                       : std::nullopt;
+      if (Hoist) {
+        for (const FixItHint &H : *Hoist)
+          D << H;
+        D << *Removal;
+      }
     }
   }
   explainHot(*Hot, SM);

@@ -106,10 +106,13 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   // finding's fix, which replaces every copy.
   if (!Text.empty() && isMacroFree(Target->getSourceRange()) && firstHoistOf(Call, Target, *Result.Context)) {
     std::string Name = freshName(Var->getName().str() + "_on_device", A.owner(Call), *Result.Context);
-    D << insertBefore(Target, "auto " + Name + " = " + Text + ";", *Result.Context);
-    for (const Expr *Same : sameExpressionsIn(Target, Call, *Result.Context))
-      if (isMacroFree(Same->getSourceRange()))
-        D << FixItHint::CreateReplacement(Same->getSourceRange(), Name);
+    if (auto Hoist = hoistBefore(Target, "auto " + Name + " = " + Text + ";", Call, A, *Result.Context)) {
+      for (const FixItHint &H : *Hoist)
+        D << H;
+      for (const Expr *Same : sameExpressionsIn(Target, Call, *Result.Context))
+        if (isMacroFree(Same->getSourceRange()))
+          D << FixItHint::CreateReplacement(Same->getSourceRange(), Name);
+    }
   }
   }
   explainHot(*Hot, SM);

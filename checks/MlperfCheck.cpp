@@ -1,4 +1,5 @@
 #include "MlperfCheck.h"
+#include "analysis/Hoist.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -75,6 +76,7 @@ void MlperfCheck::onStartOfTranslationUnit() {
   Analyses->ByProfiles.clear();
   Analyses->Ctx = nullptr;
   Reaches.reset();
+  resetHoists();  // a new context may reuse an old one's address
 }
 
 ModelAnalysis &MlperfCheck::analysis(ASTContext &Ctx) {

@@ -2,6 +2,7 @@
 #include "Embedded.h"
 #include "SourceUtils.h"
 
+#include "InputFiles.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -84,10 +85,9 @@ llvm::Error ApiProfiles::addJson(llvm::StringRef Text, llvm::StringRef SourceNam
 }
 
 llvm::Error ApiProfiles::addFile(llvm::StringRef Path) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  auto Buf = readStructuredFile(Path, "API profile");
   if (!Buf)
-    return llvm::createStringError(Buf.getError(), "%s: cannot read API profile: %s", Path.str().c_str(),
-                                   Buf.getError().message().c_str());
+    return Buf.takeError();
   return addJson((*Buf)->getBuffer(), Path);
 }
 

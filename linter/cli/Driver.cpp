@@ -7,6 +7,7 @@
 #include "report/MergeReports.h"
 #include "MlperfModule.h"
 #include "cli/Progress.h"
+#include "support/SafeIO.h"
 #include "lsp/Server.h"
 #include "validate/Validate.h"
 
@@ -116,17 +117,13 @@ bool emit(const LintRequest &R, LintOutcome &Out) {
     writeReport(R.OutputFormat, Out.Errors, llvm::outs(), Options);
     return flushStdout(Out.Problems);
   }
-  std::error_code EC;
-  llvm::raw_fd_ostream File(R.OutputPath, EC, llvm::sys::fs::OF_Text);
-  if (!EC) {
-    writeReport(R.OutputFormat, Out.Errors, File, Options);
-    File.close();
-    EC = File.error();
-    File.clear_error();
+  if (llvm::Error E = writeOutputFile(R.OutputPath, "-o", "report", [&](llvm::raw_ostream &OS) {
+        writeReport(R.OutputFormat, Out.Errors, OS, Options);
+      })) {
+    Out.Problems.push_back(llvm::toString(std::move(E)));
+    return false;
   }
-  if (EC)
-    Out.Problems.push_back(R.OutputPath + ": cannot write report: " + EC.message());
-  return !EC;
+  return true;
 }
 } // namespace
 

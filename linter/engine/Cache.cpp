@@ -1,6 +1,7 @@
 #include "engine/Cache.h"
 
 #include "findings/Findings.h"
+#include "support/SafeIO.h"
 
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/ADT/StringExtras.h"
@@ -14,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 namespace mlperf::lint {
 
@@ -22,7 +25,7 @@ using nlohmann::json;
 namespace fs = llvm::sys::fs;
 
 namespace {
-constexpr const char *EntryFormat = "mlperf-lint-cache-2";
+constexpr const char *EntryFormat = "mlperf-lint-cache-3";
 
 /// The executable's path, size and modification time: a rebuild of the tool
 /// or of its checks is a new identity.
@@ -124,6 +127,69 @@ std::vector<ClangTidyError> errorsFromJsonValue(const json &J) {
     Out.push_back(std::move(Err));
   }
   return Out;
+}
+
+/// Each fix's file, offset, length and the hash of the bytes it replaces:
+/// replayed only where the file still has those bytes.
+json fixRanges(const std::vector<ClangTidyError> &Errors) {
+  json Out = json::array();
+  std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Files;
+  auto Visit = [&](const clang::tooling::DiagnosticMessage &M) {
+    for (const auto &File : M.Fix)
+      for (const clang::tooling::Replacement &R : File.getValue()) {
+        auto &Buf = Files[R.getFilePath().str()];
+        if (!Buf)
+          if (auto B = llvm::MemoryBuffer::getFile(R.getFilePath(), false, false))
+            Buf = std::move(*B);
+        llvm::StringRef Text = Buf ? Buf->getBuffer() : "";
+        bool Inside = R.getOffset() <= Text.size() && R.getLength() <= Text.size() - R.getOffset();
+        Out.push_back({R.getFilePath().str(), R.getOffset(), R.getLength(),
+                       Inside ? hashText(Text.substr(R.getOffset(), R.getLength())) : ""});
+      }
+  };
+  for (const ClangTidyError &E : Errors) {
+    Visit(E.Message);
+    for (const auto &N : E.Notes)
+      Visit(N);
+  }
+  return Out;
+}
+
+/// Whether every fix of \p Errors is one of \p Ranges and the bytes it
+/// replaces are still there.
+bool fixesMatch(const std::vector<ClangTidyError> &Errors, const json &Ranges) {
+  std::set<std::tuple<std::string, unsigned, unsigned>> Recorded;
+  std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Files;
+  for (const json &R : Ranges) {
+    std::string File = R.at(0).get<std::string>();
+    unsigned Offset = R.at(1).get<unsigned>(), Length = R.at(2).get<unsigned>();
+    auto &Buf = Files[File];
+    if (!Buf)
+      if (auto B = llvm::MemoryBuffer::getFile(File, false, false))
+        Buf = std::move(*B);
+    llvm::StringRef Text = Buf ? Buf->getBuffer() : "";
+    if (!Buf || Offset > Text.size() || Length > Text.size() - Offset ||
+        hashText(Text.substr(Offset, Length)) != R.at(3).get<std::string>())
+      return false;
+    Recorded.insert({File, Offset, Length});
+  }
+  auto Known = [&](const clang::tooling::DiagnosticMessage &M) {
+    return llvm::all_of(M.Fix, [&](const auto &File) {
+      return llvm::all_of(File.getValue(), [&](const clang::tooling::Replacement &R) {
+        return Recorded.count({R.getFilePath().str(), R.getOffset(), R.getLength()}) > 0;
+      });
+    });
+  };
+  return llvm::all_of(Errors,
+                      [&](const ClangTidyError &E) { return Known(E.Message) && llvm::all_of(E.Notes, Known); });
+}
+
+/// An entry on disk: the hash of its JSON text, a newline, the text.
+std::optional<llvm::StringRef> verifiedBody(llvm::StringRef Stored) {
+  auto [Sum, Body] = Stored.split('\n');
+  if (Body.empty() || Sum != hashText(Body))
+    return std::nullopt;
+  return Body;
 }
 
 } // namespace
@@ -249,13 +315,29 @@ clang::tidy::ClangTidyStats statsFromJson(const json &J) {
 
 std::optional<CachedRun> ResultCache::lookup(const std::string &Key, ContentHashes &Recorded) {
   std::string Path = entryPath(Key);
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
+  auto Buf = readInputFile(Path, "cache entry", MaxSourceBytes);
+  if (!Buf) {
+    llvm::consumeError(Buf.takeError());
     return std::nullopt;
+  }
+  // A damaged entry (a changed digit, flipped bytes, a cut-off write) is
+  // dropped: the file is linted again and the entry rewritten.
+  auto Drop = [&](llvm::StringRef Why) -> std::optional<CachedRun> {
+    fs::remove(Path);
+    std::lock_guard<std::mutex> Lock(HashMu);
+    Warnings.push_back(Path + ": damaged cache entry (" + Why.str() + "); dropped, its file is linted again");
+    return std::nullopt;
+  };
+  if ((*Buf)->getBuffer().starts_with("{"))
+    return std::nullopt;  // an entry of an earlier format, without a checksum: replaced
+  std::optional<llvm::StringRef> Body = verifiedBody((*Buf)->getBuffer());
+  if (!Body)
+    return Drop("checksum mismatch");
   CachedRun Run;
   std::vector<std::pair<std::string, uint64_t>> Read;
+  json FixRanges;
   try {
-    json Entry = json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end());
+    json Entry = json::parse(Body->begin(), Body->end());
     if (Entry.at("format") != EntryFormat || Entry.at("key") != Key)
       return std::nullopt;
     for (const json &Dep : Entry.at("read")) {
@@ -273,8 +355,15 @@ std::optional<CachedRun> ResultCache::lookup(const std::string &Key, ContentHash
     Run.FollowingErrors = Entry.at("followingErrors").get<bool>();
     Run.CompilerStats = Entry.at("compilerStats").get<std::string>();
     Run.Stats = statsFromJson(Entry.at("stats"));
+    FixRanges = Entry.at("fixRanges");
   } catch (const std::exception &) {
-    return std::nullopt;
+    return Drop("malformed");
+  }
+  try {
+    if (!fixesMatch(Run.Errors, FixRanges))
+      return Drop("a fix does not match its file");
+  } catch (const std::exception &) {
+    return Drop("malformed fix ranges");
   }
   for (const auto &[File, Guard] : Read)
     Recorded.record(File, Guard);
@@ -327,26 +416,32 @@ void ResultCache::store(const std::string &Key, const CachedRun &Run, const std:
                 {"incomplete", Run.Incomplete},
                 {"followingErrors", Run.FollowingErrors},
                 {"compilerStats", Run.CompilerStats},
-                {"stats", statsToJson(Run.Stats)}};
+                {"stats", statsToJson(Run.Stats)},
+                {"fixRanges", fixRanges(Run.Errors)}};
   std::string Path = entryPath(Key);
   if (fs::create_directories(llvm::sys::path::parent_path(Path)))
     return;
-  int FD;
-  llvm::SmallString<256> Temp;
-  if (fs::createUniqueFile(Path + ".tmp%%%%%%%%", FD, Temp))
+  // A temporary file that a signal removes; a full disk costs the entry only.
+  auto Temp = fs::TempFile::create(Path + ".tmp%%%%%%%%");
+  if (!Temp) {
+    llvm::consumeError(Temp.takeError());
     return;
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Entry.dump();
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      fs::remove(Temp);
-      return;
-    }
   }
-  if (fs::rename(Temp, Path))
-    fs::remove(Temp);
+  std::string Body = Entry.dump(-1, ' ', false, json::error_handler_t::replace);
+  llvm::raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
+  OS << hashText(Body) << "\n" << Body;
+  OS.flush();
+  bool Failed = OS.has_error();
+  OS.clear_error();
+  if (Failed)
+    llvm::consumeError(Temp->discard());
+  else if (llvm::Error E = Temp->keep(Path))  // keep removes the temporary file when it cannot rename it
+    llvm::consumeError(std::move(E));
+}
+
+std::vector<std::string> ResultCache::takeWarnings() {
+  std::lock_guard<std::mutex> Lock(HashMu);
+  return std::exchange(Warnings, {});
 }
 
 void ResultCache::trim() {

@@ -80,6 +80,8 @@ public:
              const RecordingFileSystem &Read, const Preamble *P = nullptr);
   /// Removes the least recently used entries until the cache fits its limit.
   void trim();
+  /// One line for each damaged entry that lookup dropped (its file was linted again).
+  std::vector<std::string> takeWarnings();
 
   const std::string &dir() const { return Dir; }
 
@@ -104,6 +106,7 @@ private:
   std::string Cwd;
   std::mutex HashMu;
   std::map<std::string, std::optional<FileHashes>> Hashes;
+  std::vector<std::string> Warnings;  // under HashMu
 };
 
 /// Findings as JSON and back (all of a ClangTidyError: message, notes, ranges,

@@ -13,6 +13,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <nlohmann/json.hpp>
@@ -84,15 +85,16 @@ bool writeAtomically(const std::string &Path, llvm::StringRef Text) {
   llvm::SmallString<256> Temp;
   if (fs::createUniqueFile(Path + ".tmp%%%%%%%%", FD, Temp))
     return false;
+  llvm::sys::RemoveFileOnSignal(Temp);
   llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
   OS << Text;
   OS.close();
-  if (OS.has_error()) {
-    OS.clear_error();
+  bool Kept = !OS.has_error() && !fs::rename(Temp, Path);
+  OS.clear_error();
+  if (!Kept)
     fs::remove(Temp);
-    return false;
-  }
-  return !fs::rename(Temp, Path) || (fs::remove(Temp), false);
+  llvm::sys::DontRemoveFileOnSignal(Temp);
+  return Kept;
 }
 
 /// fileContentHash's and FileGuard's hashes of one file's contents.
@@ -111,6 +113,14 @@ std::optional<Preamble> reuse(const std::string &Meta, const std::string &Pch, c
     return std::nullopt;
   try {
     auto J = nlohmann::json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end());
+    // A precompiled header damaged on disk would make every file that loads
+    // it fail to parse: it is rebuilt instead.
+    auto PchHashes = hashesOf(Pch);
+    if (!PchHashes || PchHashes->first != J.at("pch").get<std::string>()) {
+      for (const std::string &F : {Meta, Pch})
+        fs::remove(F);
+      return std::nullopt;
+    }
     Preamble P{Pch, {}};
     for (const auto &In : J.at("inputs")) {
       std::string Path = In.at(0).get<std::string>(), Hash = In.at(1).get<std::string>();
@@ -230,6 +240,7 @@ std::shared_ptr<const Preamble> SharedPreambles::build(Group &G) {
   if (fs::createUniqueFile(Pch + ".tmp%%%%%%%%", FD, Temp))
     return nullptr;
   (void)llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  llvm::sys::RemoveFileOnSignal(Temp);
 
   std::vector<std::string> CommandLine = G.Args;
   CommandLine.insert(CommandLine.end(), {PchFlags, "-x", "c++-header", Header, "-o", std::string(Temp)});
@@ -240,10 +251,13 @@ std::shared_ptr<const Preamble> SharedPreambles::build(Group &G) {
   clang::IgnoringDiagConsumer Quiet;
   clang::tooling::ToolInvocation Invocation(CommandLine, std::make_unique<clang::GeneratePCHAction>(), Files.get());
   Invocation.setDiagnosticConsumer(&Quiet);
-  if (!Invocation.run() || fs::rename(Temp, Pch)) {
+  bool Made = Invocation.run() && !fs::rename(Temp, Pch);
+  if (!Made)
     fs::remove(Temp);
+  llvm::sys::DontRemoveFileOnSignal(Temp);
+  auto PchHashes = Made ? hashesOf(Pch) : std::nullopt;
+  if (!PchHashes)
     return nullptr;
-  }
   auto P = std::make_shared<Preamble>();
   P->Pch = Pch;
   nlohmann::json Inputs = nlohmann::json::array();
@@ -255,7 +269,7 @@ std::shared_ptr<const Preamble> SharedPreambles::build(Group &G) {
     P->Guards.emplace_back(F.Path, Hashes->second);
     Inputs.push_back({F.Path, Hashes->first, F.ModTime.time_since_epoch().count()});
   }
-  writeAtomically(Meta, nlohmann::json{{"inputs", Inputs}}.dump());
+  writeAtomically(Meta, nlohmann::json{{"inputs", Inputs}, {"pch", PchHashes->first}}.dump());
   evictPreambles(Dir, 4);
   ++Built;
   return P;

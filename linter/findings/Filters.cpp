@@ -1,4 +1,5 @@
 #include "findings/Filters.h"
+#include "support/SafeIO.h"
 
 #include "findings/Findings.h"
 
@@ -116,6 +117,8 @@ bool isCxxSource(llvm::StringRef Path) {
 llvm::Expected<FindingFilter> FindingFilter::create(const FilterRequest &R) {
   FindingFilter F;
   if (!R.LineFilter.empty()) {
+    if (llvm::Error E = checkNesting(R.LineFilter, "--line-filter"))
+      return std::move(E);
     clang::tidy::ClangTidyGlobalOptions Global;
     if (std::error_code EC = clang::tidy::parseLineFilter(R.LineFilter, Global))
       return failure("--line-filter: invalid JSON: " + EC.message());
@@ -127,8 +130,17 @@ llvm::Expected<FindingFilter> FindingFilter::create(const FilterRequest &R) {
     if (!Top)
       return Top.takeError();
     std::string Ref = R.Diff->empty() ? "HEAD" : *R.Diff;
+    // The ref reaches git only as an operand after --end-of-options, and the
+    // diff gets the commit's hash: no user text is read as an option.
+    auto Commit = git(llvm::StringRef(*Top).trim().str(),
+                      {"rev-parse", "--verify", "--quiet", "--end-of-options", Ref + "^{commit}"});
+    std::string Hash = Commit ? llvm::StringRef(*Commit).trim().str() : "";
+    if (!Commit)
+      llvm::consumeError(Commit.takeError());
+    if (Hash.empty() || !llvm::all_of(Hash, llvm::isHexDigit))
+      return failure("--diff: '" + Ref + "' is not a commit of this repository");
     auto Diff = git(llvm::StringRef(*Top).trim().str(),
-                    {"diff", "-U0", "--no-color", "--no-ext-diff", "--merge-base", Ref, "--"});
+                    {"diff", "-U0", "--no-color", "--no-ext-diff", "--merge-base", Hash, "--"});
     if (!Diff)
       return Diff.takeError();
     std::vector<clang::tidy::FileFilter> Changed = changedLines(*Diff, llvm::StringRef(*Top).trim());
@@ -150,9 +162,9 @@ llvm::Expected<FindingFilter> FindingFilter::create(const FilterRequest &R) {
     F.HaveLines = true;
   }
   if (!R.Baseline.empty()) {
-    auto Buf = llvm::MemoryBuffer::getFile(R.Baseline);
+    auto Buf = readStructuredFile(R.Baseline, "the baseline");
     if (!Buf)
-      return failure(R.Baseline + ": cannot read the baseline: " + Buf.getError().message());
+      return Buf.takeError();
     nlohmann::json Doc = nlohmann::json::parse((*Buf)->getBuffer(), nullptr, /*allow_exceptions=*/false);
     if (Doc.is_discarded() || !Doc.is_object() || !Doc.contains("findings") || !Doc["findings"].is_array())
       return failure(R.Baseline + ": not a mlperf-lint baseline (a JSON object with \"findings\")");
@@ -166,6 +178,10 @@ llvm::Expected<FindingFilter> FindingFilter::create(const FilterRequest &R) {
       if (!llvm::sys::path::is_absolute(File))
         File = F.BaselineDir + "/" + File.str().str();
       Key K{E["check"], File.str().str(), normalised(E["text"].get<std::string>())};
+      // A count is how many findings the entry accepts: a positive whole number.
+      if (E.contains("count") && (!E["count"].is_number_unsigned() || E["count"].get<uint64_t>() == 0 ||
+                                  E["count"].get<uint64_t>() > UINT32_MAX))
+        return failure(R.Baseline + ": an entry's \"count\" must be a positive whole number: " + E.dump());
       F.Accepted[K] += E.value("count", 1u);
       F.Shown[K] = E["file"].get<std::string>() + ": [" + E["check"].get<std::string>() + "] " +
                    E["text"].get<std::string>();
@@ -256,17 +272,9 @@ llvm::Error writeBaseline(const std::string &Path, llvm::ArrayRef<ClangTidyError
     Findings.push_back(
         {{"file", std::get<0>(K)}, {"check", std::get<1>(K)}, {"text", V.first}, {"count", V.second}});
   nlohmann::json Doc = {{"tool", "mlperf-lint"}, {"version", 1}, {"findings", Findings}};
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
-  if (EC)
-    return failure(Path + ": cannot write the baseline: " + EC.message());
-  OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  OS.close();
-  if (OS.has_error()) {
-    OS.clear_error();
-    return failure(Path + ": cannot write the baseline");
-  }
-  return llvm::Error::success();
+  return writeOutputFile(Path, "--write-baseline", "the baseline", [&](llvm::raw_ostream &OS) {
+    OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  });
 }
 
 

@@ -1,4 +1,5 @@
 #include "project/CompileFlags.h"
+#include "support/SafeIO.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
@@ -17,8 +18,12 @@ using namespace clang::tooling;
 static bool usesRuntime(llvm::StringRef File) {
   if (File.empty())
     return false;
-  auto Buf = llvm::MemoryBuffer::getFile(File);
-  return Buf && (*Buf)->getBuffer().contains("mlperf/rt/");
+  auto Buf = readInputFile(File, "source", MaxSourceBytes);
+  if (!Buf) {
+    llvm::consumeError(Buf.takeError());
+    return false;
+  }
+  return (*Buf)->getBuffer().contains("mlperf/rt/");
 }
 
 std::vector<std::string> fallbackFlags(llvm::StringRef File) {
@@ -174,16 +179,33 @@ std::string jsonDatabaseAt(llvm::StringRef Dir) {
   return "";
 }
 
+/// clang reads compile_flags.txt whole, from \p Dir or the nearest parent
+/// that has one: it must be a regular file under the size limit.
+llvm::Error checkFlagsFiles(llvm::StringRef Dir) {
+  llvm::SmallString<256> D(Dir);
+  llvm::sys::fs::make_absolute(D);
+  for (llvm::StringRef P = D; !P.empty(); P = llvm::sys::path::parent_path(P)) {
+    llvm::SmallString<256> Candidate(P);
+    llvm::sys::path::append(Candidate, "compile_flags.txt");
+    if (llvm::sys::fs::exists(Candidate)) {
+      auto Buf = readInputFile(Candidate, "compile flags");
+      return Buf ? llvm::Error::success() : Buf.takeError();
+    }
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error checkJsonDatabase(const std::string &File) {
-  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+  auto Buf = readStructuredFile(File, "compilation database");
   if (!Buf)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: cannot read compilation database: %s",
-                                   File.c_str(), Buf.getError().message().c_str());
+    return Buf.takeError();
   return checkCompileDatabaseText((*Buf)->getBuffer(), File);
 }
 } // namespace
 
 llvm::Error checkCompileDatabaseText(llvm::StringRef Json, llvm::StringRef Name) {
+  if (llvm::Error E = checkNesting(Json, Name))  // the JSON parser recurses once per level
+    return E;
   auto Parsed = llvm::json::parse(Json);
   std::string Problem;
   if (!Parsed)
@@ -196,6 +218,13 @@ llvm::Error checkCompileDatabaseText(llvm::StringRef Json, llvm::StringRef Name)
       if (!O || !O->getString("directory") || !O->getString("file") ||
           (!O->getString("command") && !O->getArray("arguments"))) {
         Problem = "an entry is not an object with \"directory\", \"file\" and \"command\" or \"arguments\"";
+        break;
+      }
+      // clang would join a relative directory to the current one, and no
+      // command would match its file: the entry would be ignored silently.
+      if (llvm::sys::path::is_relative(*O->getString("directory"))) {
+        Problem = "the entry for '" + O->getString("file")->str() + "' has a relative \"directory\" ('" +
+                  O->getString("directory")->str() + "'); it must be absolute";
         break;
       }
     }
@@ -222,6 +251,8 @@ llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
     if (std::string Json = jsonDatabaseAt(R.BuildPath); !Json.empty())
       if (llvm::Error E = checkJsonDatabase(Json))
         return std::move(E);
+    if (llvm::Error E = checkFlagsFiles(R.BuildPath))
+      return std::move(E);
     DB = CompilationDatabase::autoDetectFromDirectory(R.BuildPath, Error);
     if (!DB)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),

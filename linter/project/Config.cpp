@@ -6,6 +6,7 @@
 #include "MlperfCheck.h"
 #include "MlperfModule.h"
 #include "project/ProjectScope.h"
+#include "support/SafeIO.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -117,6 +118,9 @@ llvm::Error verifyOptions(const ClangTidyOptions &O, const std::string &Source) 
   if (O.HeaderFilterRegex)
     if (llvm::Error E = verifyRegex(*O.HeaderFilterRegex, Source))
       return E;
+  if (O.ExcludeHeaderFilterRegex)
+    if (llvm::Error E = verifyRegex(*O.ExcludeHeaderFilterRegex, Source))
+      return E;
   for (const auto &[Key, Value] : O.CheckOptions)
     if (Key == "Profiles" || llvm::StringRef(Key).ends_with(".Profiles"))
       if (auto P = clang::tidy::mlperf::MlperfCheck::loadProfiles(Value.Value); !P)
@@ -126,6 +130,8 @@ llvm::Error verifyOptions(const ClangTidyOptions &O, const std::string &Source) 
 
 llvm::Expected<ClangTidyOptions> parseConfig(llvm::MemoryBufferRef Buf, const std::string &Source,
                                              std::vector<std::string> *Warnings) {
+  if (llvm::Error E = checkNesting(Buf.getBuffer(), Source))  // the YAML parser recurses once per level
+    return std::move(E);
   std::string Message;
   auto Parsed = parseConfigurationWithDiags(Buf, [&](const llvm::SMDiagnostic &D) {
     if (Message.empty() && D.getKind() == llvm::SourceMgr::DK_Error) {
@@ -144,9 +150,9 @@ llvm::Expected<ClangTidyOptions> parseConfig(llvm::MemoryBufferRef Buf, const st
 }
 
 llvm::Error validateFile(const std::string &Path, std::vector<std::string> *Warnings) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  auto Buf = readStructuredFile(Path, "configuration");
   if (!Buf)
-    return fail(Path, "cannot read configuration: " + Buf.getError().message());
+    return Buf.takeError();
   return parseConfig((*Buf)->getMemBufferRef(), Path, Warnings).takeError();
 }
 
@@ -240,8 +246,11 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
     Overrides.HeaderFilterRegex = *R.HeaderFilter;
     Overrides.ExcludeHeaderFilterRegex = "";  // it replaces the default, third-party exclusion included
   }
-  if (R.ExcludeHeaderFilter)
+  if (R.ExcludeHeaderFilter) {
+    if (llvm::Error E = verifyRegex(*R.ExcludeHeaderFilter, "--exclude-header-filter"))
+      return std::move(E);
     Overrides.ExcludeHeaderFilterRegex = *R.ExcludeHeaderFilter;
+  }
   if (R.SystemHeaders)
     Overrides.SystemHeaders = *R.SystemHeaders;
   if (!R.Profiles.empty()) {
@@ -259,9 +268,9 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
     std::unique_ptr<llvm::MemoryBuffer> Buf;
     std::string Source = R.ConfigFile ? *R.ConfigFile : "--config";
     if (R.ConfigFile) {
-      auto B = llvm::MemoryBuffer::getFile(*R.ConfigFile, /*IsText=*/true);
+      auto B = readStructuredFile(*R.ConfigFile, "configuration");
       if (!B)
-        return fail(*R.ConfigFile, "cannot read configuration: " + B.getError().message());
+        return B.takeError();
       Buf = std::move(*B);
     } else {
       Buf = llvm::MemoryBuffer::getMemBufferCopy(*R.ConfigText, "--config");

@@ -1,4 +1,6 @@
 #include "project/Inputs.h"
+#include "support/FileGuard.h"
+#include "support/SafeIO.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
@@ -41,6 +43,8 @@ std::string checkFile(const std::string &Path) {
   ssize_t N = 0;
   if (::fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode))
     Problem = "not a regular file";
+  else if (static_cast<uint64_t>(St.st_size) > MaxSourceBytes)
+    Problem = "larger than " + std::to_string(MaxSourceBytes >> 20) + " MB; not linted";
   else if ((N = ::read(Fd, Head, sizeof Head)) < 0)
     Problem = std::string("cannot read file: ") + std::strerror(errno);
   else if (llvm::StringRef(Head, N).contains('\0'))
@@ -147,6 +151,9 @@ private:
     llvm::SmallString<256> Abs(Path);
     llvm::sys::fs::make_absolute(Abs);
     llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    // Before the content is checked: a killed in-place write leaves NUL bytes.
+    for (std::string &Said : recoverInterruptedWrites({std::string(Abs)}))
+      Out.Recovered.push_back(std::move(Said));
     if (std::string Problem = checkFile(std::string(Abs)); !Problem.empty())
       Out.Errors.push_back((Path == Shown ? Shown : Path) + ": " + Problem);
     else

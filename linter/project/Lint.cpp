@@ -6,6 +6,7 @@
 #include "findings/Pipeline.h"
 #include "project/Inputs.h"
 #include "project/ProjectScope.h"
+#include "support/SafeIO.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/FileSystem.h"
@@ -17,29 +18,13 @@ namespace mlperf::lint {
 using clang::tidy::ClangTidyError;
 
 namespace {
-/// An error when an output file (-o, --export-fixes) is one of the inputs.
-std::string outputIsInput(const std::string &Output, llvm::StringRef Option, const std::vector<std::string> &Inputs) {
-  llvm::sys::fs::UniqueID Out;
-  if (Output.empty() || llvm::sys::fs::getUniqueID(Output, Out))
-    return "";
-  for (const std::string &In : Inputs)
-    if (llvm::sys::fs::UniqueID Id; !llvm::sys::fs::getUniqueID(In, Id) && Id == Out)
-      return Output + ": " + Option.str() + " names an input file; it is not overwritten";
-  return "";
-}
-
 /// Writes --export-fixes; a problem line when it cannot.
 std::string exportFixes(const std::string &Path, const std::vector<std::string> &Files,
                         llvm::ArrayRef<ClangTidyError> Errors) {
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
-  if (EC)
-    return Path + ": cannot write fixes: " + EC.message();
-  clang::tidy::exportReplacements(Files.empty() ? "" : Files.front(), Errors, OS);
-  OS.close();
-  EC = OS.error();
-  OS.clear_error();
-  return EC ? Path + ": cannot write fixes: " + EC.message() : "";
+  llvm::Error E = writeOutputFile(Path, "--export-fixes", "fixes", [&](llvm::raw_ostream &OS) {
+    clang::tidy::exportReplacements(Files.empty() ? "" : Files.front(), Errors, OS);
+  });
+  return E ? llvm::toString(std::move(E)) : "";
 }
 } // namespace
 
@@ -80,8 +65,11 @@ bool collect(LintRequest &R, Plan &P, LintOutcome &Out) {
   if (R.Verbose)
     for (const std::string &S : P.Inputs.Skipped)
       Out.Messages.push_back("skipped " + S);
-  for (auto [Path, Option] : {std::pair{&R.OutputPath, "-o"}, std::pair{&R.ExportFixes, "--export-fixes"}})
-    if (std::string Problem = outputIsInput(*Path, Option, P.Inputs.Files); !Problem.empty())
+  noteInputs(P.Inputs.Files);
+  Out.Warnings.insert(Out.Warnings.end(), P.Inputs.Recovered.begin(), P.Inputs.Recovered.end());
+  for (auto [Path, Option] : {std::pair{&R.OutputPath, "-o"}, std::pair{&R.ExportFixes, "--export-fixes"},
+                              std::pair{&R.WriteBaseline, "--write-baseline"}})
+    if (std::string Problem = refusedOutput(*Path, Option); !Problem.empty())
       return fatal(Out, Problem);
   if (!R.Config.ConfigFile && !R.Config.ConfigText)
     for (std::string &Problem : dropFilesWithBadConfig(P.Inputs.Files))
@@ -158,6 +146,8 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
     Out.Messages.push_back(std::to_string(Project.Parses) + " parse(s) for " + std::to_string(Files.size()) +
                            " file(s)" + (Project.Rounds > 1 ? ", " + std::to_string(Project.Rounds) + " rounds" : ""));
   if (Cache) {
+    for (std::string &W : Cache->takeWarnings())
+      Out.Warnings.push_back(std::move(W));
     Cache->trim();
     if (Project.FromCache)
       Out.Messages.push_back(std::to_string(Project.FromCache) + " of " + std::to_string(Files.size()) +

@@ -1,4 +1,5 @@
 #include "report/MergeReports.h"
+#include "support/SafeIO.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -158,9 +159,10 @@ int runMergeReports(int Argc, const char **Argv) {
     } else if (A.starts_with("-") && A != "-") {
       return Fail("merge-sarif: unknown option '" + A.str() + "' (see --help)");
     } else {
-      auto Buf = A == "-" ? llvm::MemoryBuffer::getSTDIN() : llvm::MemoryBuffer::getFile(A, /*IsText=*/true);
+      llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> Buf =
+          A == "-" ? llvm::errorOrToExpected(llvm::MemoryBuffer::getSTDIN()) : readStructuredFile(A, "report");
       if (!Buf)
-        return Fail(A.str() + ": cannot read report: " + Buf.getError().message());
+        return Fail(llvm::toString(Buf.takeError()));
       Names.push_back(A.str());
       Inputs.push_back((*Buf)->getBuffer().str());
     }
@@ -172,15 +174,8 @@ int runMergeReports(int Argc, const char **Argv) {
     llvm::outs() << *Merged;
     return 0;
   }
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Output, EC, llvm::sys::fs::OF_Text);
-  if (!EC) {
-    OS << *Merged;
-    OS.close();
-    EC = OS.error();
-    OS.clear_error();
-  }
-  return EC ? Fail(Output + ": cannot write report: " + EC.message()) : 0;
+  llvm::Error E = writeOutputFile(Output, "-o", "report", [&](llvm::raw_ostream &OS) { OS << *Merged; });
+  return E ? Fail(llvm::toString(std::move(E))) : 0;
 }
 
 } // namespace mlperf::lint

@@ -1,12 +1,14 @@
 #include "support/FileGuard.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -143,7 +145,11 @@ llvm::Expected<bool> replaceByRename(const std::string &Real, const struct stat 
   if (llvm::sys::fs::createUniqueFile(Model, TmpFd, Tmp, llvm::sys::fs::OF_None, 0600))
     return false;
   Fd Guard(TmpFd);
-  auto Discard = [&] { ::unlink(Tmp.c_str()); };
+  llvm::sys::RemoveFileOnSignal(Tmp);  // Ctrl-C leaves no hidden copy behind
+  auto Discard = [&] {
+    ::unlink(Tmp.c_str());
+    llvm::sys::DontRemoveFileOnSignal(Tmp);
+  };
   bool SameOwner = St.st_uid == ::geteuid() && St.st_gid == ::getegid();
   if (::fchown(TmpFd, St.st_uid, St.st_gid) != 0 && !SameOwner) {
     Discard();
@@ -159,23 +165,164 @@ llvm::Expected<bool> replaceByRename(const std::string &Real, const struct stat 
     Discard();
     return std::move(E);
   }
+  llvm::sys::DontRemoveFileOnSignal(Tmp);
   return true;
 }
 
-llvm::Error writeInPlace(const std::string &Real, llvm::StringRef Content) {
+/// Holds SIGINT, SIGTERM and SIGHUP back while it lives: LLVM's handler calls
+/// the interrupt function instead of ending the run, and the signal is raised
+/// again (now with its default action) when the guard ends. A second signal
+/// or SIGKILL meanwhile ends the run: the journal covers that.
+class HoldInterrupts {
+public:
+  HoldInterrupts() {
+    Pending = 0;
+    llvm::sys::SetInterruptFunction(&onInterrupt);
+  }
+  ~HoldInterrupts() {
+    llvm::sys::SetInterruptFunction(nullptr);
+    if (Pending)
+      ::raise(SIGINT);
+  }
+
+private:
+  static void onInterrupt() { Pending = 1; }
+  static volatile std::sig_atomic_t Pending;
+};
+volatile std::sig_atomic_t HoldInterrupts::Pending = 0;
+
+constexpr llvm::StringLiteral JournalMagic = "mlperf-lint-journal 1";
+
+struct JournalHeader {
+  uint64_t Size = 0, Original = 0, New = 0;
+};
+
+/// Writes \p Content over the file open as \p F; false with errno set.
+bool overwrite(int F, llvm::StringRef Content) {
+  return writeAll(F, Content, 0) && ::ftruncate(F, Content.size()) == 0 && ::fsync(F) == 0;
+}
+
+void syncDirectoryOf(llvm::StringRef Path) {
+  Fd D(::open(std::string(llvm::sys::path::parent_path(Path)).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (D.get() >= 0)
+    (void)::fsync(D.get());
+}
+
+llvm::Error writeInPlace(const std::string &Real, llvm::StringRef Original, llvm::StringRef Content) {
   Fd W(::open(Real.c_str(), O_WRONLY | O_CLOEXEC));
   if (W.get() < 0)
     return failErrno("cannot open file for writing");
+  HoldInterrupts Hold;
+  if (llvm::Error E = writeJournal(Real, Original, Content))
+    return E;
+  std::string Journal = journalPath(Real);
+  auto DropJournal = [&] {
+    ::unlink(Journal.c_str());
+    syncDirectoryOf(Journal);
+  };
   // Reserve the space first, so that a full disk leaves the file as it was.
   if (int E = ::posix_fallocate(W.get(), 0, Content.size()); E != 0 && E != EOPNOTSUPP && E != EINVAL) {
     errno = E;
-    return failErrno("cannot write fixed file");
+    llvm::Error Err = failErrno("cannot write fixed file");
+    DropJournal();
+    return Err;
   }
-  if (!writeAll(W.get(), Content, 0) || ::ftruncate(W.get(), Content.size()) != 0 || ::fsync(W.get()) != 0)
-    return failErrno("cannot write fixed file");
+  if (!overwrite(W.get(), Content)) {
+    llvm::Error Err = failErrno("cannot write fixed file");
+    if (!overwrite(W.get(), Original))  // the journal stays: the next run restores the file
+      return Err;
+    DropJournal();
+    return Err;
+  }
+  DropJournal();
   return llvm::Error::success();
 }
+
+std::optional<JournalHeader> parseJournal(llvm::StringRef Text, llvm::StringRef &Body) {
+  auto [Line, Rest] = Text.split('\n');
+  llvm::SmallVector<llvm::StringRef, 4> Fields;
+  Line.split(Fields, ' ');
+  JournalHeader H;
+  if (!Line.consume_front(JournalMagic) || Fields.size() != 5 || Fields[2].getAsInteger(10, H.Size) ||
+      Fields[3].getAsInteger(16, H.Original) || Fields[4].getAsInteger(16, H.New) || Rest.size() != H.Size ||
+      contentHash(Rest) != H.Original)
+    return std::nullopt;
+  Body = Rest;
+  return H;
+}
 } // namespace
+
+std::string journalPath(llvm::StringRef Real) {
+  llvm::SmallString<256> P(llvm::sys::path::parent_path(Real));
+  llvm::sys::path::append(P, "." + llvm::sys::path::filename(Real) + ".mlperf-lint-journal");
+  return std::string(P);
+}
+
+llvm::Error writeJournal(const std::string &Real, llvm::StringRef Original, llvm::StringRef New) {
+  std::string Path = journalPath(Real);
+  Fd J(::open(Path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+  if (J.get() < 0)
+    return failErrno("cannot write the journal of the fix");
+  std::string Header = (JournalMagic + " " + llvm::Twine(Original.size()) + " " +
+                        llvm::utohexstr(contentHash(Original)) + " " + llvm::utohexstr(contentHash(New)) + "\n")
+                           .str();
+  if (!writeAll(J.get(), Header, 0) || !writeAll(J.get(), Original, Header.size()) || ::fsync(J.get()) != 0) {
+    llvm::Error E = failErrno("cannot write the journal of the fix");
+    ::unlink(Path.c_str());
+    return E;
+  }
+  syncDirectoryOf(Path);
+  return llvm::Error::success();
+}
+
+std::optional<std::string> recoverInterruptedWrite(llvm::StringRef Path) {
+  llvm::SmallString<256> RealBuf;
+  if (llvm::sys::fs::real_path(Path, RealBuf))
+    return std::nullopt;
+  std::string Real(RealBuf), Journal = journalPath(Real);
+  Fd J(::open(Journal.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (J.get() < 0)
+    return std::nullopt;
+  auto Text = readAll(J.get());
+  if (!Text) {
+    llvm::consumeError(Text.takeError());
+    return std::nullopt;
+  }
+  llvm::StringRef Original;
+  std::optional<JournalHeader> H = parseJournal(*Text, Original);
+  std::string Said = Path.str() + ": a fix of it was interrupted: ";
+  if (!H) {  // cut off while it was written: the file was not touched yet
+    ::unlink(Journal.c_str());
+    return Said + "its file was not changed; the incomplete journal was removed";
+  }
+  Fd F(::open(Real.c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK));
+  if (F.get() < 0)
+    return Said + "cannot restore it: " + std::strerror(errno) + " (the original is in " + Journal + ")";
+  auto Current = readAll(F.get());
+  if (!Current) {
+    llvm::consumeError(Current.takeError());
+    return Said + "cannot read it (the original is in " + Journal + ")";
+  }
+  if (contentHash(*Current) == H->New || contentHash(*Current) == H->Original) {
+    ::unlink(Journal.c_str());
+    return std::nullopt;  // the write had finished (or not begun): nothing to restore
+  }
+  if (!overwrite(F.get(), Original))
+    return Said + "cannot restore it: " + std::strerror(errno) + " (the original is in " + Journal + ")";
+  ::unlink(Journal.c_str());
+  return Said + "restored the content it had before that run";
+}
+
+std::vector<std::string> recoverInterruptedWrites(const std::vector<std::string> &Paths) {
+  std::vector<std::string> Out;
+  for (const std::string &P : Paths) {
+    struct stat St;
+    if (::stat(journalPath(P).c_str(), &St) == 0)  // cheap for the usual case: no journal
+      if (std::optional<std::string> Said = recoverInterruptedWrite(P))
+        Out.push_back(std::move(*Said));
+  }
+  return Out;
+}
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> recordingFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base,
                                                                      ContentHashes &Hashes) {
@@ -188,6 +335,8 @@ llvm::Error rewriteChecked(llvm::StringRef Path, uint64_t Expected,
   if (std::error_code EC = llvm::sys::fs::real_path(Path, RealBuf))
     return fail("cannot resolve path: " + EC.message());
   std::string Real(RealBuf);
+  if (std::optional<std::string> Said = recoverInterruptedWrite(Real))
+    return fail(*Said + "; not fixed (run mlperf-lint again)");
   // Another run may rename a fixed copy over the file while this one waits
   // for the lock: then the lock is on the old inode, and is taken again.
   for (int Attempt = 0; Attempt < 8; ++Attempt) {
@@ -222,7 +371,7 @@ llvm::Error rewriteChecked(llvm::StringRef Path, uint64_t Expected,
       if (*Renamed)
         return llvm::Error::success();
     }
-    return writeInPlace(Real, *New);
+    return writeInPlace(Real, *Current, *New);
   }
   return fail("file keeps being replaced by another process; not fixed");
 }

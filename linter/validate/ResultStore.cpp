@@ -1,4 +1,5 @@
 #include "validate/ResultStore.h"
+#include "support/SafeIO.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -33,10 +34,9 @@ std::string defaultResultsPath() {
 llvm::Expected<ValidationRun> loadResults(const std::string &Path) {
   if (!llvm::sys::fs::exists(Path))
     return ValidationRun();
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  auto Buf = lint::readStructuredFile(Path, "stored results");
   if (!Buf)
-    return llvm::createStringError(Buf.getError(), "%s: cannot read stored results: %s", Path.c_str(),
-                                   Buf.getError().message().c_str());
+    return Buf.takeError();
   llvm::StringRef Text = (*Buf)->getBuffer();
   nlohmann::json J = nlohmann::json::parse(Text.begin(), Text.end(), nullptr, false);
   if (J.is_discarded())
@@ -87,11 +87,9 @@ std::string storeResults(const std::string &Path, const ValidationRun &Run) {
   Out.Results.insert(Out.Results.end(), Run.Results.begin(), Run.Results.end());
   if (llvm::StringRef(Path).starts_with(cacheDir() + "/"))
     llvm::sys::fs::create_directories(cacheDir());
-  llvm::Error E = llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
-    OS << toJson(Out).dump(2) << "\n";
-    return llvm::Error::success();
-  });
-  return E ? Path + ": cannot store results: " + llvm::toString(std::move(E)) : "";
+  llvm::Error E = lint::writeOutputFile(Path, "--results", "results",
+                                        [&](llvm::raw_ostream &OS) { OS << toJson(Out).dump(2) << "\n"; });
+  return E ? llvm::toString(std::move(E)) : "";
 }
 
 std::string machineDescription() {

@@ -5,6 +5,7 @@
 #include "validate/Measure.h"
 #include "validate/ResultStore.h"
 #include "validate/Results.h"
+#include "support/SafeIO.h"
 
 #include "clang-tidy/GlobList.h"
 #include "llvm/Support/CommandLine.h"
@@ -118,6 +119,14 @@ std::string checkOutput(const std::string &Path) {
                             llvm::sys::fs::AccessMode::Write))
     return Path + ": cannot write: permission denied";
   return "";
+}
+
+/// Records every file of the fixture tree as an input: no output replaces one.
+void noteFixtureFiles(const std::string &Dir) {
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator I(Dir, EC), End; I != End && !EC; I.increment(EC))
+    if (I->type() == llvm::sys::fs::file_type::regular_file)
+      lint::noteInput(I->path());
 }
 
 std::string now() {
@@ -347,18 +356,11 @@ void printReport(const ValidationRun &Run) {
   }
 }
 
-bool write(const std::string &Path, const std::string &Text) {
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC);
-  if (!EC) {
-    OS << Text;
-    OS.close();
-    EC = OS.error();
-    OS.clear_error();
-  }
-  if (EC)
-    llvm::errs() << "mlperf-lint validate: error: " << Path << ": cannot write: " << EC.message() << "\n";
-  return !EC;
+bool write(const std::string &Path, llvm::StringRef Option, const std::string &Text) {
+  llvm::Error E = lint::writeOutputFile(Path, Option, "", [&](llvm::raw_ostream &OS) { OS << Text; });
+  if (E)
+    llvm::errs() << "mlperf-lint validate: error: " << llvm::toString(std::move(E)) << "\n";
+  return !E;
 }
 } // namespace
 
@@ -376,6 +378,12 @@ int runValidate(int Argc, const char **Argv) {
   auto Manifests = discoverManifests(O->Fixtures);
   if (!Manifests)
     return usage(llvm::toString(Manifests.takeError()));
+  noteFixtureFiles(O->Fixtures);
+  for (auto [Out, Option] : {std::pair{&O->Json, "--json"}, std::pair{&O->Html, "--html"},
+                             std::pair{O->Store ? &O->Results : nullptr, "--results"}})
+    if (Out)
+      if (std::string Problem = lint::refusedOutput(*Out, Option); !Problem.empty())
+        return usage(Problem);
   clang::tidy::GlobList Checks(O->Checks);
   std::vector<Manifest> Selected;
   for (Manifest &M : *Manifests)
@@ -406,9 +414,9 @@ int runValidate(int Argc, const char **Argv) {
   sortForReport(Run.Results);
   printReport(Run);
   if (!O->Json.empty())
-    Failed |= !write(O->Json, toJson(Run).dump(2) + "\n");
+    Failed |= !write(O->Json, "--json", toJson(Run).dump(2) + "\n");
   if (!O->Html.empty())
-    Failed |= !write(O->Html, renderHtml(Run));
+    Failed |= !write(O->Html, "--html", renderHtml(Run));
   if (O->Store)
     if (std::string E = storeResults(O->Results, Run); !E.empty()) {
       llvm::errs() << "mlperf-lint validate: error: " << E << "\n";

@@ -517,6 +517,105 @@ TEST_F(CacheCli, SharedPreambleReportsExactlyWhatParsingAloneDoes) {
   EXPECT_EQ(lint({"--no-preamble", "--no-cache", "--format=json", "a.cc", "b.cc", "c.cc"}).Out, Alone.Out);
 }
 
+size_t count(const std::string &Text, const std::string &What) {
+  size_t N = 0;
+  for (size_t P = Text.find(What); P != std::string::npos; P = Text.find(What, P + 1))
+    ++N;
+  return N;
+}
+
+/// The cache entries under \p Root, as (path, content) pairs.
+std::vector<std::pair<std::string, std::string>> cacheEntries(const std::string &Root) {
+  std::vector<std::pair<std::string, std::string>> Out;
+  std::error_code EC;
+  for (fs::recursive_directory_iterator It(Root + "/cache/v1", EC), End; It != End && !EC; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".json"))
+      Out.emplace_back(It->path(), readFile(It->path()));
+  return Out;
+}
+
+// Issue 26: a cached fix is replayed only when the entry is intact and the
+// bytes each fix replaces are still in the file.
+TEST_F(CacheCli, DamagedFixesInAnEntryAreDroppedWithOneWarning) {
+  write("src/p.json", R"({"name": "p", "device_context": "always", "entries": [
+      {"role": "step", "kind": "exec", "callee": "fw::Exec::run"},
+      {"role": "to-device", "callee": "fw::Host::upload"}]})");
+  std::string Src = "namespace fw { struct Dev {}; struct Host { Dev upload() const; };\n"
+                    "struct Exec { void run(const Dev &); }; }\n"
+                    "void train(fw::Exec &e, const fw::Host &w) {\n"
+                    "  for (int i = 0; i < 10; ++i) {\n"
+                    "    e.run(w.upload());\n"
+                    "  }\n"
+                    "}\n";
+  std::string Path = write("src/fixme.cc", Src);
+  ProcessResult Cold = lint({"--profile=p.json", "--format=json", "fixme.cc"});
+  ASSERT_EQ(Cold.Exit, 1) << Cold.Err;
+  auto Entries = cacheEntries(Root);
+  ASSERT_EQ(Entries.size(), 1u);
+  const auto [Entry, Stored] = Entries[0];
+  // The replacement "w_on_device" for "w.upload()" at offset O: O changed by
+  // one digit, a huge length, flipped bytes.
+  size_t At = Stored.find(",\"w_on_device\"]");
+  ASSERT_NE(At, std::string::npos) << Stored;
+  size_t LengthAt = Stored.rfind(',', At - 1) + 1, OffsetAt = Stored.rfind(',', LengthAt - 2) + 1;
+  std::string Shifted = Stored, Huge = Stored, Flipped = Stored;
+  Shifted[OffsetAt] = Shifted[OffsetAt] == '9' ? '8' : Shifted[OffsetAt] + 1;
+  Huge.replace(LengthAt, At - LengthAt, "4294967295");
+  Flipped[Stored.size() / 2] ^= 0x20;
+  // An entry rewritten whole, with a checksum that matches: its fix must
+  // still match the bytes of the file.
+  llvm::StringRef Body = llvm::StringRef(Shifted).split('\n').second;
+  std::string Resummed = lint::hashText(Body) + "\n" + Body.str();
+  for (const std::string *Damaged : {&Shifted, &Huge, &Flipped, &Resummed}) {
+    std::ofstream(Entry, std::ios::binary) << *Damaged;
+    ProcessResult Fix = lint({"--profile=p.json", "--fix", "fixme.cc"});
+    EXPECT_EQ(fromCache(Fix), 0u) << Fix.Err;
+    EXPECT_EQ(count(Fix.Err, "damaged cache entry"), 1u) << Fix.Err;
+    EXPECT_NE(Fix.Err.find("mlperf-lint: warning: " + Entry + ": damaged cache entry ("), std::string::npos) << Fix.Err;
+    EXPECT_NE(readFile(Path).find("  auto w_on_device = w.upload();\n  for (int i = 0; i < 10; ++i) {\n"
+                                  "    e.run(w_on_device);\n"),
+              std::string::npos)
+        << readFile(Path);
+    write("src/fixme.cc", Src);
+    std::ofstream(Entry, std::ios::binary) << Stored;
+  }
+  ProcessResult Hit = lint({"--profile=p.json", "--format=json", "fixme.cc"});
+  EXPECT_EQ(fromCache(Hit), 1u) << Hit.Err;
+  EXPECT_EQ(Hit.Out, Cold.Out);
+}
+
+TEST_F(CacheCli, ADamagedPrecompiledPreambleIsRebuilt) {
+  std::string Head = "#include <vector>\n#include <string>\n#include <map>\n" + std::string(Prelude);
+  for (const char *Name : {"a.cc", "b.cc"})
+    write(std::string("src/") + Name,
+          Head + "void train_" + Name[0] +
+              "(void *k, std::map<int, std::string> &log) {\n"
+              "  for (int i = 0; i < 10; ++i) {\n    cuLaunchKernel(k);\n    cudaDeviceSynchronize();\n"
+              "    log[i] = std::to_string(i);\n  }\n}\n");
+  ProcessResult Cold = lint({"--format=json", "a.cc", "b.cc"});
+  ASSERT_EQ(Cold.Exit, 1) << Cold.Err;
+  std::string Pch;
+  std::error_code EC;
+  for (fs::directory_iterator It(Root + "/cache/preamble", EC), End; It != End && !EC; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".pch"))
+      Pch = It->path();
+  ASSERT_FALSE(Pch.empty());
+  std::string Good = readFile(Pch);
+  // One block in the middle flipped, as a bad disk or an interrupted copy leaves it.
+  std::string Bad = Good;
+  for (size_t I = Bad.size() / 2; I < Bad.size() / 2 + 4096 && I < Bad.size(); ++I)
+    Bad[I] = static_cast<char>(~Bad[I]);
+  std::ofstream(Pch, std::ios::binary) << Bad;
+  fs::remove_directories(Root + "/cache/v1");
+  ProcessResult Again = lint({"--format=json", "a.cc", "b.cc"});
+  EXPECT_EQ(Again.Exit, 1) << Again.Err;
+  EXPECT_EQ(Again.Out, Cold.Out);
+  EXPECT_EQ(Again.Err.find("crash"), std::string::npos) << Again.Err;
+  std::string Rebuilt = readFile(Pch);
+  EXPECT_FALSE(Rebuilt.empty());
+  EXPECT_NE(Rebuilt, Bad) << "the damaged preamble is rebuilt";
+}
+
 TEST_F(CacheCli, ExamplesGiveTheSameReportWithAndWithoutThePreamble) {
   if (!torchAvailable())
     GTEST_SKIP() << "libtorch's headers are not installed";

@@ -1,6 +1,7 @@
 // Bad input never damages a file, hangs, or ends the run without the other
 // files' findings: --fix safety, outputs, the directory walk, configuration
 // and crash isolation (issue 12). Inputs are tiny and need no libtorch.
+#include "support/FileGuard.h"
 #include "findings/Fixes.h"
 #include "LintTestSupport.h"
 #include "report/Report.h"
@@ -533,6 +534,218 @@ TEST_F(ReliabilityTest, ACrashInClangEndsOnlyThatFile) {
   EXPECT_NE(R.Err.find("mlperf-lint: error: " + Deeper + ": clang crashed while parsing (signal 11: "),
             std::string::npos)
       << R.Err;
+}
+
+// Issue 26 ------------------------------------------------------------------
+
+TEST_F(ReliabilityTest, NoOutputReplacesAnInputOrWritesThroughALinkToOne) {
+  std::string Path = write("good.cc", SyncLoop);
+  ASSERT_EQ(::symlink(Path.c_str(), (Root + "/link.json").c_str()), 0);
+  for (std::string Option : {"-o", "--export-fixes", "--write-baseline"})
+    for (std::string Target : {"good.cc", "link.json"}) {
+      ProcessResult R = lint({Option + "=" + Target, "good.cc"});
+      EXPECT_EQ(R.Exit, 2) << Option << " " << Target;
+      EXPECT_EQ(R.Err,
+                "mlperf-lint: error: " + Target + ": " + Option + " names an input file; it is not overwritten\n");
+      EXPECT_EQ(readFile(Path), SyncLoop) << Option << " " << Target;
+    }
+  // merge-sarif: its inputs.
+  ASSERT_EQ(lint({"--format=sarif", "-o", "a.sarif", "good.cc"}).Exit, 1);
+  std::string Sarif = readFile(Root + "/a.sarif");
+  ProcessResult Merge = runProcess(MLPERF_LINT_BINARY, {"merge-sarif", "a.sarif", "-o", "a.sarif"}, Root);
+  EXPECT_EQ(Merge.Exit, 2);
+  EXPECT_NE(Merge.Err.find("a.sarif: -o names an input file; it is not overwritten"), std::string::npos) << Merge.Err;
+  EXPECT_EQ(readFile(Root + "/a.sarif"), Sarif);
+}
+
+TEST_F(ReliabilityTest, OutputsAreRenamedIntoPlaceAndKeepTheirMode) {
+  write("sync.cc", SyncLoop);
+  std::string Out = write("report.json", "old");
+  ::chmod(Out.c_str(), 0640);
+  std::string Other = Root + "/other.json";
+  ASSERT_EQ(::link(Out.c_str(), Other.c_str()), 0);
+  ProcessResult R = lint({"--format=json", "-o", "report.json", "sync.cc"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_FALSE(nlohmann::json::parse(readFile(Out), nullptr, false).is_discarded());
+  EXPECT_EQ(readFile(Other), "old") << "a new file took the name: another link to the old one keeps its content";
+  struct stat St;
+  ASSERT_EQ(::stat(Out.c_str(), &St), 0);
+  EXPECT_EQ(St.st_mode & 0777, 0640u);
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Root, EC), End; It != End && !EC; It.increment(EC))
+    EXPECT_EQ(llvm::sys::path::filename(It->path()).find(".mlperf-lint-"), llvm::StringRef::npos) << It->path();
+}
+
+TEST_F(ReliabilityTest, GitRefsAreNeverReadAsOptions) {
+  std::string Victim = write("victim.cc", SyncLoop);
+  ProcessResult Git = runProcess("/bin/sh",
+                                 {"-c", "git init -q . && git add victim.cc && git -c user.name=t "
+                                        "-c user.email=t@t.invalid commit -qm init"},
+                                 Root);
+  ASSERT_EQ(Git.Exit, 0) << Git.Err;
+  for (std::string Ref : {"--output=victim.cc", "-pvictim.cc", "HEAD --output=victim.cc", "no-such-ref"}) {
+    ProcessResult R = lint({"--diff=" + Ref, "victim.cc"});
+    EXPECT_EQ(R.Exit, 2) << Ref;
+    EXPECT_EQ(R.Err, "mlperf-lint: error: --diff: '" + Ref + "' is not a commit of this repository\n") << Ref;
+    EXPECT_EQ(readFile(Victim), SyncLoop) << Ref;
+  }
+  write("victim.cc", std::string(SyncLoop) + "void more() {}\n");
+  ProcessResult R = lint({"--diff=HEAD", "victim.cc"});
+  EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;  // the changed line has no finding
+}
+
+TEST_F(ReliabilityTest, AFixKilledInTheMiddleOfAnInPlaceWriteIsUndoneByTheNextRun) {
+  std::string A = write("a.cc", SyncLoop), B = Root + "/b.cc";
+  ASSERT_EQ(::link(A.c_str(), B.c_str()), 0);  // two links: written in place
+  std::string Fixed = std::string(SyncLoop) + "// fixed\n";
+  // What a SIGKILL during the write leaves: the journal, and the file half
+  // written (the rest NUL bytes from the space reserved).
+  ASSERT_FALSE(llvm::errorToBool(lint::writeJournal(A, SyncLoop, Fixed)));
+  {
+    std::fstream F(A, std::ios::in | std::ios::out | std::ios::binary);
+    F << std::string(Fixed).substr(0, 40) << std::string(Fixed.size() - 40, '\0');
+  }
+  ProcessResult R = lint({"a.cc"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_NE(R.Err.find("mlperf-lint: warning: " + A +
+                       ": a fix of it was interrupted: restored the content it had before that run\n"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_NE(R.Out.find("a.cc:6:5: warning:"), std::string::npos) << R.Out;
+  EXPECT_EQ(readFile(A), SyncLoop);
+  EXPECT_EQ(readFile(B), SyncLoop);
+  EXPECT_FALSE(llvm::sys::fs::exists(lint::journalPath(A)));
+  // A journal cut off while it was written: the file had not been touched.
+  ASSERT_FALSE(llvm::errorToBool(lint::writeJournal(A, SyncLoop, Fixed)));
+  ASSERT_EQ(::truncate(lint::journalPath(A).c_str(), 60), 0);
+  R = lint({"a.cc"});
+  EXPECT_NE(R.Err.find("its file was not changed; the incomplete journal was removed"), std::string::npos) << R.Err;
+  EXPECT_EQ(readFile(A), SyncLoop);
+  EXPECT_FALSE(llvm::sys::fs::exists(lint::journalPath(A)));
+  // The write had finished: the fixed content stays.
+  ASSERT_FALSE(llvm::errorToBool(lint::writeJournal(A, SyncLoop, Fixed)));
+  write("a.cc", Fixed);
+  R = lint({"a.cc"});
+  EXPECT_EQ(R.Err.find("interrupted"), std::string::npos) << R.Err;
+  EXPECT_EQ(readFile(B), Fixed);
+  EXPECT_FALSE(llvm::sys::fs::exists(lint::journalPath(A)));
+  // A fix through --fix leaves no journal.
+  write("t.cc", std::string(TransferApi) + Transfer);
+  ASSERT_EQ(::link((Root + "/t.cc").c_str(), (Root + "/t2.cc").c_str()), 0);
+  R = fix("t.cc");
+  EXPECT_EQ(readFile(Root + "/t2.cc"), std::string(TransferApi) + TransferFixed) << R.Err;
+  EXPECT_FALSE(llvm::sys::fs::exists(lint::journalPath(Root + "/t.cc")));
+}
+
+std::string nestedJson(int Depth) { return std::string(Depth, '[') + std::string(Depth, ']'); }
+
+TEST_F(ReliabilityTest, EveryInputIsARegularFileUnderALimitAndNestsALimitedDepth) {
+  write("sync.cc", SyncLoop);
+  ASSERT_EQ(::mkfifo((Root + "/fifo").c_str(), 0600), 0);
+  ASSERT_EQ(::symlink("/dev/zero", (Root + "/zero").c_str()), 0);
+  std::string DeepYaml;
+  for (int I = 0; I < 30000; ++I)
+    DeepYaml += "- ";
+  DeepYaml = "Checks: 'mlperf-*'\nCheckOptions:\n  x:\n    " + DeepYaml + "y\n";
+  write("deep.yaml", DeepYaml);
+  write("deep.json", nestedJson(50000));
+  write("db/compile_commands.json", "[" + nestedJson(50000) + "]");
+  write("big.json", "{\"findings\": [" + std::string(9 << 20, ' ') + "]}");
+  struct Case {
+    std::string Args, Line;
+  } Cases[] = {
+      {"--config-file=/dev/zero sync.cc", "/dev/zero: cannot read configuration: not a regular file"},
+      {"--config-file=fifo sync.cc", "fifo: cannot read configuration: not a regular file"},
+      {"--config-file=deep.yaml sync.cc", "deep.yaml: cannot read configuration: nested more than 256 levels deep"},
+      {"--profile=zero sync.cc", "zero: cannot read API profile: not a regular file"},
+      {"--profile=fifo sync.cc", "fifo: cannot read API profile: not a regular file"},
+      {"--profile=deep.json sync.cc", "deep.json: cannot read API profile: nested more than 256 levels deep"},
+      {"--baseline=fifo sync.cc", "fifo: cannot read the baseline: not a regular file"},
+      {"--baseline=zero sync.cc", "zero: cannot read the baseline: not a regular file"},
+      {"--baseline=big.json sync.cc", "big.json: cannot read the baseline: larger than 8 MB"},
+      {"--baseline=deep.json sync.cc", "deep.json: cannot read the baseline: nested more than 256 levels deep"},
+      {"'--line-filter=" + nestedJson(50000) + "' sync.cc",
+       "--line-filter: nested more than 256 levels deep; not read"},
+  };
+  for (const Case &C : Cases) {
+    ProcessResult R = shell(C.Args + " -- -std=c++17");
+    EXPECT_EQ(R.Exit, 2) << C.Args.substr(0, 80) << "\n" << R.Err.substr(0, 2000);
+    EXPECT_EQ(R.Err, "mlperf-lint: error: " + C.Line + "\n") << C.Args.substr(0, 80);
+  }
+  write("db/s.cc", SyncLoop);
+  ProcessResult Db = shell("db/s.cc");
+  EXPECT_EQ(Db.Exit, 2);
+  EXPECT_EQ(lines(Db.Err).size(), 1u) << Db.Err;
+  EXPECT_NE(Db.Err.find("db/compile_commands.json: cannot read compilation database: nested more than 256 levels "
+                        "deep\n"),
+            std::string::npos)
+      << Db.Err;
+  llvm::sys::fs::remove(Root + "/db/compile_commands.json");
+  ASSERT_EQ(::mkfifo((Root + "/db/compile_commands.json").c_str(), 0600), 0);
+  Db = shell("db/s.cc");
+  EXPECT_EQ(Db.Exit, 2);
+  EXPECT_NE(Db.Err.find("compile_commands.json: cannot read compilation database: not a regular file"),
+            std::string::npos)
+      << Db.Err;
+  // A per-directory configuration fails only its directory's files.
+  write("bad/x.cc", SyncLoop);
+  write("bad/.mlperf-lint", DeepYaml);
+  write("good/y.cc", SyncLoop);
+  ProcessResult R = lint({"bad", "good"});
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  EXPECT_NE(R.Out.find("good/y.cc:6:5: warning:"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Err.find("mlperf-lint: error: " + Root +
+                       "/bad/.mlperf-lint: cannot read configuration: nested more than 256 levels deep\n"),
+            std::string::npos)
+      << R.Err;
+}
+
+TEST_F(ReliabilityTest, AReportNeverReplacesAProfileOrConfiguration) {
+  write("good.cc", SyncLoop);
+  std::string Profile = readFile(Root + "/p.json");
+  ProcessResult R = lint({"--profile=p.json", "-o", "p.json", "good.cc"});
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("mlperf-lint: error: p.json: -o names an input file; it is not overwritten\n"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(readFile(Root + "/p.json"), Profile);
+  std::string Config = write("c.yaml", "Checks: 'mlperf-*'\n");
+  R = lint({"--config-file=c.yaml", "--export-fixes=c.yaml", "good.cc"});
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("mlperf-lint: error: c.yaml: --export-fixes names an input file; it is not overwritten\n"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(readFile(Config), "Checks: 'mlperf-*'\n");
+}
+
+TEST_F(ReliabilityTest, RegexesBaselineCountsAndDatabaseDirectoriesAreValidated) {
+  write("sync.cc", SyncLoop);
+  ProcessResult R = lint({"--exclude-header-filter=([", "sync.cc"});
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_EQ(R.Err, "mlperf-lint: error: --exclude-header-filter: invalid regular expression '([': brackets ([ ]) not "
+                   "balanced\n");
+  R = lint({"--config=ExcludeHeaderFilterRegex: '(['", "sync.cc"});
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_EQ(R.Err, "mlperf-lint: error: --config: invalid regular expression '([': brackets ([ ]) not balanced\n");
+  for (std::string Count : {"\"many\"", "-3", "0", "1.5"}) {
+    write("base.json", "{\"findings\": [{\"file\": \"sync.cc\", \"check\": \"mlperf-sync-in-loop\", \"text\": "
+                       "\"cudaDeviceSynchronize();\", \"count\": " +
+                           Count + "}]}");
+    R = lint({"--baseline=base.json", "sync.cc"});
+    EXPECT_EQ(R.Exit, 2) << Count;
+    EXPECT_EQ(lines(R.Err).size(), 1u) << R.Err;
+    EXPECT_EQ(R.Err.rfind("mlperf-lint: error: base.json: an entry's \"count\" must be a positive whole number: ", 0),
+              0u)
+        << R.Err;
+  }
+  write("db/s.cc", SyncLoop);
+  write("db/compile_commands.json",
+        "[{\"directory\": \"db\", \"file\": \"s.cc\", \"arguments\": [\"c++\", \"-std=c++17\", \"-c\", \"s.cc\"]}]");
+  R = lint({"db/s.cc"}, false);
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_EQ(R.Err, "mlperf-lint: error: " + Root +
+                       "/db/compile_commands.json: invalid compilation database: the "
+                       "entry for 's.cc' has a relative \"directory\" ('db'); it must be absolute\n");
 }
 
 } // namespace

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <fstream>
 #include <set>
+#include <unistd.h>
 
 namespace mlperf::test {
 namespace {
@@ -193,6 +194,29 @@ TEST(ValidateTest, OptionsAreLlvmCommandLineOptions) {
                                                     "/fixtures", "--build-dir", F.Dir + "/build", "--json=" + Json});
   EXPECT_EQ(R.Exit, 0) << R.Err;
   EXPECT_EQ(nlohmann::json::parse(readFile(Json))["results"][0]["verdict"], "confirmed");
+}
+
+// Issue 26: no output of validate replaces a fixture file (or writes through a link to one).
+TEST(ValidateTest, OutputsNeverReplaceAFixtureFile) {
+  FakeFixture F;
+  std::string Bad = F.Dir + "/fixtures/broken/bad.cc", Manifest = F.Dir + "/fixtures/broken/manifest.json";
+  std::string Link = F.Dir + "/link.html", Before = readFile(Manifest);
+  ASSERT_EQ(::symlink(Bad.c_str(), Link.c_str()), 0);
+  struct Case {
+    std::vector<std::string> Args;
+    std::string Path, Option;
+  } Cases[] = {{{"--no-store", "--json", Bad}, Bad, "--json"},
+               {{"--no-store", "--html", Link}, Link, "--html"},
+               {{"--results", Manifest}, Manifest, "--results"}};
+  for (const Case &C : Cases) {
+    ProcessResult R = F.validate(C.Args);
+    EXPECT_EQ(R.Exit, 2) << C.Option;
+    EXPECT_NE(R.Err.find(C.Path + ": " + C.Option + " names an input file; it is not overwritten"), std::string::npos)
+        << R.Err;
+    EXPECT_FALSE(F.ran()) << C.Option;
+  }
+  EXPECT_EQ(readFile(Bad), "\n");
+  EXPECT_EQ(readFile(Manifest), Before);
 }
 
 TEST(ValidateTest, OutputPathsAreCheckedBeforeAnyFixtureRuns) {
