@@ -3,6 +3,7 @@
 #pragma once
 
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <nlohmann/json.hpp>
