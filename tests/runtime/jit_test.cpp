@@ -1,6 +1,10 @@
 // The in-process JIT (clang 19 -> LLVM IR -> ORC LLJIT) and the cpu backend's plumbing.
 #ifdef MLPERF_RT_HAVE_CPU
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "codegen/codegen.h"
 #include "fusion/fusion.h"
@@ -103,6 +107,87 @@ TEST(Jit, SameGraphTwiceHitsTheProcessKernelCache) {
   auto after = b->stats_json()["backend_stats"];
   EXPECT_EQ(after["jit_kernels_compiled"], before["jit_kernels_compiled"]);
   EXPECT_GT(after["jit_kernels_cached"].get<int64_t>(), before["jit_kernels_cached"].get<int64_t>());
+}
+
+// A fresh persistent cache directory for one test; the setting is restored after it.
+struct PersistentCache {
+  std::string dir;
+  PersistentCache() {
+    char tmpl[] = "/tmp/mlperf_kcache_XXXXXX";
+    dir = mkdtemp(tmpl);
+    opt::set_kernel_cache_dir(dir);
+  }
+  ~PersistentCache() {
+    opt::set_kernel_cache_dir(std::nullopt);
+    std::filesystem::remove_all(dir);
+  }
+  std::vector<std::filesystem::path> entries() const {
+    std::vector<std::filesystem::path> v;
+    for (const auto &e : std::filesystem::directory_iterator(dir))
+      v.push_back(e.path());
+    return v;
+  }
+};
+
+int64_t disk_hits(const std::shared_ptr<rt::Backend> &b) {
+  return b->stats_json()["backend_stats"]["jit_persistent_cache_hits"].get<int64_t>();
+}
+
+std::vector<float> run_fresh_exec(const std::shared_ptr<rt::Backend> &b, double k) {
+  rt::Exec e(b, [k](rt::Graph &, Node x) { return rt::tanh(x * k) + rt::exp(x) * 0.5; });
+  return e.run(upload(b, random_floats(1000, 3), Shape{10, 100}))[0].materialize<float>();
+}
+
+TEST(Jit, PersistentCacheStoresAnExecutableOnceAndLoadsItForTheNext) {
+  PersistentCache cache;
+  auto b = rt::Backend::create("cpu");
+  std::vector<float> first = run_fresh_exec(b, 1.25);
+  ASSERT_EQ(cache.entries().size(), 1u);
+  EXPECT_EQ(cache.entries()[0].extension(), ".o");
+  EXPECT_EQ(disk_hits(b), 0);
+  std::vector<float> second = run_fresh_exec(b, 1.25); // a new executable: its own JITDylib, from disk
+  EXPECT_EQ(disk_hits(b), 1);
+  EXPECT_EQ(second, first);
+  EXPECT_EQ(b->stats().compilations, 2); // the recompilation is still counted
+  run_fresh_exec(b, 2.5);                // another source, another entry
+  EXPECT_EQ(cache.entries().size(), 2u);
+  EXPECT_EQ(disk_hits(b), 1);
+}
+
+TEST(Jit, PersistentCacheRecompilesAnUnreadableEntryAndStoresItAgain) {
+  PersistentCache cache;
+  auto b = rt::Backend::create("cpu");
+  std::vector<float> want = run_fresh_exec(b, 0.75);
+  ASSERT_EQ(cache.entries().size(), 1u);
+  for (const char *junk : {"not an object file", "mlperf-jit-object 1 0.01\ngarbage"}) {
+    std::ofstream(cache.entries()[0], std::ios::binary | std::ios::trunc) << junk;
+    int64_t hits = disk_hits(b);
+    EXPECT_EQ(run_fresh_exec(b, 0.75), want);
+    EXPECT_EQ(disk_hits(b), hits); // compiled, not loaded
+    EXPECT_EQ(run_fresh_exec(b, 0.75), want);
+    EXPECT_EQ(disk_hits(b), hits + 1); // stored again
+  }
+}
+
+TEST(Jit, PersistentCacheThatCannotBeWrittenOnlyCostsTheCompile) {
+  char tmpl[] = "/tmp/mlperf_kcache_file_XXXXXX";
+  int fd = mkstemp(tmpl);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  opt::set_kernel_cache_dir(std::string(tmpl) + "/sub"); // under a regular file
+  auto b = rt::Backend::create("cpu");
+  std::vector<float> a = run_fresh_exec(b, 1.5), c = run_fresh_exec(b, 1.5);
+  opt::set_kernel_cache_dir(std::nullopt);
+  std::filesystem::remove(tmpl);
+  EXPECT_EQ(a, c);
+  EXPECT_EQ(disk_hits(b), 0);
+}
+
+TEST(Jit, PersistentCacheDirectoryComesFromTheEnvironment) {
+  EXPECT_EQ(opt::kernel_cache_dir(), "");
+  setenv("MLPERF_KERNEL_CACHE_DIR", "/tmp/somewhere", 1);
+  EXPECT_EQ(opt::kernel_cache_dir(), "/tmp/somewhere");
+  unsetenv("MLPERF_KERNEL_CACHE_DIR");
 }
 
 TEST(Jit, DumpPrintsFusedGraphSourceAndCompileTime) {
