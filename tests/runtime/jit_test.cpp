@@ -190,6 +190,36 @@ TEST(Jit, PersistentCacheDirectoryComesFromTheEnvironment) {
   unsetenv("MLPERF_KERNEL_CACHE_DIR");
 }
 
+TEST(Jit, SteadyStateTrainingStepAllocatesNoHostMemory) {
+  auto b = rt::Backend::create("cpu");
+  rt::Context ctx(b, 3);
+  rt::Adam adam(1e-2);
+  rt::Exec step(b, ctx, [&](rt::Context &c, rt::Graph &g, Node x, Node y) {
+    Node h = rt::relu(rt::matmul(x, c.variable(g, "w1", Shape{16, 32})) + c.variable(g, "b1", Shape{32}));
+    Node loss = rt::reduce_mean(rt::softmax_cross_entropy(rt::matmul(h, c.variable(g, "w2", Shape{32, 4})), y));
+    adam.minimize(c, g, loss);
+    return loss;
+  });
+  auto x = upload(b, random_floats(64 * 16, 5), Shape{64, 16});
+  std::vector<int32_t> labels(64);
+  for (size_t i = 0; i < labels.size(); ++i)
+    labels[i] = static_cast<int32_t>(i % 4);
+  auto y = rt::Tensor::from_host(b, labels, Shape{64});
+  auto host_allocs = [&] { return b->stats_json()["backend_stats"]["host_allocations"].get<int64_t>(); };
+  for (int i = 0; i < 3; ++i)
+    step.run(x, y)[0].materialize<float>();
+  const int64_t before = host_allocs(), device_before = b->stats().allocations;
+  float first = 0, last = 0;
+  for (int i = 0; i < 20; ++i) {
+    last = step.run(x, y)[0].materialize<float>()[0];
+    if (i == 0)
+      first = last;
+  }
+  EXPECT_EQ(host_allocs(), before) << "a steady-state step allocated host memory for device buffers";
+  EXPECT_GT(b->stats().allocations, device_before); // its buffers are allocated, from freed ones
+  EXPECT_LT(last, first);                           // and it trains
+}
+
 TEST(Jit, DumpPrintsFusedGraphSourceAndCompileTime) {
   setenv("MLPERF_DUMP", "fusion,source,compile", 1);
   auto b = rt::Backend::create("cpu");
