@@ -2,6 +2,7 @@
 #ifdef MLPERF_RT_HAVE_CPU
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -256,6 +257,32 @@ TEST(Jit, ThreadCountsThatDoNotDivideTheWork) {
       ASSERT_EQ(a.second[i], r.second[i]) << i;
     }
   }
+}
+
+// Kernels with little work compile without optimization (RT_SMALL), the others at -O3; both
+// compute the same values.
+TEST(Jit, SmallKernelsCompileUnoptimizedAndAgreeWithOptimizedOnes) {
+  namespace cg = mlperf::rt::codegen;
+  auto source_for = [](int64_t n) {
+    rt::Graph g;
+    Node x = g.parameter(Shape{n}, rt::DType::F32);
+    g.set_outputs({rt::tanh(x * 1.5) + rt::exp(x)});
+    auto p = mlperf::rt::fusion::plan(g);
+    return cg::generate(p, 0, cg::Target::CPU).source;
+  };
+  EXPECT_EQ(source_for(100).rfind("RT_SMALL ", 0), 0u);
+  EXPECT_EQ(source_for(1 << 16).find("RT_SMALL"), std::string::npos);
+  EXPECT_EQ(source_for(100).find("RT_SMALL", 1), std::string::npos);
+  auto b = rt::Backend::create("cpu");
+  const std::vector<float> xs = random_floats(1 << 16, 9);
+  auto run = [&](int64_t n) {
+    rt::Exec e(b, [](rt::Graph &, Node x) { return rt::tanh(x * 1.5) + rt::exp(x); });
+    std::vector<float> part(xs.begin(), xs.begin() + n);
+    return e.run(upload(b, part, Shape{n}))[0].materialize<float>();
+  };
+  std::vector<float> small = run(100), large = run(1 << 16);
+  for (size_t i = 0; i < small.size(); ++i)
+    EXPECT_NEAR(small[i], large[i], 1e-6f * (1 + std::fabs(large[i]))) << i;
 }
 
 TEST(Fusion, AdamUpdateOfOneVariableIsOneKernel) {

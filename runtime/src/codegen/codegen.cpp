@@ -1,5 +1,6 @@
 #include "codegen/codegen.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -86,6 +87,7 @@ const char* const kCpuHead = R"(/* mlperf runtime: generated kernels (C, cpu) */
 #define RT_INF __builtin_inff()
 #define RT_NAN __builtin_nanf("")
 #define RT_RESTRICT restrict
+#define RT_SMALL __attribute__((optnone, noinline))
 )";
 
 // CPU only: an exp the loop vectorizer can inline (Cephes-style range reduction + degree-6
@@ -253,6 +255,8 @@ class Gen {
       argmax_body(r0);
     }
     std::string src = sig + loop + body_ + "  }\n}\n";
+    if (target_ == Target::CPU && kernel_.iterations() * std::max<int64_t>(1, kernel_.reduce_count) < kSmallWork)
+      src = "RT_SMALL " + src;
     std::string name = "k_" + hex(fnv1a(src + (target_ == Target::CPU ? "cpu" : "cuda")));
     size_t pos;
     while ((pos = src.find("@NAME@")) != std::string::npos) src.replace(pos, 6, name);
@@ -267,6 +271,11 @@ class Gen {
     std::snprintf(b, sizeof b, "%016" PRIx64, h);
     return b;
   }
+  // CPU: a kernel with less work than this is compiled without optimization (RT_SMALL). At this
+  // size it runs in microseconds either way, and the -O3 pipeline and instruction selection for
+  // the many small kernels of a training step (loss, softmax, scalars, biases) were half of its
+  // compile time.
+  static constexpr int64_t kSmallWork = 4096;
   const NodeData& node(int id) const { return program_.nodes[static_cast<size_t>(id)]; }
   std::string key(int n, const Idx& i) const { return std::to_string(n) + "@" + i.key(); }
 
