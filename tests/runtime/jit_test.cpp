@@ -233,6 +233,8 @@ TEST(Jit, DumpPrintsFusedGraphSourceAndCompileTime) {
   EXPECT_NE(err.find("reduce over [3]"), std::string::npos) << err;
   EXPECT_NE(err.find("for (i64 r = 0; r < 4; ++r)"), std::string::npos) << err;
   EXPECT_NE(err.find("compile:"), std::string::npos) << err;
+  EXPECT_NE(err.find("machine code"), std::string::npos) << err;
+  EXPECT_NE(err.find("ORC link"), std::string::npos) << err;
 }
 
 TEST(Jit, ThreadCountsThatDoNotDivideTheWork) {

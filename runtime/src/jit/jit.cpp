@@ -50,21 +50,26 @@ class ObjectSink : public llvm::ObjectCache {
  public:
   void notifyObjectCompiled(const llvm::Module* m, llvm::MemoryBufferRef obj) override {
     std::lock_guard<std::mutex> lk(mu_);
-    objects_[m->getModuleIdentifier()] = obj.getBuffer().str();
+    objects_[m->getModuleIdentifier()] = {obj.getBuffer().str(), std::chrono::steady_clock::now()};
   }
   std::unique_ptr<llvm::MemoryBuffer> getObject(const llvm::Module*) override { return nullptr; }
-  std::string take(const std::string& module) {
+  // The object code of a module and when its code generation ended (linking starts there).
+  struct Object {
+    std::string code;
+    std::chrono::steady_clock::time_point generated;
+  };
+  std::optional<Object> take(const std::string& module) {
     std::lock_guard<std::mutex> lk(mu_);
     auto it = objects_.find(module);
-    if (it == objects_.end()) return {};
-    std::string o = std::move(it->second);
+    if (it == objects_.end()) return std::nullopt;
+    Object o = std::move(it->second);
     objects_.erase(it);
     return o;
   }
 
  private:
   std::mutex mu_;
-  std::map<std::string, std::string> objects_;
+  std::map<std::string, Object> objects_;
 };
 
 // The clang arguments of every compile (the source file name last).
@@ -317,8 +322,12 @@ Result compile(const std::string& prelude, const std::vector<Source>& kernels) {
   res.setup_seconds = std::chrono::duration<double>(t1 - t0).count();
   res.frontend_seconds = std::chrono::duration<double>(t2 - t1).count();
   res.codegen_seconds = std::chrono::duration<double>(t3 - t2).count();
-  std::string obj = s.objects.take(module_id);
-  if (!path.empty() && !stored && !obj.empty()) disk_write(dir, path, obj, res.seconds);
+  std::optional<ObjectSink::Object> obj = s.objects.take(module_id);
+  if (obj) {
+    res.link_seconds = std::chrono::duration<double>(t3 - obj->generated).count();
+    res.codegen_seconds -= res.link_seconds;
+    if (!path.empty() && !stored) disk_write(dir, path, obj->code, res.seconds);
+  }
   return res;
 }
 

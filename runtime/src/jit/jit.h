@@ -20,9 +20,10 @@ struct Source {
 struct Result {
   std::vector<void*> fns;  // one per requested source, in order
   double seconds = 0;      // wall time spent compiling (0 when everything was cached)
-  // Its parts: driver/invocation setup, clang parse + IR generation + -O3 pipeline,
-  // and ORC LLJIT machine-code generation + symbol lookup.
-  double setup_seconds = 0, frontend_seconds = 0, codegen_seconds = 0;
+  // Its parts: driver/invocation setup (a persistent-cache read), clang parse + IR generation +
+  // -O3 pipeline (on a cache hit: adding the object), machine-code generation, and linking
+  // (relocation and symbol lookup).
+  double setup_seconds = 0, frontend_seconds = 0, codegen_seconds = 0, link_seconds = 0;
   int compiled = 0, cached = 0;
   // The persistent cache (options::kernel_cache_dir) held the object: no clang, no codegen;
   // disk_original_seconds is what compiling it took when it was stored.
