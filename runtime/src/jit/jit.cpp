@@ -29,6 +29,7 @@
 #include <llvm/TargetParser/Host.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -85,14 +86,15 @@ std::vector<std::string> clang_args(const std::string& cpu, bool veclib) {
   return a;
 }
 
-// The persistent cache: one file per translation unit, named by a hash of everything that
-// decides its object code (source, clang arguments, target CPU, LLVM version). The file is
-// a header line "mlperf-jit-object 1 <compile seconds>" followed by the object file.
+// The persistent cache: one file per translation unit, named by a hash of everything that decides
+// its object code (source, clang arguments, target CPU and host features, LLVM version). The file
+// is a header line "mlperf-jit-object 1 <compile seconds>" followed by the object file.
 constexpr const char* kDiskMagic = "mlperf-jit-object 1 ";
 
-std::string disk_key(const std::string& tu, const std::vector<std::string>& args) {
+std::string disk_key(const std::string& tu, const std::vector<std::string>& args, const std::string& host) {
   llvm::SHA256 h;
   h.update(LLVM_VERSION_STRING);
+  h.update(host);
   for (const auto& a : args) {
     h.update(a);
     h.update(llvm::StringRef("\0", 1));
@@ -152,6 +154,7 @@ struct State {
   std::string cpu;
   bool veclib = false;
   std::vector<std::string> args;  // clang_args(cpu, veclib)
+  std::string key_extra;          // host CPU features, part of the persistent cache's key
   std::shared_ptr<clang::CompilerInvocation> base_inv;
   int modules = 0;
 };
@@ -177,6 +180,13 @@ void init(State& s) {
   // glibc's vector math library lets the vectorizer call expf/logf/tanhf 8 lanes at a time.
   s.veclib = dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL) != nullptr;
   s.args = clang_args(s.cpu, s.veclib);
+  // The persistent cache's key also names the host's features: a directory shared by machines
+  // whose CPUs have one name but different features (a VM that hides AVX-512) never hands one
+  // code it cannot run.
+  std::vector<std::string> features;
+  for (const auto& f : llvm::sys::getHostCPUFeatures()) features.push_back((f.second ? "+" : "-") + f.first().str());
+  std::sort(features.begin(), features.end());
+  for (const auto& f : features) s.key_extra += f + ",";
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) throw Error("jit: cannot detect the host target: " + llvm::toString(jtmb.takeError()));
   jtmb->setCPU(s.cpu);
@@ -288,7 +298,7 @@ Result compile(const std::string& prelude, const std::vector<Source>& kernels) {
   if (todo.empty()) return res;
   auto t0 = std::chrono::steady_clock::now();
   const std::string dir = options::kernel_cache_dir();
-  const std::string path = dir.empty() ? "" : disk_path(dir, disk_key(tu, s.args));
+  const std::string path = dir.empty() ? "" : disk_path(dir, disk_key(tu, s.args, s.key_extra));
   const int id = s.modules++;
   const std::string module_id = "mlperf_kernels_" + std::to_string(id);
   llvm::orc::JITDylib& jd = target_dylib(s, process_cache, id, res);
