@@ -9,7 +9,6 @@
 #include <clang/Frontend/Utils.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <dlfcn.h>
-#include <llvm/ADT/StringExtras.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/ObjectCache.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
@@ -20,25 +19,21 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Object/ObjectFile.h>
-#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/Path.h>
-#include <llvm/Support/SHA256.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Host.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
 
+#include "kernel_cache.h"
 #include "mlperf/rt/error.h"
 #include "options.h"
 
@@ -86,64 +81,16 @@ std::vector<std::string> clang_args(const std::string& cpu, bool veclib) {
   return a;
 }
 
-// The persistent cache: one file per translation unit, named by a hash of everything that decides
-// its object code (source, clang arguments, target CPU and host features, LLVM version). The file
-// is a header line "mlperf-jit-object 1 <compile seconds>" followed by the object file.
-constexpr const char* kDiskMagic = "mlperf-jit-object 1 ";
-
-std::string disk_key(const std::string& tu, const std::vector<std::string>& args, const std::string& host) {
-  llvm::SHA256 h;
-  h.update(LLVM_VERSION_STRING);
-  h.update(host);
-  for (const auto& a : args) {
-    h.update(a);
-    h.update(llvm::StringRef("\0", 1));
-  }
-  h.update(tu);
-  return llvm::toHex(h.final(), /*LowerCase=*/true);
-}
-
-std::string disk_path(const std::string& dir, const std::string& key) {
-  llvm::SmallString<256> p(dir);
-  llvm::sys::path::append(p, key + ".o");
-  return std::string(p);
-}
-
-// The object and its original compile time, or nullopt (absent, unreadable, or not an object file: a miss).
-std::optional<std::pair<std::string, double>> disk_read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string header;
-  if (!std::getline(in, header) || header.rfind(kDiskMagic, 0) != 0) return std::nullopt;
-  char* end = nullptr;
-  double secs = std::strtod(header.c_str() + std::strlen(kDiskMagic), &end);
-  if (end == header.c_str() + std::strlen(kDiskMagic)) return std::nullopt;
-  std::string obj((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto parsed = llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(obj, path));
+// The persistent cache's entry (kernel_cache.h) when it holds an object file; anything else is a miss.
+std::optional<kernel_cache::Entry> read_object(const std::string& path) {
+  auto e = kernel_cache::read(path);
+  if (!e) return std::nullopt;
+  auto parsed = llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(e->data, path));
   if (!parsed) {
     llvm::consumeError(parsed.takeError());
     return std::nullopt;
   }
-  return std::make_pair(std::move(obj), secs);
-}
-
-// Written to a temporary name and renamed, so a concurrent reader sees a whole file or none.
-// A cache that cannot be written is not an error: the next process compiles again.
-void disk_write(const std::string& dir, const std::string& path, const std::string& obj, double secs) {
-  if (llvm::sys::fs::create_directories(dir)) return;
-  std::string tmp = path + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return;
-    out << kDiskMagic << secs << "\n";
-    out.write(obj.data(), static_cast<std::streamsize>(obj.size()));
-    if (!out) {
-      out.close();
-      llvm::sys::fs::remove(tmp);
-      return;
-    }
-  }
-  if (llvm::sys::fs::rename(tmp, path)) llvm::sys::fs::remove(tmp);
+  return e;
 }
 
 struct State {
@@ -298,17 +245,20 @@ Result compile(const std::string& prelude, const std::vector<Source>& kernels) {
   if (todo.empty()) return res;
   auto t0 = std::chrono::steady_clock::now();
   const std::string dir = options::kernel_cache_dir();
-  const std::string path = dir.empty() ? "" : disk_path(dir, disk_key(tu, s.args, s.key_extra));
+  std::vector<std::string_view> key_parts = {LLVM_VERSION_STRING, s.key_extra};
+  for (const auto& a : s.args) key_parts.push_back(a);
+  key_parts.push_back(tu);
+  const std::string path = dir.empty() ? "" : kernel_cache::path(dir, kernel_cache::key(key_parts), ".o");
   const int id = s.modules++;
   const std::string module_id = "mlperf_kernels_" + std::to_string(id);
   llvm::orc::JITDylib& jd = target_dylib(s, process_cache, id, res);
-  auto stored = path.empty() ? std::nullopt : disk_read(path);
+  auto stored = path.empty() ? std::nullopt : read_object(path);
   auto t1 = std::chrono::steady_clock::now();
   if (stored) {
-    auto err = s.jit->addObjectFile(jd, llvm::MemoryBuffer::getMemBufferCopy(stored->first, module_id));
+    auto err = s.jit->addObjectFile(jd, llvm::MemoryBuffer::getMemBufferCopy(stored->data, module_id));
     if (err) throw Error("jit: loading " + path + ": " + llvm::toString(std::move(err)));
     res.from_disk = true;
-    res.disk_original_seconds = stored->second;
+    res.disk_original_seconds = stored->seconds;
   } else {
     if (auto err = s.jit->addIRModule(jd, frontend(s, tu, module_id)))
       throw Error("jit: " + llvm::toString(std::move(err)));
@@ -336,7 +286,7 @@ Result compile(const std::string& prelude, const std::vector<Source>& kernels) {
   if (obj) {
     res.link_seconds = std::chrono::duration<double>(t3 - obj->generated).count();
     res.codegen_seconds -= res.link_seconds;
-    if (!path.empty() && !stored) disk_write(dir, path, obj->code, res.seconds);
+    if (!path.empty() && !stored) kernel_cache::write(dir, path, obj->code, res.seconds);
   }
   return res;
 }
