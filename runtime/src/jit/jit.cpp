@@ -252,6 +252,12 @@ Result compile(const std::string& prelude, const std::vector<Source>& kernels) {
   const int id = s.modules++;
   const std::string module_id = "mlperf_kernels_" + std::to_string(id);
   llvm::orc::JITDylib& jd = target_dylib(s, process_cache, id, res);
+  // A compile that throws after code generation leaves no object behind in the sink.
+  struct DropObject {
+    ObjectSink& sink;
+    const std::string& module;
+    ~DropObject() { sink.take(module); }
+  } drop{s.objects, module_id};
   auto stored = path.empty() ? std::nullopt : read_object(path);
   auto t1 = std::chrono::steady_clock::now();
   if (stored) {
