@@ -7,9 +7,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "mlperf/rt/runtime.h"
@@ -17,6 +20,7 @@
 #ifdef MLPERF_BENCH_HAVE_BLAS
 #include <cblas.h>
 extern "C" void openblas_set_num_threads(int);
+extern "C" char *openblas_get_corename();
 #endif
 #ifdef MLPERF_BENCH_HAVE_TORCH
 void torch_mlp_setup(const float* x, const int64_t* y, int batch);
@@ -134,7 +138,9 @@ struct Trainer {
   float run() { return step->run(x, y)[0].materialize<float>()[0]; }
 };
 
+// Cold: no persistent kernel cache, and a new learning rate per iteration (new kernel sources).
 void BM_JitMlpTrainStep(benchmark::State& st) {
+  unsetenv("MLPERF_KERNEL_CACHE_DIR");
   auto b = rt::Backend::create("cpu");
   static int salt = 0;
   for (auto _ : st) {
@@ -144,6 +150,25 @@ void BM_JitMlpTrainStep(benchmark::State& st) {
     st.SetIterationTime(b->stats().compile_seconds - before);
     st.counters["kernels"] = static_cast<double>(b->stats().kernel_launches);
   }
+}
+
+// Warm persistent cache: the graph was compiled once by an earlier executable (in a fresh
+// directory); every iteration is a new executable, which loads its object code from disk.
+void BM_JitMlpTrainStepWarmCache(benchmark::State &st) {
+  char tmpl[] = "/tmp/mlperf_bench_kcache_XXXXXX";
+  std::string dir = mkdtemp(tmpl);
+  setenv("MLPERF_KERNEL_CACHE_DIR", dir.c_str(), 1);
+  auto b = rt::Backend::create("cpu");
+  Trainer(b, kLarge).run(); // stores the entry
+  for (auto _ : st) {
+    Trainer t(b, kLarge);
+    double before = b->stats().compile_seconds;
+    t.run();
+    st.SetIterationTime(b->stats().compile_seconds - before);
+  }
+  st.counters["disk_hits"] = b->stats_json()["backend_stats"]["jit_persistent_cache_hits"].get<double>();
+  unsetenv("MLPERF_KERNEL_CACHE_DIR");
+  std::filesystem::remove_all(dir);
 }
 
 // ---- 3. MLP training step: cpu vs libtorch ----
@@ -260,6 +285,12 @@ BENCHMARK(BM_Memcpy16M)->Unit(benchmark::kMillisecond)->Iterations(20)->Repetiti
 BENCHMARK(BM_FusedChain16M)->Unit(benchmark::kMillisecond)->Iterations(20)->Repetitions(3)->ReportAggregatesOnly(true);
 BENCHMARK(BM_JitOneKernel)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(15)->Repetitions(3)->ReportAggregatesOnly(true);
 BENCHMARK(BM_JitMlpTrainStep)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(5)->Repetitions(3)->ReportAggregatesOnly(true);
+BENCHMARK(BM_JitMlpTrainStepWarmCache)
+    ->Unit(benchmark::kMillisecond)
+    ->UseManualTime()
+    ->Iterations(5)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
 BENCHMARK(BM_TorchMlpStep)->Unit(benchmark::kMillisecond)->Iterations(50)->Repetitions(3)->ReportAggregatesOnly(true);
 BENCHMARK(BM_CpuMlpStep)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Iterations(50)->Repetitions(3)->ReportAggregatesOnly(true);
 BENCHMARK(BM_Sgemm1024)->Unit(benchmark::kMillisecond)->Iterations(10)->Repetitions(3)->ReportAggregatesOnly(true);
@@ -267,21 +298,41 @@ BENCHMARK(BM_RuntimeMatmul1024)->Unit(benchmark::kMillisecond)->Iterations(10)->
 BENCHMARK(BM_Steady)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMillisecond)->Iterations(20)->Repetitions(3)->ReportAggregatesOnly(true);
 BENCHMARK(BM_WithCompile)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMillisecond)->Iterations(2)->Repetitions(3)->ReportAggregatesOnly(true);
 
+// The CPU model and the BLAS kernels every figure was measured with.
+std::string machine() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line, model = "unknown CPU";
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  std::string blas = "none";
+#ifdef MLPERF_BENCH_HAVE_BLAS
+  blas = std::string("OpenBLAS core ") + openblas_get_corename() + ", 1 thread";
+#endif
+  return model + ", " + std::to_string(std::thread::hardware_concurrency()) + " vCPUs; BLAS: " + blas +
+         "; libtorch: 1 intra-op thread";
+}
+
 int main(int argc, char** argv) {
 #ifdef MLPERF_BENCH_HAVE_BLAS
   openblas_set_num_threads(1);  // fastest on this 2-vCPU machine (see shared/notes)
 #endif
+  const std::string host = machine();
+  benchmark::AddCustomContext("machine", host);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   // g_sec holds the last repetition of each; a summary with ratios and targets:
   auto get = [](const char* k) { return g_sec.count(k) ? g_sec[k] : 0.0; };
   auto ratio = [](double base, double x) { return (base > 0 && x > 0) ? base / x : 0.0; };
-  std::printf("\n%-44s %12s %12s %8s %s\n", "benchmark", "value", "baseline", "ratio", "target");
+  std::printf("\nmachine: %s\n", host.c_str());
+  std::printf("%-44s %12s %12s %8s %s\n", "benchmark", "value", "baseline", "ratio", "target");
   std::printf("%-44s %9.2f ms %9.2f ms %8.2f %s\n", "1 fused chain 16M f32 vs memcpy", get("chain") * 1e3,
               get("memcpy") * 1e3, ratio(get("memcpy"), get("chain")), ">= 0.80");
   double cpu_best = std::min(get("cpu_step_t1") > 0 ? get("cpu_step_t1") : 1e9, get("cpu_step_t2") > 0 ? get("cpu_step_t2") : 1e9);
   std::printf("%-44s %9.2f ms %9.2f ms %8.2f %s\n", "3 MLP train step cpu (best threads) vs torch", cpu_best * 1e3,
-              get("torch_step") * 1e3, ratio(get("torch_step"), cpu_best), ">= 1.3");
+              get("torch_step") * 1e3, ratio(get("torch_step"), cpu_best), ">= 1.5");
   std::printf("%-44s %9.2f ms %9.2f ms %8.2f %s\n", "4 matmul 1024^3 runtime vs cblas_sgemm", get("rt_matmul") * 1e3,
               get("sgemm") * 1e3, ratio(get("sgemm"), get("rt_matmul")), ">= 0.9");
   for (const char* sz : {"tiny", "large"}) {
@@ -293,7 +344,9 @@ int main(int argc, char** argv) {
                 get(("compile10_" + s + "_cpu").c_str()) * 1e3, get(("compile10_" + s + "_reference").c_str()) * 1e3,
                 ratio(get(("compile10_" + s + "_reference").c_str()), get(("compile10_" + s + "_cpu").c_str())), "(speedup)");
   }
-  std::printf("(2: JIT latency: see BM_JitOneKernel / BM_JitMlpTrainStep medians; targets 15 ms / 150 ms)\n");
+  std::printf(
+      "(2: JIT latency: see the BM_JitOneKernel, BM_JitMlpTrainStep (cold) and BM_JitMlpTrainStepWarmCache medians;"
+      " targets 15 ms, 100 ms and 5 ms)\n");
   benchmark::Shutdown();
   return 0;
 }

@@ -21,42 +21,35 @@ Node gelu_grad(Node x) {
   return 0.5 * (1.0 + t) + 0.5 * x * ((1.0 - t * t) * dt);
 }
 
-Grads unary_vjp(const NodeData& n, Node g, Node x, Node y) {
-  switch (n.kind) {
-    case OpKind::Neg: return {-g};
-    case OpKind::Abs: return {g * sign(x)};
-    case OpKind::Exp: return {g * y};
-    case OpKind::Log: return {g / x};
-    case OpKind::Sqrt: return {g / (2.0 * y)};
-    case OpKind::Rsqrt: return {g * (-0.5) * y / x};
-    case OpKind::Tanh: return {g * (1.0 - y * y)};
-    case OpKind::Sigmoid: return {g * y * (1.0 - y)};
-    case OpKind::Relu: return {where(gt(x, zero_like(x)), g, zero_like(g))};
-    case OpKind::Gelu: return {g * gelu_grad(x)};
-    case OpKind::Square: return {g * 2.0 * x};
-    case OpKind::Cast: return {cast(g, x.dtype())};
-    default: return {std::nullopt};
-  }
-}
+// Gradients of a max/min: the adjoint goes to a where `first` holds, else to b.
+Grads select_vjp(Node first, Node g) { return {where(first, g, zero_like(g)), where(first, zero_like(g), g)}; }
 
-Grads binary_vjp(const NodeData& n, Node g, Node a, Node b, Node y) {
+// The elementwise rows of ops.def: each case returns the row's gradient expression.
+#define NOT_DIFFERENTIABLE Grads(n.inputs.size())
+Grads elementwise_vjp(const NodeData& n, Node g, const std::vector<Node>& in, Node y) {
   switch (n.kind) {
-    case OpKind::Add: return {g, g};
-    case OpKind::Sub: return {g, -g};
-    case OpKind::Mul: return {g * b, g * a};
-    case OpKind::Div: return {g / b, -(g * y) / b};
-    case OpKind::Pow: return {g * b * pow(a, b - 1.0), g * log(a) * y};
-    case OpKind::Max: {
-      Node m = ge(a, b);
-      return {where(m, g, zero_like(g)), where(m, zero_like(g), g)};
-    }
-    case OpKind::Min: {
-      Node m = le(a, b);
-      return {where(m, g, zero_like(g)), where(m, zero_like(g), g)};
-    }
-    default: return {std::nullopt, std::nullopt};
+#define MLPERF_UNARY(Kind, name, rule, ref, code_float, code_int, grad) \
+  case OpKind::Kind: {                                                  \
+    [[maybe_unused]] Node x = in[0];                                    \
+    return Grads grad;                                                  \
+  }
+#define MLPERF_BINARY(Kind, name, rule, ref, code_float, code_int, grad) \
+  case OpKind::Kind: {                                                   \
+    [[maybe_unused]] Node a = in[0], b = in[1];                          \
+    return Grads grad;                                                   \
+  }
+#define MLPERF_TERNARY(Kind, name, rule, ref, code_float, code_int, grad) \
+  case OpKind::Kind: {                                                    \
+    [[maybe_unused]] Node c = in[0], a = in[1], b = in[2];                \
+    return Grads grad;                                                    \
+  }
+#define MLPERF_OP(...)
+#include "mlperf/rt/ops.def"
+    default:
+      return Grads(n.inputs.size());
   }
 }
+#undef NOT_DIFFERENTIABLE
 
 Shape kept_shape(const Shape& in, const std::vector<int64_t>& axes) {
   Shape k = in;
@@ -119,13 +112,12 @@ Grads layout_vjp(const NodeData& n, int id, Node g, Graph& gr) {
 Grads vjp(const NodeData& n, int id, Node g, Graph& gr) {
   auto in = [&](size_t i) { return gr.handle(n.inputs[i]); };
   Node y = gr.handle(id);
-  if (is_unary_elementwise(n.kind)) return unary_vjp(n, g, in(0), y);
-  if (is_binary_elementwise(n.kind)) return binary_vjp(n, g, in(0), in(1), y);
+  if (is_elementwise(n.kind)) {
+    std::vector<Node> xs;
+    for (size_t i = 0; i < n.inputs.size(); ++i) xs.push_back(in(i));
+    return elementwise_vjp(n, g, xs, y);
+  }
   switch (n.kind) {
-    case OpKind::Where: {
-      Node c = in(0);
-      return {std::nullopt, where(c, g, zero_like(g)), where(c, zero_like(g), g)};
-    }
     case OpKind::Concat: {
       Grads out;
       int64_t off = 0;

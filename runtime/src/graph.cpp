@@ -1,68 +1,86 @@
 #include "mlperf/rt/graph.h"
 
+#include <iterator>
 #include <limits>
 #include <sstream>
+#include <string_view>
 
 #include "mlperf/rt/error.h"
+#include "mlperf/rt/op_table.h"
 
 namespace mlperf::rt {
 
-const char* op_name(OpKind k) {
-  switch (k) {
-    case OpKind::Parameter: return "parameter";
-    case OpKind::Constant: return "constant";
-    case OpKind::Iota: return "iota";
-    case OpKind::RngUniform: return "rng_uniform";
-    case OpKind::Neg: return "neg";
-    case OpKind::Abs: return "abs";
-    case OpKind::Exp: return "exp";
-    case OpKind::Log: return "log";
-    case OpKind::Sqrt: return "sqrt";
-    case OpKind::Rsqrt: return "rsqrt";
-    case OpKind::Tanh: return "tanh";
-    case OpKind::Sigmoid: return "sigmoid";
-    case OpKind::Relu: return "relu";
-    case OpKind::Gelu: return "gelu";
-    case OpKind::Square: return "square";
-    case OpKind::Sign: return "sign";
-    case OpKind::LogicalNot: return "logical_not";
-    case OpKind::Cast: return "cast";
-    case OpKind::StopGradient: return "stop_gradient";
-    case OpKind::Add: return "add";
-    case OpKind::Sub: return "sub";
-    case OpKind::Mul: return "mul";
-    case OpKind::Div: return "div";
-    case OpKind::Pow: return "pow";
-    case OpKind::Max: return "max";
-    case OpKind::Min: return "min";
-    case OpKind::Eq: return "eq";
-    case OpKind::Ne: return "ne";
-    case OpKind::Lt: return "lt";
-    case OpKind::Le: return "le";
-    case OpKind::Gt: return "gt";
-    case OpKind::Ge: return "ge";
-    case OpKind::LogicalAnd: return "logical_and";
-    case OpKind::LogicalOr: return "logical_or";
-    case OpKind::Where: return "where";
-    case OpKind::Reshape: return "reshape";
-    case OpKind::Transpose: return "transpose";
-    case OpKind::BroadcastTo: return "broadcast_to";
-    case OpKind::Slice: return "slice";
-    case OpKind::Concat: return "concat";
-    case OpKind::Pad: return "pad";
-    case OpKind::ReduceSum: return "reduce_sum";
-    case OpKind::ReduceMax: return "reduce_max";
-    case OpKind::ArgMax: return "argmax";
-    case OpKind::MatMul: return "matmul";
-  }
-  return "?";
+namespace {
+
+#define MLPERF_STR(...) #__VA_ARGS__
+constexpr bool differentiable(const char* grad) {
+  return std::string_view(grad) != "NOT_DIFFERENTIABLE" && std::string_view(grad) != "(NOT_DIFFERENTIABLE)";
 }
 
-bool is_unary_elementwise(OpKind k) { return k >= OpKind::Neg && k <= OpKind::StopGradient; }
-bool is_binary_elementwise(OpKind k) { return k >= OpKind::Add && k <= OpKind::LogicalOr; }
-bool is_comparison(OpKind k) { return k >= OpKind::Eq && k <= OpKind::Ge; }
-bool is_elementwise(OpKind k) { return is_unary_elementwise(k) || is_binary_elementwise(k) || k == OpKind::Where; }
-bool is_reduction(OpKind k) { return k == OpKind::ReduceSum || k == OpKind::ReduceMax || k == OpKind::ArgMax; }
+constexpr OpInfo kOps[] = {
+#define MLPERF_OP(Kind, name, arity, cls, dtype_rule, shape_rule, fusion, kernel, grad) \
+  {OpKind::Kind,                                                                        \
+   #name,                                                                               \
+   arity,                                                                               \
+   OpClass::cls,                                                                        \
+   DTypeRule::dtype_rule,                                                               \
+   ShapeRule::shape_rule,                                                               \
+   FusionClass::fusion,                                                                 \
+   MLPERF_STR(kernel),                                                                  \
+   #grad,                                                                               \
+   differentiable(#grad),                                                               \
+   nullptr,                                                                             \
+   nullptr},
+#define MLPERF_ELEMENTWISE(Kind, name, arity, cls, dtype_rule, ref, code_float, code_int, grad) \
+  {OpKind::Kind,                                                                                \
+   #name,                                                                                       \
+   arity,                                                                                       \
+   OpClass::cls,                                                                                \
+   DTypeRule::dtype_rule,                                                                       \
+   ShapeRule::Broadcast,                                                                        \
+   FusionClass::Inline,                                                                         \
+   MLPERF_STR(ref),                                                                             \
+   #grad,                                                                                       \
+   differentiable(#grad),                                                                       \
+   code_float,                                                                                  \
+   code_int},
+#define MLPERF_UNARY(Kind, name, dtype_rule, ref, code_float, code_int, grad) \
+  MLPERF_ELEMENTWISE(Kind, name, 1, Unary, dtype_rule, ref, code_float, code_int, grad)
+#define MLPERF_BINARY(Kind, name, dtype_rule, ref, code_float, code_int, grad) \
+  MLPERF_ELEMENTWISE(Kind, name, 2, Binary, dtype_rule, ref, code_float, code_int, grad)
+#define MLPERF_TERNARY(Kind, name, dtype_rule, ref, code_float, code_int, grad) \
+  MLPERF_ELEMENTWISE(Kind, name, 3, Ternary, dtype_rule, ref, code_float, code_int, grad)
+#include "mlperf/rt/ops.def"
+#undef MLPERF_ELEMENTWISE
+};
+
+constexpr bool in_enum_order() {
+  for (size_t i = 0; i < std::size(kOps); ++i)
+    if (static_cast<size_t>(kOps[i].kind) != i) return false;
+  return true;
+}
+static_assert(in_enum_order(), "ops.def rows must be in OpKind order");
+
+}  // namespace
+
+std::span<const OpInfo> op_table() { return kOps; }
+
+const OpInfo& op_info(OpKind k) {
+  auto i = static_cast<size_t>(k);
+  if (i >= std::size(kOps)) throw Error("op_info: no op with kind " + std::to_string(i));
+  return kOps[i];
+}
+
+const char* op_name(OpKind k) {
+  auto i = static_cast<size_t>(k);
+  return i < std::size(kOps) ? kOps[i].name : "?";
+}
+
+bool is_unary_elementwise(OpKind k) { return op_info(k).cls == OpClass::Unary; }
+bool is_binary_elementwise(OpKind k) { return op_info(k).cls == OpClass::Binary; }
+bool is_comparison(OpKind k) { return op_info(k).dtype_rule == DTypeRule::Compare; }
+bool is_elementwise(OpKind k) { return op_info(k).fusion == FusionClass::Inline; }
+bool is_reduction(OpKind k) { return op_info(k).cls == OpClass::Reduction; }
 
 namespace {
 thread_local Graph* g_building = nullptr;

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "mlperf/rt/op_table.h"
 #include "ops_internal.h"
 
 namespace mlperf::rt {
@@ -74,80 +75,69 @@ void require_numeric(const char* op, Node x) {
   if (x.dtype() == DType::Bool) throw DTypeError(std::string(op) + ": needs a numeric operand, got bool" + x.shape().to_string());
 }
 
-Node float_unary(OpKind k, Node x) {
-  if (x.valid()) require_float(op_name(k), x);
-  return unary(k, x, x.valid() ? x.dtype() : DType::F32);
+// A unary elementwise node, its operand checked by the op's dtype rule in ops.def.
+Node unary_op(OpKind k, Node x) {
+  const char* op = op_name(k);
+  if (!x.valid()) return unary(k, x, DType::F32);  // unary() reports the empty operand
+  switch (op_info(k).dtype_rule) {
+    case DTypeRule::Float:
+      require_float(op, x);
+      break;
+    case DTypeRule::Numeric:
+      require_numeric(op, x);
+      break;
+    case DTypeRule::Bool:
+      if (x.dtype() != DType::Bool)
+        throw DTypeError(std::string(op) + ": needs a bool operand, got " + dtype_name(x.dtype()));
+      break;
+    default:
+      break;
+  }
+  return unary(k, x, x.dtype());
 }
 
-Node numeric_unary(OpKind k, Node x) {
-  if (x.valid()) require_numeric(op_name(k), x);
-  return unary(k, x, x.valid() ? x.dtype() : DType::F32);
-}
-
-enum class BinKind { Arith, FloatOnly, Compare, Logical };
-
-Node binary(OpKind k, Node a, Node b, BinKind bk) {
+// A binary elementwise node, its operands checked by the op's dtype rule in ops.def.
+Node binary_op(OpKind k, Node a, Node b) {
   const char* op = op_name(k);
   Graph& g = detail::same_graph(op, a, b);
   if (a.dtype() != b.dtype())
     throw DTypeError(std::string(op) + ": dtypes differ: " + dtype_name(a.dtype()) + a.shape().to_string() + " and " +
                      dtype_name(b.dtype()) + b.shape().to_string());
-  switch (bk) {
-    case BinKind::Arith: require_numeric(op, a); break;
-    case BinKind::FloatOnly: require_float(op, a); break;
-    case BinKind::Compare: break;
-    case BinKind::Logical:
+  const DTypeRule rule = op_info(k).dtype_rule;
+  switch (rule) {
+    case DTypeRule::Arith:
+      require_numeric(op, a);
+      break;
+    case DTypeRule::FloatOnly:
+      require_float(op, a);
+      break;
+    case DTypeRule::Logical:
       if (a.dtype() != DType::Bool) throw DTypeError(std::string(op) + ": needs bool operands, got " + dtype_name(a.dtype()));
+      break;
+    default:
       break;
   }
   Shape s = broadcast_shapes(op, a.shape(), b.shape());
   Node ba = bcast(a, s), bb = bcast(b, s);
-  DType out = bk == BinKind::Compare ? DType::Bool : a.dtype();
+  DType out = rule == DTypeRule::Compare ? DType::Bool : a.dtype();
   return g.add_node(k, {ba.id(), bb.id()}, s, out);
 }
 
 }  // namespace
 
-Node neg(Node x) { return numeric_unary(OpKind::Neg, x); }
-Node abs(Node x) { return numeric_unary(OpKind::Abs, x); }
-Node exp(Node x) { return float_unary(OpKind::Exp, x); }
-Node log(Node x) { return float_unary(OpKind::Log, x); }
-Node sqrt(Node x) { return float_unary(OpKind::Sqrt, x); }
-Node rsqrt(Node x) { return float_unary(OpKind::Rsqrt, x); }
-Node tanh(Node x) { return float_unary(OpKind::Tanh, x); }
-Node sigmoid(Node x) { return float_unary(OpKind::Sigmoid, x); }
-Node relu(Node x) { return numeric_unary(OpKind::Relu, x); }
-Node gelu(Node x) { return float_unary(OpKind::Gelu, x); }
-Node square(Node x) { return numeric_unary(OpKind::Square, x); }
-Node sign(Node x) { return numeric_unary(OpKind::Sign, x); }
-Node stop_gradient(Node x) { return unary(OpKind::StopGradient, x, x.valid() ? x.dtype() : DType::F32); }
-
-Node logical_not(Node x) {
-  if (x.valid() && x.dtype() != DType::Bool)
-    throw DTypeError(std::string("logical_not: needs a bool operand, got ") + dtype_name(x.dtype()));
-  return unary(OpKind::LogicalNot, x, DType::Bool);
-}
+#define MLPERF_UNARY(Kind, name, ...) \
+  Node name(Node x) { return unary_op(OpKind::Kind, x); }
+#define MLPERF_BINARY(Kind, name, ...) \
+  Node name(Node a, Node b) { return binary_op(OpKind::Kind, a, b); }
+#define MLPERF_CONVERT(...)
+#define MLPERF_TERNARY(...)
+#define MLPERF_OP(...)
+#include "mlperf/rt/ops.def"
 
 Node cast(Node x, DType to) {
   if (x.valid() && x.dtype() == to) return x;
   return unary(OpKind::Cast, x, to);
 }
-
-Node add(Node a, Node b) { return binary(OpKind::Add, a, b, BinKind::Arith); }
-Node sub(Node a, Node b) { return binary(OpKind::Sub, a, b, BinKind::Arith); }
-Node mul(Node a, Node b) { return binary(OpKind::Mul, a, b, BinKind::Arith); }
-Node div(Node a, Node b) { return binary(OpKind::Div, a, b, BinKind::Arith); }
-Node pow(Node a, Node b) { return binary(OpKind::Pow, a, b, BinKind::FloatOnly); }
-Node max(Node a, Node b) { return binary(OpKind::Max, a, b, BinKind::Arith); }
-Node min(Node a, Node b) { return binary(OpKind::Min, a, b, BinKind::Arith); }
-Node eq(Node a, Node b) { return binary(OpKind::Eq, a, b, BinKind::Compare); }
-Node ne(Node a, Node b) { return binary(OpKind::Ne, a, b, BinKind::Compare); }
-Node lt(Node a, Node b) { return binary(OpKind::Lt, a, b, BinKind::Compare); }
-Node le(Node a, Node b) { return binary(OpKind::Le, a, b, BinKind::Compare); }
-Node gt(Node a, Node b) { return binary(OpKind::Gt, a, b, BinKind::Compare); }
-Node ge(Node a, Node b) { return binary(OpKind::Ge, a, b, BinKind::Compare); }
-Node logical_and(Node a, Node b) { return binary(OpKind::LogicalAnd, a, b, BinKind::Logical); }
-Node logical_or(Node a, Node b) { return binary(OpKind::LogicalOr, a, b, BinKind::Logical); }
 
 Node where(Node cond, Node a, Node b) {
   Graph& g = detail::same_graph("where", a, b);

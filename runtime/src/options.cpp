@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 
 #include "mlperf/rt/error.h"
@@ -29,5 +30,22 @@ KernelCache kernel_cache() {
 }
 
 void set_kernel_cache(std::optional<KernelCache> mode) { g_kernel_cache = mode ? static_cast<int>(*mode) : -1; }
+
+namespace {
+std::mutex g_dir_mu;
+std::optional<std::string> g_dir;  // nullopt: from the environment
+}  // namespace
+
+std::string kernel_cache_dir() {
+  std::lock_guard<std::mutex> lk(g_dir_mu);
+  if (g_dir) return *g_dir;
+  const char* e = std::getenv("MLPERF_KERNEL_CACHE_DIR");
+  return e ? e : "";
+}
+
+void set_kernel_cache_dir(std::optional<std::string> dir) {
+  std::lock_guard<std::mutex> lk(g_dir_mu);
+  g_dir = std::move(dir);
+}
 
 }  // namespace mlperf::rt::options

@@ -1,6 +1,7 @@
 #pragma once
 // Runtime options read from the environment, each parsed in one place.
 #include <optional>
+#include <string>
 
 namespace mlperf::rt::options {
 
@@ -17,5 +18,11 @@ enum class KernelCache { Executable, Process };
 KernelCache kernel_cache();              // set_kernel_cache()'s value, else the environment's
 // Overrides the environment (tests, benchmarks); nullopt: read the environment again.
 void set_kernel_cache(std::optional<KernelCache> mode);
+
+// MLPERF_KERNEL_CACHE_DIR: a directory for the persistent kernel cache (object code keyed by the
+// generated source, compiler arguments, target CPU and LLVM version, shared across processes);
+// empty (the default): none. Every executable still counts as a compilation in the statistics.
+std::string kernel_cache_dir();  // set_kernel_cache_dir()'s value, else the environment's
+void set_kernel_cache_dir(std::optional<std::string> dir);
 
 }  // namespace mlperf::rt::options

@@ -1,9 +1,15 @@
 // The cuda backend without a GPU: every kernel the fused code generator writes compiles
 // through NVRTC to PTX. GPU-only checks skip with a message when no driver/device exists.
 #ifdef MLPERF_RT_HAVE_CUDA
+#include <stdlib.h>
+
+#include <filesystem>
+
 #include "backends/cuda/cuda_backend.h"
 #include "codegen/codegen.h"
 #include "fusion/fusion.h"
+#include "kernel_cache.h"
+#include "options.h"
 #include "test_util.h"
 
 using rt::Node;
@@ -88,6 +94,42 @@ TEST(CudaCodegen, MlpTrainingStepCompilesThroughNvrtc) {
   std::string ptx = mlperf::rt::cuda::compile_ptx(tu, "compute_75", &secs);
   EXPECT_NE(ptx.find(".entry"), std::string::npos);
   std::cout << "[ info ] MLP step: " << ks.size() << " CUDA kernels, NVRTC " << secs * 1e3 << " ms\n";
+}
+
+TEST(CudaCodegen, PersistentCacheStoresPtxOnceAndLoadsItAgain) {
+  char tmpl[] = "/tmp/mlperf_ptx_cache_XXXXXX";
+  std::string dir = mkdtemp(tmpl);
+  mlperf::rt::options::set_kernel_cache_dir(dir);
+  rt::Graph g;
+  Node x = g.parameter(Shape{64}, rt::DType::F32);
+  g.set_outputs({rt::sigmoid(x * 2.5) - x});
+  auto ks = cuda_kernels(g);
+  std::string tu = cg::prelude(cg::Target::CUDA) + "\n" + ks.at(0).source;
+  bool first_from_disk = true, second_from_disk = false, other_from_disk = true;
+  std::string a = mlperf::rt::cuda::compile_ptx(tu, "compute_75", nullptr, &first_from_disk);
+  std::string b = mlperf::rt::cuda::compile_ptx(tu, "compute_75", nullptr, &second_from_disk);
+  mlperf::rt::cuda::compile_ptx(tu, "compute_80", nullptr, &other_from_disk); // another key
+  size_t entries = 0;
+  for (const auto &e : std::filesystem::directory_iterator(dir))
+    entries += e.path().extension() == ".ptx";
+  mlperf::rt::options::set_kernel_cache_dir(std::nullopt);
+  std::filesystem::remove_all(dir);
+  EXPECT_FALSE(first_from_disk);
+  EXPECT_TRUE(second_from_disk);
+  EXPECT_FALSE(other_from_disk);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(entries, 2u);
+}
+
+TEST(KernelCache, Sha256MatchesTheStandardTestVectors) {
+  namespace kc = mlperf::rt::kernel_cache;
+  EXPECT_EQ(kc::sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(kc::sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(kc::sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(kc::sha256_hex(std::string(1000000, 'a')),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  EXPECT_NE(kc::key({"ab", "c"}), kc::key({"a", "bc"})); // parts are delimited
 }
 
 TEST(CudaCodegen, BinaryLoadsWithoutADriverAndCudaIsOnlyRegisteredWithOne) {

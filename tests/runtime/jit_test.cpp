@@ -1,6 +1,11 @@
 // The in-process JIT (clang 19 -> LLVM IR -> ORC LLJIT) and the cpu backend's plumbing.
 #ifdef MLPERF_RT_HAVE_CPU
+#include <unistd.h>
+
+#include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "codegen/codegen.h"
 #include "fusion/fusion.h"
@@ -105,6 +110,117 @@ TEST(Jit, SameGraphTwiceHitsTheProcessKernelCache) {
   EXPECT_GT(after["jit_kernels_cached"].get<int64_t>(), before["jit_kernels_cached"].get<int64_t>());
 }
 
+// A fresh persistent cache directory for one test; the setting is restored after it.
+struct PersistentCache {
+  std::string dir;
+  PersistentCache() {
+    char tmpl[] = "/tmp/mlperf_kcache_XXXXXX";
+    dir = mkdtemp(tmpl);
+    opt::set_kernel_cache_dir(dir);
+  }
+  ~PersistentCache() {
+    opt::set_kernel_cache_dir(std::nullopt);
+    std::filesystem::remove_all(dir);
+  }
+  std::vector<std::filesystem::path> entries() const {
+    std::vector<std::filesystem::path> v;
+    for (const auto &e : std::filesystem::directory_iterator(dir))
+      v.push_back(e.path());
+    return v;
+  }
+};
+
+int64_t disk_hits(const std::shared_ptr<rt::Backend> &b) {
+  return b->stats_json()["backend_stats"]["jit_persistent_cache_hits"].get<int64_t>();
+}
+
+std::vector<float> run_fresh_exec(const std::shared_ptr<rt::Backend> &b, double k) {
+  rt::Exec e(b, [k](rt::Graph &, Node x) { return rt::tanh(x * k) + rt::exp(x) * 0.5; });
+  return e.run(upload(b, random_floats(1000, 3), Shape{10, 100}))[0].materialize<float>();
+}
+
+TEST(Jit, PersistentCacheStoresAnExecutableOnceAndLoadsItForTheNext) {
+  PersistentCache cache;
+  auto b = rt::Backend::create("cpu");
+  std::vector<float> first = run_fresh_exec(b, 1.25);
+  ASSERT_EQ(cache.entries().size(), 1u);
+  EXPECT_EQ(cache.entries()[0].extension(), ".o");
+  EXPECT_EQ(disk_hits(b), 0);
+  std::vector<float> second = run_fresh_exec(b, 1.25); // a new executable: its own JITDylib, from disk
+  EXPECT_EQ(disk_hits(b), 1);
+  EXPECT_EQ(second, first);
+  EXPECT_EQ(b->stats().compilations, 2); // the recompilation is still counted
+  run_fresh_exec(b, 2.5);                // another source, another entry
+  EXPECT_EQ(cache.entries().size(), 2u);
+  EXPECT_EQ(disk_hits(b), 1);
+}
+
+TEST(Jit, PersistentCacheRecompilesAnUnreadableEntryAndStoresItAgain) {
+  PersistentCache cache;
+  auto b = rt::Backend::create("cpu");
+  std::vector<float> want = run_fresh_exec(b, 0.75);
+  ASSERT_EQ(cache.entries().size(), 1u);
+  for (const char *junk : {"not an object file", "mlperf-jit-object 1 0.01\ngarbage"}) {
+    std::ofstream(cache.entries()[0], std::ios::binary | std::ios::trunc) << junk;
+    int64_t hits = disk_hits(b);
+    EXPECT_EQ(run_fresh_exec(b, 0.75), want);
+    EXPECT_EQ(disk_hits(b), hits); // compiled, not loaded
+    EXPECT_EQ(run_fresh_exec(b, 0.75), want);
+    EXPECT_EQ(disk_hits(b), hits + 1); // stored again
+  }
+}
+
+TEST(Jit, PersistentCacheThatCannotBeWrittenOnlyCostsTheCompile) {
+  char tmpl[] = "/tmp/mlperf_kcache_file_XXXXXX";
+  int fd = mkstemp(tmpl);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  opt::set_kernel_cache_dir(std::string(tmpl) + "/sub"); // under a regular file
+  auto b = rt::Backend::create("cpu");
+  std::vector<float> a = run_fresh_exec(b, 1.5), c = run_fresh_exec(b, 1.5);
+  opt::set_kernel_cache_dir(std::nullopt);
+  std::filesystem::remove(tmpl);
+  EXPECT_EQ(a, c);
+  EXPECT_EQ(disk_hits(b), 0);
+}
+
+TEST(Jit, PersistentCacheDirectoryComesFromTheEnvironment) {
+  EXPECT_EQ(opt::kernel_cache_dir(), "");
+  setenv("MLPERF_KERNEL_CACHE_DIR", "/tmp/somewhere", 1);
+  EXPECT_EQ(opt::kernel_cache_dir(), "/tmp/somewhere");
+  unsetenv("MLPERF_KERNEL_CACHE_DIR");
+}
+
+TEST(Jit, SteadyStateTrainingStepAllocatesNoHostMemory) {
+  auto b = rt::Backend::create("cpu");
+  rt::Context ctx(b, 3);
+  rt::Adam adam(1e-2);
+  rt::Exec step(b, ctx, [&](rt::Context &c, rt::Graph &g, Node x, Node y) {
+    Node h = rt::relu(rt::matmul(x, c.variable(g, "w1", Shape{16, 32})) + c.variable(g, "b1", Shape{32}));
+    Node loss = rt::reduce_mean(rt::softmax_cross_entropy(rt::matmul(h, c.variable(g, "w2", Shape{32, 4})), y));
+    adam.minimize(c, g, loss);
+    return loss;
+  });
+  auto x = upload(b, random_floats(64 * 16, 5), Shape{64, 16});
+  std::vector<int32_t> labels(64);
+  for (size_t i = 0; i < labels.size(); ++i)
+    labels[i] = static_cast<int32_t>(i % 4);
+  auto y = rt::Tensor::from_host(b, labels, Shape{64});
+  auto host_allocs = [&] { return b->stats_json()["backend_stats"]["host_allocations"].get<int64_t>(); };
+  for (int i = 0; i < 3; ++i)
+    step.run(x, y)[0].materialize<float>();
+  const int64_t before = host_allocs(), device_before = b->stats().allocations;
+  float first = 0, last = 0;
+  for (int i = 0; i < 20; ++i) {
+    last = step.run(x, y)[0].materialize<float>()[0];
+    if (i == 0)
+      first = last;
+  }
+  EXPECT_EQ(host_allocs(), before) << "a steady-state step allocated host memory for device buffers";
+  EXPECT_GT(b->stats().allocations, device_before); // its buffers are allocated, from freed ones
+  EXPECT_LT(last, first);                           // and it trains
+}
+
 TEST(Jit, DumpPrintsFusedGraphSourceAndCompileTime) {
   setenv("MLPERF_DUMP", "fusion,source,compile", 1);
   auto b = rt::Backend::create("cpu");
@@ -117,6 +233,8 @@ TEST(Jit, DumpPrintsFusedGraphSourceAndCompileTime) {
   EXPECT_NE(err.find("reduce over [3]"), std::string::npos) << err;
   EXPECT_NE(err.find("for (i64 r = 0; r < 4; ++r)"), std::string::npos) << err;
   EXPECT_NE(err.find("compile:"), std::string::npos) << err;
+  EXPECT_NE(err.find("machine code"), std::string::npos) << err;
+  EXPECT_NE(err.find("ORC link"), std::string::npos) << err;
 }
 
 TEST(Jit, ThreadCountsThatDoNotDivideTheWork) {
@@ -141,6 +259,32 @@ TEST(Jit, ThreadCountsThatDoNotDivideTheWork) {
       ASSERT_EQ(a.second[i], r.second[i]) << i;
     }
   }
+}
+
+// Kernels with little work compile without optimization (RT_SMALL), the others at -O3; both
+// compute the same values.
+TEST(Jit, SmallKernelsCompileUnoptimizedAndAgreeWithOptimizedOnes) {
+  namespace cg = mlperf::rt::codegen;
+  auto source_for = [](int64_t n) {
+    rt::Graph g;
+    Node x = g.parameter(Shape{n}, rt::DType::F32);
+    g.set_outputs({rt::tanh(x * 1.5) + rt::exp(x)});
+    auto p = mlperf::rt::fusion::plan(g);
+    return cg::generate(p, 0, cg::Target::CPU).source;
+  };
+  EXPECT_EQ(source_for(100).rfind("RT_SMALL ", 0), 0u);
+  EXPECT_EQ(source_for(1 << 16).find("RT_SMALL"), std::string::npos);
+  EXPECT_EQ(source_for(100).find("RT_SMALL", 1), std::string::npos);
+  auto b = rt::Backend::create("cpu");
+  const std::vector<float> xs = random_floats(1 << 16, 9);
+  auto run = [&](int64_t n) {
+    rt::Exec e(b, [](rt::Graph &, Node x) { return rt::tanh(x * 1.5) + rt::exp(x); });
+    std::vector<float> part(xs.begin(), xs.begin() + n);
+    return e.run(upload(b, part, Shape{n}))[0].materialize<float>();
+  };
+  std::vector<float> small = run(100), large = run(1 << 16);
+  for (size_t i = 0; i < small.size(); ++i)
+    EXPECT_NEAR(small[i], large[i], 1e-6f * (1 + std::fabs(large[i]))) << i;
 }
 
 TEST(Fusion, AdamUpdateOfOneVariableIsOneKernel) {

@@ -1,5 +1,6 @@
 #include "codegen/codegen.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include <mutex>
 
 #include "mlperf/rt/error.h"
+#include "mlperf/rt/op_table.h"
 
 namespace mlperf::rt::codegen {
 
@@ -68,6 +70,11 @@ RT_FN u64 rt_mix(u64 x) {
   return x ^ (x >> 31);
 }
 RT_FN float rt_rng(u64 seed, u64 i) { return (float)(rt_mix(rt_mix(seed) ^ i) >> 40) * (1.0f / 16777216.0f); }
+RT_FN float rt_gelu(float x) {
+  float cube = 0.044715f * x * x * x;
+  float th = RT_TANH(0.7978845608028654f * (x + cube));
+  return 0.5f * x * (1.0f + th);
+}
 )";
 
 const char* const kCpuHead = R"(/* mlperf runtime: generated kernels (C, cpu) */
@@ -80,6 +87,7 @@ const char* const kCpuHead = R"(/* mlperf runtime: generated kernels (C, cpu) */
 #define RT_INF __builtin_inff()
 #define RT_NAN __builtin_nanf("")
 #define RT_RESTRICT restrict
+#define RT_SMALL __attribute__((optnone, noinline))
 )";
 
 // CPU only: an exp the loop vectorizer can inline (Cephes-style range reduction + degree-6
@@ -247,6 +255,8 @@ class Gen {
       argmax_body(r0);
     }
     std::string src = sig + loop + body_ + "  }\n}\n";
+    if (target_ == Target::CPU && kernel_.iterations() * std::max<int64_t>(1, kernel_.reduce_count) < kSmallWork)
+      src = "RT_SMALL " + src;
     std::string name = "k_" + hex(fnv1a(src + (target_ == Target::CPU ? "cpu" : "cuda")));
     size_t pos;
     while ((pos = src.find("@NAME@")) != std::string::npos) src.replace(pos, 6, name);
@@ -261,6 +271,11 @@ class Gen {
     std::snprintf(b, sizeof b, "%016" PRIx64, h);
     return b;
   }
+  // CPU: a kernel with less work than this is compiled without optimization (RT_SMALL). At this
+  // size it runs in microseconds either way, and the -O3 pipeline and instruction selection for
+  // the many small kernels of a training step (loss, softmax, scalars, biases) were half of its
+  // compile time.
+  static constexpr int64_t kSmallWork = 4096;
   const NodeData& node(int id) const { return program_.nodes[static_cast<size_t>(id)]; }
   std::string key(int n, const Idx& i) const { return std::to_string(n) + "@" + i.key(); }
 
@@ -361,78 +376,54 @@ class Gen {
     return std::string("(") + ctype(to) + ")" + v;
   }
 
+  // An elementwise node from its row of ops.def: the code template with its operands filled in.
+  std::string elementwise(int n, const NodeData& d, const std::vector<std::string>& args) {
+    const OpInfo& op = op_info(d.kind);
+    const DType operand = node(d.inputs.back()).dtype;  // Where: the selected values' dtype
+    const bool integral = !is_float(operand);
+    const char* tpl = integral ? op.code_int : op.code_float;
+    if (!tpl)
+      throw Error(std::string("codegen: ") + op.name + " has no code template for " + dtype_name(operand) + " (node %" +
+                  std::to_string(n) + ")");
+    const std::string t = tpl;
+    if (t == "@A") return args[0];
+    const std::string ct = ctype(d.dtype);
+    if (t == "@CONVERT") return let(ct, convert(operand, d.dtype, args[0]));
+    std::string e;
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i] != '@') {
+        e += t[i];
+        continue;
+      }
+      bool wrap = t.compare(i + 1, 1, "W") == 0;
+      size_t at = i + 1 + (wrap ? 1 : 0);
+      char c = at < t.size() ? t[at] : '\0';
+      if (c == 'T' && !wrap) {
+        e += ct;
+      } else if (c >= 'A' && c < 'A' + static_cast<char>(args.size())) {
+        const std::string& v = args[static_cast<size_t>(c - 'A')];
+        e += wrap ? wrapped(d.dtype, v) : v;
+      } else {
+        throw Error(std::string("codegen: bad placeholder in the template of ") + op.name + ": " + t);
+      }
+      i = at;
+    }
+    const bool rounds = op.dtype_rule != DTypeRule::Compare && op.cls != OpClass::Ternary;
+    return let(ct, rounds ? round16(d.dtype, e) : e);
+  }
+
   std::string compute(int n, const Idx& idx) {
     const NodeData& d = node(n);
     const std::string ct = ctype(d.dtype);
     auto in = [&](size_t j) { return d.inputs[j]; };
     auto same = [&](size_t j) { return val(in(j), idx); };
     OpKind k = d.kind;
-    if (is_unary_elementwise(k)) {
-      std::string a = same(0);
-      std::string e;
-      bool integral = is_integer(d.dtype) || d.dtype == DType::Bool;
-      auto wrap = [&](const std::string& v) { return wrapped(d.dtype, v); };
-      switch (k) {
-        case OpKind::Neg: e = "(" + ct + ")(" + (integral ? "0 - " + wrap(a) : "-" + a) + ")"; break;
-        case OpKind::Abs:
-          e = "(" + a + " < 0 ? (" + ct + ")(" + (integral ? "0 - " + wrap(a) : "-" + a) + ") : " + a + ")";
-          break;
-        case OpKind::Exp: e = "RT_EXP(" + a + ")"; break;
-        case OpKind::Log: e = "RT_LOG(" + a + ")"; break;
-        case OpKind::Sqrt: e = "RT_SQRT(" + a + ")"; break;
-        case OpKind::Rsqrt: e = "(1.0f / RT_SQRT(" + a + "))"; break;
-        case OpKind::Tanh: e = "RT_TANH(" + a + ")"; break;
-        case OpKind::Sigmoid: e = "(1.0f / (1.0f + RT_EXP(-" + a + ")))"; break;
-        case OpKind::Relu: e = "(" + a + " > 0 ? " + a + " : (" + ct + ")0)"; break;
-        case OpKind::Gelu: {
-          std::string cube = let("float", "0.044715f * " + a + " * " + a + " * " + a);
-          std::string th = let("float", "RT_TANH(0.7978845608028654f * (" + a + " + " + cube + "))");
-          e = "0.5f * " + a + " * (1.0f + " + th + ")";
-          break;
-        }
-        case OpKind::Square: e = "(" + ct + ")(" + wrap(a) + " * " + wrap(a) + ")"; break;
-        case OpKind::Sign: e = "(" + ct + ")(" + a + " > 0 ? 1 : (" + a + " < 0 ? -1 : 0))"; break;
-        case OpKind::LogicalNot: e = "(u8)!" + a; break;
-        case OpKind::StopGradient: return a;
-        case OpKind::Cast: return let(ct, convert(node(in(0)).dtype, d.dtype, a));
-        default: throw Error(std::string("codegen: unsupported unary op ") + op_name(k));
-      }
-      return let(ct, round16(d.dtype, e));
-    }
-    if (is_binary_elementwise(k)) {
-      std::string a = same(0), b = same(1);
-      std::string e;
-      bool integral = is_integer(d.dtype) || d.dtype == DType::Bool;
-      auto wrap = [&](const std::string& v) { return wrapped(d.dtype, v); };
-      switch (k) {
-        case OpKind::Add: e = "(" + ct + ")(" + wrap(a) + " + " + wrap(b) + ")"; break;
-        case OpKind::Sub: e = "(" + ct + ")(" + wrap(a) + " - " + wrap(b) + ")"; break;
-        case OpKind::Mul: e = "(" + ct + ")(" + wrap(a) + " * " + wrap(b) + ")"; break;
-        case OpKind::Div:
-          e = integral ? "(" + b + " == 0 ? (" + ct + ")0 : " + b + " == -1 ? (" + ct + ")(0 - " + wrap(a) +
-                             ") : (" + ct + ")(" + a + " / " + b + "))"
-                       : a + " / " + b;
-          break;
-        case OpKind::Pow: e = "RT_POW(" + a + ", " + b + ")"; break;
-        case OpKind::Max: e = "(" + a + " > " + b + " ? " + a + " : " + b + ")"; break;
-        case OpKind::Min: e = "(" + a + " < " + b + " ? " + a + " : " + b + ")"; break;
-        case OpKind::Eq: e = "(u8)(" + a + " == " + b + ")"; break;
-        case OpKind::Ne: e = "(u8)(" + a + " != " + b + ")"; break;
-        case OpKind::Lt: e = "(u8)(" + a + " < " + b + ")"; break;
-        case OpKind::Le: e = "(u8)(" + a + " <= " + b + ")"; break;
-        case OpKind::Gt: e = "(u8)(" + a + " > " + b + ")"; break;
-        case OpKind::Ge: e = "(u8)(" + a + " >= " + b + ")"; break;
-        case OpKind::LogicalAnd: e = "(u8)(" + a + " && " + b + ")"; break;
-        case OpKind::LogicalOr: e = "(u8)(" + a + " || " + b + ")"; break;
-        default: throw Error(std::string("codegen: unsupported binary op ") + op_name(k));
-      }
-      return let(ct, is_comparison(k) ? e : round16(d.dtype, e));
+    if (is_elementwise(k)) {
+      std::vector<std::string> args;
+      for (size_t j = 0; j < d.inputs.size(); ++j) args.push_back(same(j));
+      return elementwise(n, d, args);
     }
     switch (k) {
-      case OpKind::Where: {
-        std::string c = same(0), a = same(1), b = same(2);
-        return let(ct, "(" + c + " ? " + a + " : " + b + ")");
-      }
       case OpKind::Constant: {
         if (d.shape.numel() != 1) throw Error("codegen: non-scalar constant not materialized");
         return literal(d.dtype, (*d.attrs.literal)[0]);

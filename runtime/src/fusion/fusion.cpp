@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "mlperf/rt/error.h"
+#include "mlperf/rt/op_table.h"
 
 namespace mlperf::rt::fusion {
 
@@ -12,9 +13,7 @@ namespace {
 
 bool is_half(DType d) { return d == DType::F16 || d == DType::BF16; }
 
-bool is_layout_remap(OpKind k) {
-  return k == OpKind::Reshape || k == OpKind::BroadcastTo || k == OpKind::Transpose || k == OpKind::Slice;
-}
+bool is_layout_remap(OpKind k) { return op_info(k).fusion == FusionClass::Remap; }
 
 // Swaps only the last two axes.
 bool is_last_two_swap(const NodeData& n) {
@@ -87,7 +86,10 @@ Materialization materialize(const std::vector<NodeData>& nodes, const std::vecto
   for (size_t i = 0; i < n; ++i) {
     if (!live.live[i]) continue;
     const NodeData& d = nodes[i];
-    if (d.kind == OpKind::Parameter || is_reduction(d.kind) || d.kind == OpKind::MatMul) mat[i] = true;
+    const FusionClass fc = op_info(d.kind).fusion;
+    if (d.kind == OpKind::Parameter || fc == FusionClass::Reduce || fc == FusionClass::ArgMax ||
+        fc == FusionClass::Library)
+      mat[i] = true;  // a buffer of its own: inputs, and the results of loops or calls that are not inlined
     if (d.kind == OpKind::Constant && d.shape.numel() != 1) mat[i] = true;
     if (d.kind == OpKind::MatMul) {
       for (int j = 0; j < 2; ++j) {
@@ -254,15 +256,16 @@ void group_kernels(Program& program, const Materialization& mat, const BufferAss
     if (!buffers.computed[i]) continue;
     const NodeData& d = nodes[i];
     int id = static_cast<int>(i);
-    if (d.kind == OpKind::MatMul) {
+    const FusionClass fc = op_info(d.kind).fusion;
+    if (fc == FusionClass::Library) {
       program.matmuls.push_back(matmul_desc(program, mat, i));
       program.steps.push_back({Step::Kind::MatMul, static_cast<int>(program.matmuls.size()) - 1});
       continue;
     }
     std::vector<std::pair<int, bool>> found = reached(nodes, mat.mat, id);
-    KernelDesc::Kind kind = d.kind == OpKind::ArgMax                               ? KernelDesc::Kind::ArgMax
-                            : (d.kind == OpKind::ReduceSum || d.kind == OpKind::ReduceMax) ? KernelDesc::Kind::Reduce
-                                                                                             : KernelDesc::Kind::Elementwise;
+    KernelDesc::Kind kind = fc == FusionClass::ArgMax   ? KernelDesc::Kind::ArgMax
+                            : fc == FusionClass::Reduce ? KernelDesc::Kind::Reduce
+                                                        : KernelDesc::Kind::Elementwise;
     if (kind == KernelDesc::Kind::Elementwise && merge_into_last_kernel(program, id, found)) continue;
     KernelDesc k;
     k.kind = kind;

@@ -4,6 +4,7 @@
 
 #include "kernels.h"
 #include "mlperf/rt/error.h"
+#include "mlperf/rt/op_table.h"
 #include "mlperf/rt/rng.h"
 
 namespace mlperf::rt::ref {
@@ -30,110 +31,114 @@ T negate(T x) {
 }
 
 template <class T>
-T unary_op(OpKind k, T x) {
-  switch (k) {
-    case OpKind::Neg: return negate(x);
-    case OpKind::Abs: return x < 0 ? negate(x) : x;
-    case OpKind::Relu: return x > 0 ? x : T(0);
-    case OpKind::Square: return static_cast<T>(static_cast<W<T>>(x) * static_cast<W<T>>(x));
-    case OpKind::Sign: return static_cast<T>(x > 0 ? 1 : (x < 0 ? -1 : 0));
-    case OpKind::StopGradient: return x;
-    default: break;
+T wadd(T a, T b) {
+  return static_cast<T>(static_cast<W<T>>(a) + static_cast<W<T>>(b));
+}
+template <class T>
+T wsub(T a, T b) {
+  return static_cast<T>(static_cast<W<T>>(a) - static_cast<W<T>>(b));
+}
+template <class T>
+T wmul(T a, T b) {
+  return static_cast<T>(static_cast<W<T>>(a) * static_cast<W<T>>(b));
+}
+template <class T>
+T idiv(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    if (std::is_signed_v<T> && b == T(-1)) return negate(a);  // min / -1 wraps to min
+    return b == 0 ? T(0) : static_cast<T>(a / b);
+  } else {
+    return a / b;
   }
-  if constexpr (std::is_floating_point_v<T>) {
-    switch (k) {
-      case OpKind::Exp: return std::exp(x);
-      case OpKind::Log: return std::log(x);
-      case OpKind::Sqrt: return std::sqrt(x);
-      case OpKind::Rsqrt: return T(1) / std::sqrt(x);
-      case OpKind::Tanh: return std::tanh(x);
-      case OpKind::Sigmoid: return T(1) / (T(1) + std::exp(-x));
-      case OpKind::Gelu: {
-        const T c = static_cast<T>(0.7978845608028654);
-        return T(0.5) * x * (T(1) + std::tanh(c * (x + T(0.044715) * x * x * x)));
-      }
-      default: break;
-    }
-  }
-  throw Error(std::string("reference backend: unsupported unary op ") + op_name(k));
+}
+template <class T>
+T gelu_tanh(T x) {
+  const T c = static_cast<T>(0.7978845608028654);
+  return T(0.5) * x * (T(1) + std::tanh(c * (x + T(0.044715) * x * x * x)));
 }
 
+// Which compute types an op's dtype rule admits (the builders reject the others).
 template <class T>
-void unary_t(OpKind k, const Arr& x, const Arr& out) {
-  const T* in = x.as<T>();
+constexpr bool admits(DTypeRule r) {
+  if (r == DTypeRule::Float || r == DTypeRule::FloatOnly) return std::is_floating_point_v<T>;
+  return true;
+}
+
+[[noreturn]] void unsupported(const char* what, OpKind k) {
+  throw Error(std::string("reference backend: unsupported ") + what + " op " + op_name(k));
+}
+
+// One loop per elementwise row of ops.def, its body the row's reference expression.
+template <class T>
+void unary_t(OpKind k, const Arr& xa, const Arr& out) {
+  const T* in = xa.as<T>();
   T* o = out.as<T>();
-  int64_t n = x.n();
-  for (int64_t i = 0; i < n; ++i) o[i] = unary_op<T>(k, in[i]);
-}
-
-template <class T>
-T arith(OpKind k, T a, T b) {
+  const int64_t n = xa.n();
   switch (k) {
-    case OpKind::Add: return static_cast<T>(static_cast<W<T>>(a) + static_cast<W<T>>(b));
-    case OpKind::Sub: return static_cast<T>(static_cast<W<T>>(a) - static_cast<W<T>>(b));
-    case OpKind::Mul: return static_cast<T>(static_cast<W<T>>(a) * static_cast<W<T>>(b));
-    case OpKind::Div:
-      if constexpr (std::is_integral_v<T>) {
-        if (std::is_signed_v<T> && b == T(-1)) return negate(a);  // min / -1 wraps to min
-        return b == 0 ? T(0) : static_cast<T>(a / b);
-      } else {
-        return a / b;
-      }
-    case OpKind::Pow:
-      if constexpr (std::is_floating_point_v<T>) return std::pow(a, b);
-      break;
-    case OpKind::Max: return a > b ? a : b;
-    case OpKind::Min: return a < b ? a : b;
-    case OpKind::LogicalAnd: return static_cast<T>(a && b);
-    case OpKind::LogicalOr: return static_cast<T>(a || b);
-    default: break;
-  }
-  throw Error(std::string("reference backend: unsupported binary op ") + op_name(k));
-}
-
-template <class T>
-uint8_t compare(OpKind k, T a, T b) {
-  switch (k) {
-    case OpKind::Eq: return a == b;
-    case OpKind::Ne: return a != b;
-    case OpKind::Lt: return a < b;
-    case OpKind::Le: return a <= b;
-    case OpKind::Gt: return a > b;
-    case OpKind::Ge: return a >= b;
-    default: return 0;
-  }
-}
-
-template <class T>
-void binary_t(OpKind k, const Arr& a, const Arr& b, const Arr& out) {
-  const T* x = a.as<T>();
-  const T* y = b.as<T>();
-  int64_t n = a.n();
-  if (is_comparison(k)) {
-    uint8_t* o = out.as<uint8_t>();
-    for (int64_t i = 0; i < n; ++i) o[i] = compare<T>(k, x[i], y[i]);
-    return;
-  }
-  T* o = out.as<T>();
-  switch (k) {
-    case OpKind::Add:
-      for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(static_cast<W<T>>(x[i]) + static_cast<W<T>>(y[i]));
-      return;
-    case OpKind::Mul:
-      for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(static_cast<W<T>>(x[i]) * static_cast<W<T>>(y[i]));
-      return;
+#define MLPERF_UNARY(Kind, name, rule, ref, code_float, code_int, grad) \
+  case OpKind::Kind:                                                    \
+    if constexpr (admits<T>(DTypeRule::rule)) {                         \
+      for (int64_t i = 0; i < n; ++i) {                                 \
+        [[maybe_unused]] const T x = in[i];                             \
+        o[i] = static_cast<T>(ref);                                     \
+      }                                                                 \
+      return;                                                           \
+    }                                                                   \
+    break;
+#define MLPERF_CONVERT(...)
+#define MLPERF_OP(...)
+#define MLPERF_BINARY(...)
+#define MLPERF_TERNARY(...)
+#include "mlperf/rt/ops.def"
     default:
-      for (int64_t i = 0; i < n; ++i) o[i] = arith<T>(k, x[i], y[i]);
+      break;
   }
+  unsupported("unary", k);
 }
 
 template <class T>
-void where_t(const Arr& c, const Arr& a, const Arr& b, const Arr& out) {
-  const uint8_t* cc = c.as<uint8_t>();
-  const T* x = a.as<T>();
-  const T* y = b.as<T>();
+void binary_t(OpKind k, const Arr& aa, const Arr& ba, const Arr& out) {
+  const T* x = aa.as<T>();
+  const T* y = ba.as<T>();
+  const int64_t n = aa.n();
+  switch (k) {
+#define MLPERF_BINARY(Kind, name, rule, ref, code_float, code_int, grad)               \
+  case OpKind::Kind:                                                                   \
+    if constexpr (admits<T>(DTypeRule::rule)) {                                        \
+      using R = std::conditional_t<DTypeRule::rule == DTypeRule::Compare, uint8_t, T>; \
+      R* o = out.as<R>();                                                              \
+      for (int64_t i = 0; i < n; ++i) {                                                \
+        const T a = x[i], b = y[i];                                                    \
+        o[i] = static_cast<R>(ref);                                                    \
+      }                                                                                \
+      return;                                                                          \
+    }                                                                                  \
+    break;
+#define MLPERF_OP(...)
+#define MLPERF_UNARY(...)
+#define MLPERF_TERNARY(...)
+#include "mlperf/rt/ops.def"
+    default:
+      break;
+  }
+  unsupported("binary", k);
+}
+
+template <class T>
+void where_t(const Arr& ca, const Arr& aa, const Arr& ba, const Arr& out) {
+  const uint8_t* cc = ca.as<uint8_t>();
+  const T* x = aa.as<T>();
+  const T* y = ba.as<T>();
   T* o = out.as<T>();
-  for (int64_t i = 0, n = out.n(); i < n; ++i) o[i] = cc[i] ? x[i] : y[i];
+  for (int64_t i = 0, n = out.n(); i < n; ++i) {
+    const uint8_t c = cc[i];
+    const T a = x[i], b = y[i];
+#define MLPERF_TERNARY(Kind, name, rule, ref, code_float, code_int, grad) o[i] = static_cast<T>(ref);
+#define MLPERF_OP(...)
+#define MLPERF_UNARY(...)
+#define MLPERF_BINARY(...)
+#include "mlperf/rt/ops.def"
+  }
 }
 
 }  // namespace
@@ -147,15 +152,7 @@ void where_t(const Arr& c, const Arr& a, const Arr& b, const Arr& out) {
     default: throw Error("reference backend: kernel called on a 16-bit float buffer"); \
   }
 
-void unary(OpKind k, const Arr& x, const Arr& out) {
-  if (k == OpKind::LogicalNot) {
-    const uint8_t* in = x.as<uint8_t>();
-    uint8_t* o = out.as<uint8_t>();
-    for (int64_t i = 0, n = x.n(); i < n; ++i) o[i] = !in[i];
-    return;
-  }
-  MLPERF_REF_DISPATCH(x.dtype, unary_t, k, x, out)
-}
+void unary(OpKind k, const Arr& x, const Arr& out) { MLPERF_REF_DISPATCH(x.dtype, unary_t, k, x, out) }
 
 void binary(OpKind k, const Arr& a, const Arr& b, const Arr& out) { MLPERF_REF_DISPATCH(a.dtype, binary_t, k, a, b, out) }
 

@@ -6,6 +6,7 @@
 #include "kernels.h"
 #include "mlperf/rt/backend_interface.h"
 #include "mlperf/rt/error.h"
+#include "mlperf/rt/op_table.h"
 
 namespace mlperf::rt {
 
@@ -13,20 +14,10 @@ namespace {
 
 bool is_half(DType d) { return d == DType::F16 || d == DType::BF16; }
 
+// Ops whose kernels move or convert storage elements themselves (16-bit floats not widened).
 bool writes_storage_directly(OpKind k) {
-  switch (k) {
-    case OpKind::Iota:
-    case OpKind::Cast:
-    case OpKind::Reshape:
-    case OpKind::Transpose:
-    case OpKind::BroadcastTo:
-    case OpKind::Slice:
-    case OpKind::Concat:
-    case OpKind::Pad:
-      return true;
-    default:
-      return false;
-  }
+  const OpInfo& op = op_info(k);
+  return op.cls == OpClass::Layout || op.dtype_rule == DTypeRule::Convert || k == OpKind::Iota;
 }
 
 size_t storage_bytes(const NodeData& n) { return static_cast<size_t>(n.shape.numel()) * dtype_size(n.dtype); }

@@ -14,35 +14,18 @@ class Context;
 // earlier ids). Binary and ternary elementwise ops always have operands of the
 // same shape: the builder inserts explicit BroadcastTo nodes, so a fusion pass
 // sees broadcasting as an index mapping and kernels never broadcast implicitly.
+// The ops, their attributes and their rules are listed once, in ops.def (see op_table.h):
+//   leaves: Parameter (attrs.index), Constant (attrs.literal, f64), Iota (attrs.axis),
+//     RngUniform ([0,1) from attrs.seed and an optional I64 scalar seed input, counter-based);
+//   unary, binary (same shapes, same dtypes; comparisons give Bool) and ternary (Where) elementwise;
+//   layout: Reshape, Transpose (attrs.perm), BroadcastTo (numpy rules), Slice (attrs.starts/limits/
+//     strides), Concat (attrs.axis), Pad (attrs.pad_lo/pad_hi/interior (may be empty), attrs.value);
+//   reductions (the output drops the reduced axes; keepdims is a Reshape after it): ReduceSum and
+//     ReduceMax (attrs.axes), ArgMax (attrs.axis, I64);
+//   MatMul: [..., m, k] x [..., k, n] with equal batch dims; attrs.transpose_a/b swap the last two dims.
 enum class OpKind : uint8_t {
-  // leaves
-  Parameter,   // attrs.index: position in Graph::parameters()
-  Constant,    // attrs.literal holds the values as f64, converted to dtype
-  Iota,        // attrs.axis
-  RngUniform,  // [0,1) from attrs.seed (and an optional I64 scalar seed input), counter-based
-  // unary elementwise
-  Neg, Abs, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Relu, Gelu, Square, Sign, LogicalNot,
-  Cast,          // to the node's dtype
-  StopGradient,  // identity whose gradient is zero
-  // binary elementwise (same shapes, same dtypes)
-  Add, Sub, Mul, Div, Pow, Max, Min,
-  Eq, Ne, Lt, Le, Gt, Ge,  // output Bool
-  LogicalAnd, LogicalOr,
-  // ternary
-  Where,  // (cond Bool, a, b)
-  // layout
-  Reshape,
-  Transpose,    // attrs.perm
-  BroadcastTo,  // numpy rules: input dims aligned to the trailing output dims, each 1 or equal
-  Slice,        // attrs.starts, attrs.limits, attrs.strides
-  Concat,       // attrs.axis
-  Pad,          // attrs.pad_lo, attrs.pad_hi, attrs.interior (may be empty: none), attrs.value
-  // reductions (output drops the reduced axes; keepdims is a Reshape after it)
-  ReduceSum,  // attrs.axes
-  ReduceMax,  // attrs.axes
-  ArgMax,     // attrs.axis, output I64 without that axis
-  // contractions
-  MatMul,  // [..., m, k] x [..., k, n] with equal batch dims; attrs.transpose_a/b swap the last two dims
+#define MLPERF_OP(Kind, ...) Kind,
+#include "mlperf/rt/ops.def"
 };
 
 const char* op_name(OpKind k);

@@ -9,39 +9,17 @@
 // numpy rules and require equal dtypes (a C++ scalar takes the other side's dtype).
 namespace mlperf::rt {
 
-// unary
-Node neg(Node x);
-Node abs(Node x);
-Node exp(Node x);
-Node log(Node x);
-Node sqrt(Node x);
-Node rsqrt(Node x);
-Node tanh(Node x);
-Node sigmoid(Node x);
-Node relu(Node x);
-Node gelu(Node x);  // tanh approximation
-Node square(Node x);
-Node sign(Node x);
-Node logical_not(Node x);
-Node stop_gradient(Node x);
+// Elementwise builders, one per row of ops.def: Node name(Node x) for the unary rows (neg abs exp
+// log sqrt rsqrt tanh sigmoid relu gelu square sign logical_not stop_gradient; gelu is the tanh
+// approximation) and Node name(Node a, Node b) for the binary ones (add sub mul div pow max min,
+// comparisons eq ne lt le gt ge with a Bool result, logical_and logical_or).
+#define MLPERF_UNARY(Kind, name, ...) Node name(Node x);
+#define MLPERF_BINARY(Kind, name, ...) Node name(Node a, Node b);
+#define MLPERF_CONVERT(...)
+#define MLPERF_TERNARY(...)
+#define MLPERF_OP(...)
+#include "mlperf/rt/ops.def"
 Node cast(Node x, DType to);
-
-// binary
-Node add(Node a, Node b);
-Node sub(Node a, Node b);
-Node mul(Node a, Node b);
-Node div(Node a, Node b);
-Node pow(Node a, Node b);
-Node max(Node a, Node b);
-Node min(Node a, Node b);
-Node eq(Node a, Node b);
-Node ne(Node a, Node b);
-Node lt(Node a, Node b);
-Node le(Node a, Node b);
-Node gt(Node a, Node b);
-Node ge(Node a, Node b);
-Node logical_and(Node a, Node b);
-Node logical_or(Node a, Node b);
 Node where(Node cond, Node a, Node b);
 
 Node operator+(Node a, Node b);

@@ -9,6 +9,7 @@
 #include "mlperf/rt/error.h"
 #include "mlperf/rt/exec.h"
 #include "mlperf/rt/graph.h"
+#include "mlperf/rt/op_table.h"
 #include "mlperf/rt/ops.h"
 #include "mlperf/rt/rng.h"
 #include "mlperf/rt/tensor.h"

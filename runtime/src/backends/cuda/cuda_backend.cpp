@@ -19,9 +19,10 @@
 
 #include "codegen/codegen.h"
 #include "fusion/fusion.h"
-#include "options.h"
+#include "kernel_cache.h"
 #include "mlperf/rt/backend_interface.h"
 #include "mlperf/rt/error.h"
+#include "options.h"
 
 namespace mlperf::rt::cuda {
 
@@ -109,8 +110,42 @@ void check_cublas(cublasStatus_t r, const char* what) {
 
 }  // namespace
 
-std::string compile_ptx(const std::string& source, const std::string& arch, double* seconds) {
+namespace {
+
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  nvrtcVersion(&major, &minor);
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::string compile_ptx_uncached(const std::string& source, const std::string& arch);
+
+}  // namespace
+
+std::string compile_ptx(const std::string& source, const std::string& arch, double* seconds, bool* from_disk) {
   auto t0 = std::chrono::steady_clock::now();
+  const std::string dir = options::kernel_cache_dir();
+  std::string path;
+  if (!dir.empty()) {
+    path = kernel_cache::path(dir, kernel_cache::key({"nvrtc", nvrtc_version(), arch, source}), ".ptx");
+    auto e = kernel_cache::read(path);
+    if (e && e->data.find(".version") != std::string::npos && e->data.find(".target") != std::string::npos) {
+      if (from_disk) *from_disk = true;
+      if (seconds) *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      return e->data;
+    }
+  }
+  std::string ptx = compile_ptx_uncached(source, arch);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!path.empty()) kernel_cache::write(dir, path, ptx, secs);
+  if (from_disk) *from_disk = false;
+  if (seconds) *seconds = secs;
+  return ptx;
+}
+
+namespace {
+
+std::string compile_ptx_uncached(const std::string& source, const std::string& arch) {
   nvrtcProgram prog;
   check_nvrtc(nvrtcCreateProgram(&prog, source.c_str(), "mlperf_kernels.cu", 0, nullptr, nullptr), "nvrtcCreateProgram");
   std::string a = "--gpu-architecture=" + arch;
@@ -136,9 +171,10 @@ std::string compile_ptx(const std::string& source, const std::string& arch, doub
   std::string ptx(n, '\0');
   check_nvrtc(nvrtcGetPTX(prog, ptx.data()), "nvrtcGetPTX");
   nvrtcDestroyProgram(&prog);
-  if (seconds) *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return ptx;
 }
+
+}  // namespace
 
 bool driver_available(std::string* why) {
   Driver& d = driver();
@@ -247,7 +283,8 @@ class CudaBackend : public BackendImpl {
     }
     if (!todo.empty()) {
       double secs = 0;
-      std::string ptx = compile_ptx(tu, arch_, &secs);
+      bool from_disk = false;
+      std::string ptx = compile_ptx(tu, arch_, &secs, &from_disk);
       CUmodule mod;
       CU(ModuleLoadData(&mod, ptx.c_str()));
       if (&cache == &own)
@@ -256,7 +293,9 @@ class CudaBackend : public BackendImpl {
           driver().ModuleUnload(mod);
         };
       if (options::dump_enabled("compile"))
-        std::cerr << "[mlperf cuda] compile: " << todo.size() << " kernels, nvrtc " << secs * 1e3 << " ms (" << arch_ << ")\n";
+        std::cerr << "[mlperf cuda] compile: " << todo.size() << " kernels, "
+                  << (from_disk ? "PTX from the persistent cache " : "nvrtc ") << secs * 1e3 << " ms (" << arch_
+                  << ")\n";
       std::lock_guard<std::mutex> lk(mu_);
       for (size_t k : todo) {
         CUfunction f;
@@ -264,6 +303,7 @@ class CudaBackend : public BackendImpl {
         cache[gen[k].source] = f;
       }
       nvrtc_ns_ += static_cast<int64_t>(secs * 1e9);
+      disk_hits_ += from_disk ? 1 : 0;
       compiled_ += static_cast<int64_t>(todo.size());
     }
     for (size_t k = 0; k < program.kernels.size(); ++k) {
@@ -371,6 +411,7 @@ class CudaBackend : public BackendImpl {
             {"arch", arch_},
             {"nvrtc_kernels_compiled", compiled_},
             {"nvrtc_seconds", static_cast<double>(nvrtc_ns_) * 1e-9},
+            {"nvrtc_persistent_cache_hits", disk_hits_},
             {"matmul", "cublasSgemmStridedBatched"}};
   }
 
@@ -382,7 +423,7 @@ class CudaBackend : public BackendImpl {
   std::string arch_, device_name_;
   std::mutex mu_;
   std::unordered_map<std::string, CUfunction> cache_;
-  int64_t nvrtc_ns_ = 0, compiled_ = 0;
+  int64_t nvrtc_ns_ = 0, compiled_ = 0, disk_hits_ = 0;
 };
 
 }  // namespace
