@@ -25,9 +25,7 @@ std::string loadError(const std::string &Json) {
   return E ? llvm::toString(std::move(E)) : "";
 }
 
-std::string entry(const std::string &Body) {
-  return R"({"name": "t", "entries": [)" + Body + "]}";
-}
+std::string entry(const std::string &Body) { return R"({"name": "t", "entries": [)" + Body + "]}"; }
 
 TEST(ApiProfilesTest, BuiltinProfilesAreValid) {
   ASSERT_FALSE(embeddedProfiles().empty());
@@ -59,7 +57,8 @@ TEST(ApiProfilesTest, ErrorsNameFileEntryAndField) {
       {entry(R"({"role": "step", "kind": "exec", "callee": "f", "shape_specialized": "yes"})"),
        "'shape_specialized' must be true or false, not \"yes\""},
       {entry(R"({"role": "sync", "callee": 3})"), "'callee' must be a string or a list of strings, not 3"},
-      {entry(R"({"role": "sync"})"), "names no 'callee', 'method', 'constructs_derived_from', 'constructs', 'types' or 'kernel_launch'"},
+      {entry(R"({"role": "sync"})"),
+       "names no 'callee', 'method', 'constructs_derived_from', 'constructs', 'types' or 'kernel_launch'"},
       {entry(R"({"role": "to-device", "callee": "f", "device_arg": 0, "cpu_role": "layer"})"),
        "'cpu_role': \"layer\" is a fact, not a role a call can take"},
       {entry(R"({"role": "layer", "constructs": "L", "size_args": [0], "kernel_arg": 2})"),
@@ -68,7 +67,8 @@ TEST(ApiProfilesTest, ErrorsNameFileEntryAndField) {
       {R"({"name": "t", "entries": [], "device_context": "sometimes"})",
        "'device_context' must be \"markers\" or \"always\", not \"sometimes\""},
       {R"({"name": "t", "entries": [], "devices": {"cpu": "kCPU"}})", "'devices': unknown key 'cpu'"},
-      {R"({"name": "t", "entries": [ {"role": "sync", "callee": "f"} )", "my.json: invalid API profile: not valid JSON"},
+      {R"({"name": "t", "entries": [ {"role": "sync", "callee": "f"} )",
+       "my.json: invalid API profile: not valid JSON"},
   };
   for (const Case &C : Cases) {
     std::string Error = loadError(C.Json);
@@ -133,9 +133,9 @@ protected:
   /// Calls of the method \p Name inside function \p Fn, in source order.
   std::vector<const CallExpr *> calls(const std::string &Fn, const std::string &Name) {
     std::vector<const CallExpr *> Out;
-    for (const BoundNodes &N : match(
-             callExpr(callee(functionDecl(hasName(Name))), hasAncestor(functionDecl(hasName(Fn)))).bind("c"),
-             AST->getASTContext()))
+    for (const BoundNodes &N :
+         match(callExpr(callee(functionDecl(hasName(Name))), hasAncestor(functionDecl(hasName(Fn)))).bind("c"),
+               AST->getASTContext()))
       Out.push_back(N.getNodeAs<CallExpr>("c"));
     return Out;
   }
@@ -241,7 +241,8 @@ TEST(DeviceAwareness, AnAcceleratorMustReachATensor) {
       "devices": {"device_kind_types": ["fw::DeviceType"], "cpu_names": ["kCPU"], "accelerator_names": ["kCUDA"],
                   "device_following_types": ["fw::Tensor"]},
       "entries": [{"role": "device-probe", "callee": "fw::has_gpu"},
-                  {"role": "to-device", "callee": "fw::Tensor::to", "device_arg": 0}]})", "m.json")),
+                  {"role": "to-device", "callee": "fw::Tensor::to", "device_arg": 0}]})",
+                                     "m.json")),
             "");
   const std::string Decls = R"cc(
 namespace fw {
@@ -254,8 +255,9 @@ bool has_gpu();
     auto AST = tooling::buildASTFromCodeWithArgs(Decls + Body, {"-std=c++17"});
     return AST && ModelAnalysis(AST->getASTContext(), P).deviceAware();
   };
-  EXPECT_FALSE(Aware("void f(fw::Tensor t) { if (fw::has_gpu()) { fw::DeviceType d = fw::kCUDA; (void)(d == fw::kCUDA); } "
-                     "t.to(t); }"));
+  EXPECT_FALSE(
+      Aware("void f(fw::Tensor t) { if (fw::has_gpu()) { fw::DeviceType d = fw::kCUDA; (void)(d == fw::kCUDA); } "
+            "t.to(t); }"));
   EXPECT_TRUE(Aware("void f(fw::Tensor t) { if (fw::has_gpu()) t.to(fw::kCUDA); }"));
   EXPECT_TRUE(Aware("void f(fw::Tensor t) { fw::DeviceType d = fw::has_gpu() ? fw::kCUDA : fw::kCPU; t.to(d); }"));
 }

@@ -1,0 +1,430 @@
+// The data-flow analyses of checks/analysis on small programs: no-grad scopes
+// and handles (DataFlow.h), facts the code states (Facts.h), what a loop
+// changes (Invariance.h), why a value is read (Purpose.h) and per-element
+// reads (ElementRead.h).
+#include "AnalysisTestSupport.h"
+#include "analysis/DataFlow.h"
+#include "analysis/ElementRead.h"
+#include "analysis/Facts.h"
+#include "analysis/Invariance.h"
+#include "analysis/Purpose.h"
+#include "analysis/SourceUtils.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <gtest/gtest.h>
+
+namespace mlperf::test {
+namespace {
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace clang::tidy::mlperf;
+
+const char *const NetDecl = "struct Net : torch::nn::Module { torch::Tensor forward(const torch::Tensor &x); };\n";
+
+/// The \p Index-th reference to variable \p Name.
+const DeclRefExpr *ref(const Snippet &S, const std::string &Name, unsigned Index = 0) {
+  return S.nth<DeclRefExpr>(declRefExpr(to(varDecl(hasName(Name))), isExpansionInMainFile()), Index);
+}
+
+TEST(AnalysisDataFlow, NoGradGuardsCoverTheirBlockAndTheFunctionsOnlyCalledThere) {
+  Snippet S(std::string(NetDecl) + R"cc(
+torch::Tensor helper(Net &net, const torch::Tensor &x) { return net.forward(x); }
+torch::Tensor shared(Net &net, const torch::Tensor &x) { return net.forward(x); }
+void guarded(Net &net, torch::Tensor x) {
+  torch::NoGradGuard no_grad;
+  net.forward(x);
+  helper(net, x);
+  shared(net, x);
+}
+void open(Net &net, torch::Tensor x) {
+  c10::AutoGradMode on(true);
+  net.forward(x);
+  shared(net, x);
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  ModelAnalysis &A = S.analysis();
+  EXPECT_TRUE(underNoGradGuard(S.call("guarded", "forward"), A));
+  EXPECT_TRUE(underNoGradGuard(S.call("helper", "forward"), A)) << "its only call is guarded";
+  EXPECT_FALSE(underNoGradGuard(S.call("shared", "forward"), A)) << "open() calls it with gradients on";
+  EXPECT_FALSE(underNoGradGuard(S.call("open", "forward"), A)) << "AutoGradMode(true) turns gradients on";
+}
+
+TEST(AnalysisDataFlow, FlowFollowsLocalInitializersToADepth) {
+  Snippet S(R"cc(
+void f() {
+  torch::Tensor a = torch::zeros(3);
+  torch::Tensor b = a.cuda();
+  torch::Tensor c = b + b;
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  auto IsZeros = [](const Stmt *St) {
+    const auto *CE = dyn_cast<CallExpr>(St);
+    return CE && CE->getDirectCallee() && CE->getDirectCallee()->getName() == "zeros";
+  };
+  EXPECT_EQ(findInFlow(S.init("c"), IsZeros), S.call("f", "zeros")) << "through b and a";
+  EXPECT_EQ(findInFlow(S.init("c"), IsZeros, /*Depth=*/1), nullptr) << "a is two variables away";
+  EXPECT_TRUE(isInside(S.call("f", "zeros"), S.nth<CompoundStmt>(compoundStmt(hasParent(functionDecl(hasName("f"))))),
+                       S.analysis()));
+  EXPECT_FALSE(isInside(S.call("f", "zeros"), S.init("c"), S.analysis()));
+}
+
+TEST(AnalysisDataFlow, TypeMentionsSeesTemplateArgumentsReferencesAndPointers) {
+  Snippet S(std::string(NetDecl) + R"cc(
+void f(torch::data::Iterator<torch::data::Example<>> &it, torch::Tensor *p, Net &net) {}
+)cc");
+  ASSERT_TRUE(S.ok());
+  EXPECT_TRUE(typeMentions(S.var("it")->getType(), "torch::data::Example"));
+  EXPECT_TRUE(typeMentions(S.var("it")->getType(), "at::Tensor")) << "Example<Tensor, Tensor>";
+  EXPECT_TRUE(typeMentions(S.var("p")->getType(), "at::Tensor"));
+  EXPECT_FALSE(typeMentions(S.var("net")->getType(), "at::Tensor"));
+}
+
+TEST(AnalysisDataFlow, AcquiredHandlesTheirReleaseAndExitsInBetween) {
+  const std::string Code = R"cc(
+#include <cuda_runtime_api.h>
+void f(int n) {
+  for (int i = 0; i < n; ++i) {
+    float *buf, *other;
+    cudaMalloc((void **)&buf, 64);
+    EXIT
+    cudaFree(buf);
+  }
+}
+)cc";
+  auto With = [&](const std::string &Exit) {
+    std::string C = Code;
+    return C.replace(C.find("EXIT"), 4, Exit);
+  };
+  Snippet S(With("if (i == 3) continue;"));
+  ASSERT_TRUE(S.ok());
+  const CallExpr *Malloc = S.call("f", "cudaMalloc");
+  std::optional<RoleMatch> R = S.analysis().role(Malloc);
+  ASSERT_TRUE(R);
+  ASSERT_EQ(R->R, Role::Acquire);
+  EXPECT_EQ(acquiredHandle(Malloc, *R->Entry, S.analysis()), S.var("buf"));
+  const Stmt *Body = loopBody(S.loop("f"));
+  EXPECT_EQ(findRelease(Body, S.var("buf"), R->Entry->Pair, S.analysis()), S.call("f", "cudaFree"));
+  EXPECT_EQ(findRelease(Body, S.var("other"), R->Entry->Pair, S.analysis()), nullptr);
+  const SourceManager &SM = S.context().getSourceManager();
+  SourceLocation From = Malloc->getBeginLoc(), To = S.call("f", "cudaFree")->getBeginLoc();
+  EXPECT_TRUE(exitsBetween(Body, From, To, SM)) << "the continue skips the release";
+
+  Snippet Nested(With("for (int j = 0; j < 2; ++j) continue;"));
+  ASSERT_TRUE(Nested.ok());
+  EXPECT_FALSE(exitsBetween(loopBody(Nested.loop("f")), Nested.call("f", "cudaMalloc")->getBeginLoc(),
+                            Nested.call("f", "cudaFree")->getBeginLoc(), Nested.context().getSourceManager()))
+      << "a nested loop's continue stays in it";
+}
+
+TEST(AnalysisDataFlow, AHandleWithoutAnArgumentIsTheVariableTheResultInitializes) {
+  ApiProfiles P;
+  ASSERT_EQ(llvm::toString(P.addJson(R"({"name": "res", "entries": [
+      {"role": "acquire", "callee": "open_res", "pair": "close_res"},
+      {"role": "release", "callee": "close_res"}]})",
+                                     "res.json")),
+            "");
+  Snippet S(R"cc(
+struct Res;
+Res *open_res();
+void close_res(Res *);
+void f() { Res *r = open_res(); close_res(r); }
+Res *g() { return open_res(); }
+)cc",
+            P);
+  ASSERT_TRUE(S.ok());
+  const CallExpr *Open = S.call("f", "open_res");
+  const ProfileEntry &E = *S.analysis().role(Open)->Entry;
+  EXPECT_EQ(acquiredHandle(Open, E, S.analysis()), S.var("r"));
+  bool Returned = false;
+  EXPECT_EQ(acquiredHandle(S.call("g", "open_res"), E, S.analysis(), &Returned), nullptr);
+  EXPECT_TRUE(Returned);
+}
+
+TEST(AnalysisFacts, ALoopThatEndsInBreakRunsOnceUnlessAContinueStartsAnother) {
+  Snippet S(R"cc(
+void f(int n, bool c) {
+  for (int i = 0; i < n; ++i) { n += 1; break; }
+  for (int i = 0; i < n; ++i) { if (c) continue; break; }
+  for (int i = 0; i < n; ++i) { for (int j = 0; j < n; ++j) continue; return; }
+  for (int i = 0; i < n; ++i) { n += 1; }
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  EXPECT_TRUE(runsOnce(S.loop("f", 0)));
+  EXPECT_FALSE(runsOnce(S.loop("f", 1)));
+  EXPECT_TRUE(runsOnce(S.loop("f", 2))) << "the continue belongs to the nested loop";
+  EXPECT_FALSE(runsOnce(S.loop("f", 4)));
+}
+
+TEST(AnalysisFacts, OnHostFollowsFactoriesCopiesOperationsAndLocals) {
+  Snippet S(R"cc(
+template <class... T> void consume(const T &...values);
+void f(torch::Tensor x, torch::data::Example<> batch) {
+  torch::Tensor a = torch::zeros(3);
+  torch::Tensor d = torch::zeros(3, torch::kCUDA);
+  torch::Tensor h = x.cpu();
+  torch::Tensor sum = a + h;
+  torch::Tensor mixed = a + x;
+  torch::Tensor follows = a.to(x);
+  torch::Tensor re = torch::zeros(3);
+  re = x;
+  torch::Tensor data = batch.data;
+  consume(a, d, h, sum, mixed, follows, re, data);
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  auto OnHost = [&](const std::string &Name) {
+    const DeclRefExpr *Ref = ref(S, Name);
+    EXPECT_TRUE(Ref) << Name;
+    return Ref && onHost(Ref, S.analysis());
+  };
+  EXPECT_TRUE(OnHost("a"));
+  EXPECT_FALSE(OnHost("d")) << "made on the accelerator";
+  EXPECT_TRUE(OnHost("h"));
+  EXPECT_TRUE(OnHost("sum"));
+  EXPECT_FALSE(OnHost("mixed")) << "x may be anywhere";
+  EXPECT_FALSE(OnHost("follows")) << "moved to x's device";
+  EXPECT_FALSE(OnHost("re")) << "reassigned";
+  EXPECT_FALSE(OnHost("x"));
+  EXPECT_TRUE(OnHost("data")) << "a data loader's example";
+}
+
+TEST(AnalysisFacts, AMoveFollowsAnotherTensorsDevice) {
+  Snippet S(R"cc(
+void f(torch::Tensor a, torch::Tensor x) {
+  a.to(x);
+  a.to(x.options());
+  a.to(torch::kCUDA);
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  auto Followed = [&](unsigned I) -> const Expr * {
+    const CallExpr *To = S.call("f", "to", I);
+    std::optional<RoleMatch> R = S.analysis().role(To);
+    return R ? followedByMove(To, *R, S.analysis()) : nullptr;
+  };
+  ASSERT_TRUE(Followed(0) && Followed(1));
+  EXPECT_EQ(namedVar(Followed(0)), S.var("x"));
+  EXPECT_EQ(namedVar(Followed(1)), S.var("x"));
+  EXPECT_EQ(Followed(2), nullptr);
+}
+
+TEST(AnalysisFacts, CreatedOnHostFindsTheFactoryMadeInEachIteration) {
+  Snippet S(R"cc(
+void f(int n) {
+  torch::Tensor before = torch::arange(5);
+  for (int i = 0; i < n; ++i) {
+    torch::Tensor t = torch::arange(5).unsqueeze(0);
+    torch::Tensor copy = torch::tensor(1.f);
+    torch::Tensor dev = torch::zeros(3, torch::kCUDA);
+    (t + before + copy + dev).cuda();
+  }
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  const Stmt *Loop = S.loop("f");
+  const CallExpr *Factory = createdOnHost(ref(S, "t", 0), S.analysis(), Loop);
+  EXPECT_EQ(Factory, S.call("f", "arange", 1));
+  EXPECT_EQ(createdOnHost(ref(S, "before"), S.analysis(), Loop), nullptr) << "made once, before the loop";
+  EXPECT_EQ(createdOnHost(ref(S, "before"), S.analysis()), S.call("f", "arange", 0)) << "without a loop";
+  EXPECT_EQ(createdOnHost(ref(S, "copy"), S.analysis(), Loop), nullptr) << "a copy of host values";
+  EXPECT_EQ(createdOnHost(ref(S, "dev"), S.analysis(), Loop), nullptr);
+}
+
+TEST(AnalysisFacts, ABackwardPassProvesAGraph) {
+  Snippet S(std::string(NetDecl) + R"cc(
+void f(Net &net, torch::Tensor x) {
+  torch::Tensor loss = net.forward(x).sum();
+  torch::Tensor other = loss.detach();
+  loss.backward();
+  auto later = [&] { other.backward(); };
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  const Stmt *Body = S.function("f")->getBody();
+  EXPECT_TRUE(provesGraph(S.var("loss"), Body, S.analysis()));
+  EXPECT_FALSE(provesGraph(S.var("other"), Body, S.analysis())) << "only in a lambda";
+}
+
+const char *const Loops = R"cc(
+void use(const torch::Tensor &t, int k);
+void fill(float *p);
+int g_k = 1;
+void f(torch::Tensor a, torch::Tensor b, int n) {
+  float buf[4];
+  float v = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      a.add_(b);
+      fill(&v);
+      float &alias = buf[0];
+      use(b, i);
+      use(b + b, j);
+      torch::zeros(n);
+      torch::zeros(i);
+      use(b, g_k);
+    }
+  }
+}
+)cc";
+
+TEST(AnalysisInvariance, WhatALoopChanges) {
+  Snippet S(Loops);
+  ASSERT_TRUE(S.ok());
+  const Stmt *Inner = S.loop("f", 1);
+  EXPECT_TRUE(isChangedIn(S.var("a"), Inner)) << "add_ works in place";
+  EXPECT_FALSE(isChangedIn(S.var("b"), Inner)) << "passed by const reference";
+  EXPECT_TRUE(isChangedIn(S.var("v"), Inner)) << "its address goes to a float *";
+  EXPECT_TRUE(isChangedIn(S.var("buf"), Inner)) << "bound to a mutable reference";
+  EXPECT_FALSE(isChangedIn(S.var("n"), Inner));
+  EXPECT_TRUE(readsChangedIn(S.call("f", "use", 1), S.loop("f", 0))) << "j changes in the outer loop";
+  EXPECT_FALSE(readsChangedIn(S.call("f", "zeros", 0), S.loop("f", 0)));
+}
+
+TEST(AnalysisInvariance, TheOutermostLoopAnExpressionDoesNotDependOn) {
+  Snippet S(Loops);
+  ASSERT_TRUE(S.ok());
+  const Stmt *Outer = S.loop("f", 0), *Inner = S.loop("f", 1);
+  std::vector<const Stmt *> Both = {Inner, Outer};
+  const ApiProfiles &P = builtinProfiles();
+  EXPECT_EQ(outermostInvariantLoop(S.call("f", "zeros", 0), Both, P), Outer);
+  EXPECT_EQ(outermostInvariantLoop(S.call("f", "zeros", 1), Both, P), Inner) << "i changes in the outer loop";
+  EXPECT_EQ(outermostInvariantLoop(S.call("f", "use", 1), Both, P), nullptr) << "j changes in the inner loop";
+
+  EXPECT_EQ(loopsUpTo(S.call("f", "zeros", 0), Outer, S.analysis()), Both);
+  EXPECT_EQ(loopsUpTo(S.call("f", "zeros", 0), Inner, S.analysis()), std::vector<const Stmt *>{Inner});
+  EXPECT_TRUE(loopsUpTo(S.call("f", "zeros", 0), S.call("f", "use"), S.analysis()).empty());
+}
+
+TEST(AnalysisInvariance, ArgumentsThatNameTheSameVariableEveryIteration) {
+  Snippet S(Loops);
+  ASSERT_TRUE(S.ok());
+  const Stmt *Outer = S.loop("f", 0);
+  const CallExpr *Use = S.call("f", "use", 0);
+  EXPECT_TRUE(argumentInvariantIn(Use, 0, Outer, S.analysis()));
+  EXPECT_FALSE(argumentInvariantIn(Use, 1, Outer, S.analysis())) << "the loop's counter";
+  EXPECT_TRUE(argumentInvariantIn(Use, 1, S.loop("f", 1), S.analysis())) << "i is fixed in the inner loop";
+  EXPECT_FALSE(argumentInvariantIn(S.call("f", "use", 1), 0, Outer, S.analysis())) << "an expression";
+  EXPECT_FALSE(argumentInvariantIn(S.call("f", "use", 2), 1, Outer, S.analysis())) << "a global";
+}
+
+TEST(AnalysisInvariance, ParametersEveryPerStepCallPassesUnchanged) {
+  Snippet S(std::string(NetDecl) + R"cc(
+torch::Tensor helper(Net &net, const torch::Tensor &w, int k) { return net.forward(w); }
+void train(Net &net, torch::Tensor w, int steps) {
+  for (int i = 0; i < steps; ++i)
+    helper(net, w, i).backward();
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  std::optional<HotContext> Hot = S.analysis().perStep(S.call("helper", "forward"));
+  ASSERT_TRUE(Hot);
+  const FunctionDecl *Helper = S.function("helper");
+  EXPECT_TRUE(parameterInvariant(Helper->getParamDecl(1), *Hot, S.analysis()));
+  EXPECT_FALSE(parameterInvariant(Helper->getParamDecl(2), *Hot, S.analysis())) << "the step counter";
+}
+
+TEST(AnalysisInvariance, PerCallConstantsAreFieldsOnlyConstructorsSet) {
+  Snippet S(R"cc(
+class Fixed {
+public:
+  Fixed() : scale_(torch::zeros(3)), mean_(0.5f) {}
+  torch::Tensor apply(const torch::Tensor &x) const { return x * scale_ + torch::tensor(mean_); }
+private:
+  torch::Tensor scale_;
+  float mean_;
+};
+class Changing {
+public:
+  Changing() : scale_(torch::zeros(3)) {}
+  torch::Tensor apply(const torch::Tensor &x) const { return x * scale_; }
+  void reset() { scale_ = torch::ones(3); }
+private:
+  torch::Tensor scale_;
+};
+)cc");
+  ASSERT_TRUE(S.ok());
+  auto Member = [&](const std::string &Class) {
+    return S.nth<MemberExpr>(memberExpr(member(hasName("scale_")), hasAncestor(cxxMethodDecl(hasName("apply"))),
+                                        hasAncestor(cxxRecordDecl(hasName(Class)))));
+  };
+  const FieldDecl *Scale = perCallConstant(Member("Fixed"), S.analysis());
+  ASSERT_TRUE(Scale);
+  EXPECT_EQ(Scale->getName(), "scale_");
+  const FieldDecl *Mean = perCallConstant(S.call("apply", "tensor"), S.analysis());
+  ASSERT_TRUE(Mean) << "torch::tensor(mean_) turns the same host value into a tensor";
+  EXPECT_EQ(Mean->getName(), "mean_");
+  EXPECT_EQ(perCallConstant(Member("Changing"), S.analysis()), nullptr) << "reset() changes it";
+}
+
+const char *const Reads = R"cc(
+void log_value(float v);
+void consume(float v);
+float read(torch::Tensor t) { return t.item(); }
+float f(torch::Tensor x, float *out) {
+  log_value(x.item());
+  if (x.item() > 0.5f) {}
+  float total = 0;
+  total += x.item();
+  out[0] = x.item();
+  consume(x.item());
+  if (read(x) > 0) {}
+  return x.item();
+}
+)cc";
+
+TEST(AnalysisPurpose, WhyAValueIsReadToTheHost) {
+  Snippet S(Reads);
+  ASSERT_TRUE(S.ok());
+  auto Why = [&](unsigned I) { return purposeOf(S.call("f", "item", I), S.analysis()); };
+  EXPECT_EQ(Why(0), Purpose::Log);
+  EXPECT_EQ(Why(1), Purpose::Condition);
+  EXPECT_EQ(Why(2), Purpose::Accumulate);
+  EXPECT_EQ(Why(3), Purpose::Store);
+  EXPECT_EQ(Why(4), Purpose::Other);
+  EXPECT_EQ(Why(5), Purpose::Return);
+  EXPECT_EQ(describe(Purpose::Log), "to log it");
+  EXPECT_EQ(describe(Purpose::Other), "");
+}
+
+TEST(AnalysisPurpose, AValueAHelperReturnsIsFollowedToTheCall) {
+  Snippet S(Reads);
+  ASSERT_TRUE(S.ok());
+  const CallExpr *Item = S.call("read", "item");
+  EXPECT_EQ(purposeOf(Item, S.analysis()), Purpose::Return);
+  const Expr *Chain[] = {S.call("f", "read")};
+  EXPECT_EQ(purposeThroughCalls(Item, S.analysis(), Chain), Purpose::Condition);
+  EXPECT_EQ(purposeThroughCalls(Item, S.analysis(), {}), Purpose::Return);
+}
+
+TEST(AnalysisElementRead, OneElementPerIterationOfADeviceTensor) {
+  Snippet S(R"cc(
+float f(torch::Tensor out, int n) {
+  float s = 0;
+  torch::Tensor host = out.cpu();
+  for (int i = 0; i < n; ++i) {
+    s += out[i].item();
+    s += host[i].item();
+    s += out[0].item();
+  }
+  return s;
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  std::optional<ElementRead> R = elementRead(S.call("f", "item", 0), S.analysis());
+  ASSERT_TRUE(R);
+  EXPECT_EQ(R->Loop, S.loop("f"));
+  ASSERT_TRUE(R->Selection && R->Entry);
+  EXPECT_EQ(R->Entry->R, Role::ElementIndex);
+  EXPECT_FALSE(R->Hot) << "no model runs here";
+  EXPECT_FALSE(elementRead(S.call("f", "item", 1), S.analysis())) << "a host copy";
+  EXPECT_FALSE(elementRead(S.call("f", "item", 2), S.analysis())) << "the same element every time";
+}
+
+} // namespace
+} // namespace mlperf::test

@@ -1,0 +1,267 @@
+// The whole-project summaries (checks/analysis/Summaries.h): what the
+// collector records of a small source, its JSON form against a checked-in
+// copy, and the answers ProjectSummaries gives once files are resolved.
+#include "AnalysisTestSupport.h"
+#include "LintTestSupport.h"
+#include "analysis/Summaries.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+namespace mlperf::test {
+namespace {
+
+using namespace clang::tidy::mlperf;
+
+const char *const ExpectedJson = MLPERF_SOURCE_DIR "/tests/lint/data/analysis/summaries.json";
+
+/// A training loop that calls functions another file defines: per step with
+/// two invariant arguments (augment), per step with a value (log_loss), and
+/// once under a no-grad guard (evaluate); predict runs the model outside any loop.
+const char *const TrainSource = R"cc(
+struct Net : torch::nn::Module {
+  torch::Tensor forward(const torch::Tensor &x);
+};
+torch::Tensor augment(const torch::Tensor &batch, long seed);
+float evaluate(Net &net, const torch::Tensor &x);
+void log_loss(float loss);
+
+void train(Net &net, torch::optim::SGD &opt, const torch::Tensor &data, long steps) {
+  long seed = 7;
+  torch::Tensor x = data.to(torch::kCUDA);
+  for (long i = 0; i < steps; ++i) {
+    torch::Tensor y = net.forward(augment(x, seed));
+    y.backward();
+    opt.step();
+    log_loss(y.item());
+  }
+  torch::NoGradGuard no_grad;
+  evaluate(net, x);
+}
+
+float predict(Net &net, const torch::Tensor &x) { return net.forward(x).item(); }
+)cc";
+
+FileSummary summarizeTrain(Snippet &S) {
+  FileSummary F = summarize(S.analysis(), "input.cc");
+  F.MTime = 1700000000;
+  F.Size = 1234;
+  return F;
+}
+
+const FunctionFacts *byName(const FileSummary &F, const std::string &Name) {
+  for (const auto &[Usr, Fn] : F.Functions)
+    if (Fn.Name == Name)
+      return &Fn;
+  return nullptr;
+}
+
+TEST(AnalysisSummaries, CollectorRecordsFunctionsCallsAndDevices) {
+  Snippet S(TrainSource);
+  ASSERT_TRUE(S.ok());
+  FileSummary F = summarizeTrain(S);
+  EXPECT_TRUE(F.UsesDevice) << "data.to(torch::kCUDA)";
+  ASSERT_EQ(F.Functions.size(), 2u) << "train and predict; the declared functions are other files'";
+  const FunctionFacts *Train = byName(F, "train"), *Predict = byName(F, "predict");
+  ASSERT_TRUE(Train && Predict);
+  EXPECT_FALSE(Train->StepsDirectly) << "its model step is in its loop";
+  EXPECT_TRUE(Train->ReachesStep);
+  EXPECT_TRUE(Train->Trains);
+  EXPECT_TRUE(Predict->StepsDirectly);
+  EXPECT_FALSE(Predict->Trains);
+  EXPECT_EQ(Train->Line, 10u) << "after the stand-in's include line";
+
+  ASSERT_TRUE(S.call("train", "augment") && S.call("train", "evaluate") && S.call("train", "log_loss"));
+  std::string Augment = usrOf(S.call("train", "augment")->getDirectCallee());
+  std::string Evaluate = usrOf(S.call("train", "evaluate")->getDirectCallee());
+  std::string Log = usrOf(S.call("train", "log_loss")->getDirectCallee());
+  EXPECT_TRUE(F.Uses.count(Augment) && F.Uses.count(Evaluate) && F.Uses.count(Log));
+  EXPECT_TRUE(llvm::is_contained(Train->DirectCallees, Evaluate));
+  EXPECT_FALSE(llvm::is_contained(Train->DirectCallees, Augment)) << "called in the loop";
+  EXPECT_TRUE(F.GradOffCalls.at(Evaluate));
+  EXPECT_FALSE(F.GradOffCalls.at(Augment));
+
+  ASSERT_EQ(F.HotCalls.count(Augment), 1u);
+  const HotCallSite &Hot = F.HotCalls.at(Augment).front();
+  EXPECT_EQ(Hot.Caller, "train");
+  EXPECT_TRUE(Hot.Training);
+  EXPECT_EQ(Hot.LoopLine, 13u);
+  EXPECT_EQ(Hot.InvariantArgs, (std::vector<unsigned>{0, 1}));
+  ASSERT_EQ(F.HotCalls.count(Log), 1u);
+  EXPECT_TRUE(F.HotCalls.at(Log).front().InvariantArgs.empty()) << "y.item() is a new value every step";
+  EXPECT_EQ(F.HotCalls.count(Evaluate), 0u) << "evaluate runs once, after the loop";
+}
+
+TEST(AnalysisSummaries, JsonMatchesTheCheckedInFormAndRoundTrips) {
+  Snippet S(TrainSource);
+  ASSERT_TRUE(S.ok());
+  ProjectSummaries P;
+  P.add(summarizeTrain(S));
+  P.resolve();
+  std::string Json = P.toJson();
+  std::string Expected = readFile(ExpectedJson);
+  if (Json != Expected) {
+    std::string Actual = std::string(::testing::TempDir()) + "/summaries.actual.json";
+    std::error_code EC;
+    llvm::raw_fd_ostream(Actual, EC) << Json;
+    ADD_FAILURE() << "the summaries' JSON differs from " << ExpectedJson << "; this run's is in " << Actual;
+  }
+  llvm::Expected<ProjectSummaries> Back = ProjectSummaries::fromJson(Json, "summaries.json");
+  ASSERT_TRUE(static_cast<bool>(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->toJson(), Json);
+}
+
+TEST(AnalysisSummaries, FromJsonRebuildsOlderVersionsAndNamesTheSourceOfErrors) {
+  llvm::Expected<ProjectSummaries> Old =
+      ProjectSummaries::fromJson(R"({"version": 1, "files": {"a.cc": 3}})", "s.json");
+  ASSERT_TRUE(static_cast<bool>(Old)) << llvm::toString(Old.takeError());
+  EXPECT_TRUE(Old->files().empty()) << "an older tool's summaries are rebuilt";
+
+  auto Error = [](const std::string &Json) {
+    llvm::Expected<ProjectSummaries> P = ProjectSummaries::fromJson(Json, "s.json");
+    return P ? std::string() : llvm::toString(P.takeError());
+  };
+  EXPECT_EQ(Error(R"({"version": 99, "files": {}})"), "s.json: unknown summary version");
+  EXPECT_NE(Error(R"({"version": 5, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
+            std::string::npos);
+  EXPECT_NE(Error("{").find("s.json: invalid summaries: "), std::string::npos);
+  EXPECT_EQ(Error(R"({"version": 5, "files": {}})"), "");
+}
+
+FunctionFacts facts(const std::string &Name, const std::string &File, unsigned Line,
+                    std::vector<std::string> Callees = {}, bool Direct = true) {
+  FunctionFacts F;
+  F.Name = Name;
+  F.File = File;
+  F.Line = Line;
+  F.Callees = Callees;
+  if (Direct)
+    F.DirectCallees = Callees;
+  return F;
+}
+
+/// a.cc's `step` runs the model and trains; b.cc's `outer` calls it outside
+/// any loop and c.cc's `looped` calls it in a loop.
+ProjectSummaries threeFiles() {
+  FileSummary A, B, C;
+  A.File = "a.cc";
+  A.Functions["u:step"] = facts("step", "a.cc", 1);
+  A.Functions["u:step"].StepsDirectly = A.Functions["u:step"].ReachesStep = A.Functions["u:step"].Trains = true;
+  B.File = "b.cc";
+  B.Functions["u:outer"] = facts("outer", "b.cc", 2, {"u:step"});
+  C.File = "c.cc";
+  C.Functions["u:looped"] = facts("looped", "c.cc", 3, {"u:step"}, /*Direct=*/false);
+  ProjectSummaries P;
+  for (FileSummary *F : {&A, &B, &C})
+    P.add(*F);
+  P.resolve();
+  return P;
+}
+
+TEST(AnalysisSummaries, ResolveCarriesFactsAcrossFilesToCallers) {
+  ProjectSummaries P = threeFiles();
+  ASSERT_TRUE(P.function("u:outer"));
+  EXPECT_TRUE(P.function("u:outer")->StepsDirectly);
+  EXPECT_TRUE(P.function("u:outer")->Trains);
+  ASSERT_TRUE(P.function("u:looped"));
+  EXPECT_TRUE(P.function("u:looped")->ReachesStep);
+  EXPECT_FALSE(P.function("u:looped")->StepsDirectly) << "its call of step is in a loop";
+  EXPECT_FALSE(P.function("u:unknown"));
+}
+
+TEST(AnalysisSummaries, TwoDifferentDefinitionsOfOneFunctionSayNothing) {
+  ProjectSummaries P = threeFiles();
+  FileSummary D;
+  D.File = "d.cc";
+  D.Functions["u:step"] = facts("step", "d.cc", 9);
+  D.HotCalls["u:step"].push_back(HotCallSite{"e.cc", 1, 1, "e.cc", 1, 1, "main", true, {0}});
+  P.add(D);
+  P.resolve();
+  EXPECT_FALSE(P.function("u:step"));
+  EXPECT_FALSE(P.hotCaller("u:step", "a.cc"));
+
+  // The same definition seen from two files (a header's inline function) is one.
+  ProjectSummaries Q = threeFiles();
+  FileSummary E;
+  E.File = "e.cc";
+  E.Functions["u:step"] = facts("step", "a.cc", 1);
+  Q.add(E);
+  Q.resolve();
+  EXPECT_TRUE(Q.function("u:step"));
+}
+
+TEST(AnalysisSummaries, HotCallersGradOffAndSameArgumentsComeFromOtherFiles) {
+  FileSummary Lib, Main, Other;
+  Lib.File = "lib.cc";
+  Lib.Functions["u:f"] = facts("f", "lib.cc", 1);
+  Main.File = "main.cc";
+  Main.UsesDevice = true;
+  Main.HotCalls["u:f"].push_back(HotCallSite{"main.cc", 5, 3, "main.cc", 4, 1, "train", true, {0, 2}});
+  Main.GradOffCalls["u:f"] = true;
+  Other.File = "other.cc";
+  Other.HotCalls["u:f"].push_back(HotCallSite{"other.cc", 8, 3, "other.cc", 7, 1, "eval", false, {2}});
+  Other.GradOffCalls["u:f"] = true;
+  ProjectSummaries P;
+  for (FileSummary *F : {&Lib, &Main, &Other})
+    P.add(*F);
+  P.resolve();
+
+  const HotCallSite *H = P.hotCaller("u:f", "lib.cc");
+  ASSERT_TRUE(H);
+  EXPECT_EQ(H->Caller, "train");
+  EXPECT_EQ(P.hotCaller("u:f", "main.cc")->Caller, "eval") << "a file's own calls do not count";
+  EXPECT_TRUE(P.calledWithGradOff("u:f", "lib.cc"));
+  EXPECT_FALSE(P.calledWithGradOff("u:g", "lib.cc")) << "never called";
+  EXPECT_TRUE(P.passesSameValue("u:f", "lib.cc", 2));
+  EXPECT_FALSE(P.passesSameValue("u:f", "lib.cc", 0)) << "other.cc passes a new value";
+  EXPECT_TRUE(P.passesSameValue("u:f", "other.cc", 0));
+  EXPECT_TRUE(P.anyUsesDevice("lib.cc"));
+  EXPECT_FALSE(P.anyUsesDevice("main.cc"));
+
+  Other.GradOffCalls["u:f"] = false;
+  P.add(Other);
+  P.resolve();
+  EXPECT_FALSE(P.calledWithGradOff("u:f", "lib.cc")) << "one call with gradients on";
+}
+
+TEST(AnalysisSummaries, DependenciesListWhatAFileReadsOfTheOthers) {
+  FileSummary Lib, Main;
+  Lib.File = "lib.cc";
+  Lib.Functions["u:f"] = facts("f", "lib.cc", 1);
+  Lib.Functions["u:f"].ReachesStep = true;
+  Main.File = "main.cc";
+  Main.Uses = {"u:f", "u:missing"};
+  Main.HotCalls["u:f"].push_back(HotCallSite{"main.cc", 5, 3, "main.cc", 4, 1, "train", true, {1}});
+  Main.GradOffCalls["u:f"] = true;
+  Main.UsesDevice = true;
+  ProjectSummaries P;
+  P.add(Lib);
+  P.add(Main);
+  P.resolve();
+  EXPECT_EQ(P.dependencies(Main), "calls\x1fu:f\x1f"
+                                  "f\x1flib.cc:1\x1f"
+                                  "010\n");
+  EXPECT_EQ(P.dependencies(Lib), "called\x1fu:f\x1fmain.cc:5:3\x1fmain.cc:4:1\x1ftrain\x1f"
+                                 "1\n"
+                                 "same-arg\x1fu:f\x1f"
+                                 "1\n"
+                                 "grad-off\x1fu:f\n"
+                                 "device\n");
+}
+
+TEST(AnalysisSummaries, CurrentSummariesAreWhatWasSetLast) {
+  auto S = std::make_shared<ProjectSummaries>(threeFiles());
+  {
+    ScopedSummaries Scope(S);
+    EXPECT_EQ(projectSummaries(), S);
+    Snippet Code("void f() {}");
+    ASSERT_TRUE(Code.ok());
+    EXPECT_EQ(Code.analysis().project(), S.get()) << "an analysis reads them when it is built";
+  }
+  EXPECT_EQ(projectSummaries(), nullptr);
+}
+
+} // namespace
+} // namespace mlperf::test
