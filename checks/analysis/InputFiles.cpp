@@ -1,5 +1,9 @@
 #include "InputFiles.h"
 
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -41,7 +45,7 @@ std::string humanSize(uint64_t Bytes) { return std::to_string(Bytes >> 20) + " M
 } // namespace
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(llvm::StringRef Path, llvm::StringRef What,
-                                                                  uint64_t Limit) {
+                                                                  uint64_t Limit, bool Record) {
   std::string P(Path);
   std::string Cannot = (Path + ": cannot read " + What + ": ").str();
   // Non-blocking, so that opening a FIFO returns at once; it is refused below.
@@ -57,7 +61,8 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(llvm::StringRe
     ::close(Fd);
     return fail(Cannot + "larger than " + humanSize(Limit));
   }
-  noteId(St);
+  if (Record)
+    noteId(St);
   // The size fstat saw: what a file gains meanwhile is not read.
   auto Buf = llvm::MemoryBuffer::getOpenFileSlice(Fd, P, St.st_size, 0);
   ::close(Fd);
@@ -115,8 +120,9 @@ llvm::Error checkNesting(llvm::StringRef Text, llvm::StringRef Source) {
   return fail(Source + ": nested more than " + llvm::Twine(MaxNesting) + " levels deep; not read");
 }
 
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readStructuredFile(llvm::StringRef Path, llvm::StringRef What) {
-  auto Buf = readInputFile(Path, What, MaxStructuredBytes);
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readStructuredFile(llvm::StringRef Path, llvm::StringRef What,
+                                                                       bool Record) {
+  auto Buf = readInputFile(Path, What, MaxStructuredBytes, Record);
   if (!Buf)
     return Buf.takeError();
   if (nestingDepth((*Buf)->getBuffer()) > MaxNesting)

@@ -21,12 +21,14 @@ inline constexpr unsigned MaxNesting = 256;
 
 /// The content of \p Path (through symlinks) when it is a regular file of at
 /// most \p Limit bytes; otherwise one line, "<Path>: cannot read <What>: <why>".
-/// Records it as an input.
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(llvm::StringRef Path, llvm::StringRef What,
-                                                                  uint64_t Limit = MaxStructuredBytes);
+/// Records it as an input unless \p Record is false (a file the run itself
+/// keeps up to date, as the stored validation results).
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readInputFile(llvm::StringRef Path, llvm::StringRef What, uint64_t Limit = MaxStructuredBytes, bool Record = true);
 /// readInputFile, and the same error when the JSON or YAML text in it nests
 /// deeper than MaxNesting (parsers recurse once per level).
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readStructuredFile(llvm::StringRef Path, llvm::StringRef What);
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readStructuredFile(llvm::StringRef Path, llvm::StringRef What,
+                                                                       bool Record = true);
 /// An error naming \p Source when \p Text nests deeper than MaxNesting.
 llvm::Error checkNesting(llvm::StringRef Text, llvm::StringRef Source);
 /// The deepest nesting of \p Text read as JSON or YAML: brackets outside

@@ -57,8 +57,7 @@ struct Options {
                                            cl::desc("Do not report findings in headers matching this regex, "
                                                     "as clang-tidy's --exclude-header-filter"),
                                            cl::cat(Category)};
-  cl::opt<bool> SystemHeaders{"system-headers", cl::desc("Report findings in system headers too"),
-                              cl::cat(Category)};
+  cl::opt<bool> SystemHeaders{"system-headers", cl::desc("Report findings in system headers too"), cl::cat(Category)};
   cl::opt<bool> UseColor{"use-color",
                          cl::desc("Colors in the text report (default: when stdout is a terminal); "
                                   "--use-color=false turns them off"),
@@ -76,8 +75,7 @@ struct Options {
   cl::list<std::string> Excludes{"exclude", cl::desc("Skip files and directories matching this glob (repeatable)"),
                                  cl::value_desc("glob"), cl::cat(Category)};
   cl::opt<bool> Verbose{"verbose", cl::desc("Say which paths the directory walk skips"), cl::cat(Category)};
-  cl::opt<bool> VerifyConfig{"verify-config", cl::desc("Check the configuration files and exit"),
-                             cl::cat(Category)};
+  cl::opt<bool> VerifyConfig{"verify-config", cl::desc("Check the configuration files and exit"), cl::cat(Category)};
   cl::opt<std::string> ExportFixes{"export-fixes", cl::desc("Write fixes as YAML for clang-apply-replacements"),
                                    cl::value_desc("file"), cl::cat(Category)};
   cl::opt<std::string> OutputFormat{"format", cl::desc("Output format: text, json, sarif or html"), cl::init("text"),
@@ -85,15 +83,19 @@ struct Options {
   cl::opt<std::string> SarifRoot{"sarif-root",
                                  cl::desc("SARIF: URIs relative to this directory (%SRCROOT%; default: git top-level)"),
                                  cl::value_desc("dir"), cl::cat(Category)};
-  cl::opt<std::string> Output{"o", cl::desc("Write the report to this file instead of stdout"),
-                              cl::value_desc("file"), cl::cat(Category)};
+  cl::opt<std::string> Output{"o", cl::desc("Write the report to this file instead of stdout"), cl::value_desc("file"),
+                              cl::cat(Category)};
   cl::list<std::string> Profiles{"profile", cl::desc("Additional API profile (JSON)"), cl::value_desc("file"),
                                  cl::cat(Category)};
   cl::list<std::string> ExtraArgs{"extra-arg", cl::desc("Compiler argument to append"), cl::cat(Category)};
   cl::list<std::string> ExtraArgsBefore{"extra-arg-before", cl::desc("Compiler argument to prepend"),
                                         cl::cat(Category)};
-  cl::opt<int> Jobs{"j", cl::desc("Files linted in parallel (default: cores)"), cl::value_desc("uint"), cl::init(0), cl::Prefix,
-                         cl::cat(Category)};
+  cl::opt<int> Jobs{"j",
+                    cl::desc("Files linted in parallel (default: cores)"),
+                    cl::value_desc("uint"),
+                    cl::init(0),
+                    cl::Prefix,
+                    cl::cat(Category)};
   cl::opt<std::string> LineFilter{"line-filter",
                                   cl::desc("Report only findings on these lines: clang-tidy's JSON, "
                                            "[{\"name\":\"file.cc\",\"lines\":[[1,3],[5,7]]},{\"name\":\"f.h\"}]"),
@@ -116,16 +118,19 @@ struct Options {
                                cl::cat(Category)};
   cl::opt<std::string> CudaPath{"cuda-path", cl::desc("CUDA toolkit for .cu files (default: clang's search)"),
                                 cl::value_desc("dir"), cl::cat(Category)};
-  cl::opt<std::string> CacheDir{"cache-dir", cl::desc("Result cache directory (default: $XDG_CACHE_HOME/mlperf-lint "
-                                                      "or ~/.cache/mlperf-lint)"),
+  cl::opt<std::string> CacheDir{"cache-dir",
+                                cl::desc("Result cache directory (default: $XDG_CACHE_HOME/mlperf-lint "
+                                         "or ~/.cache/mlperf-lint)"),
                                 cl::value_desc("dir"), cl::cat(Category)};
   cl::opt<bool> NoCache{"no-cache", cl::desc("Neither read nor write the result cache"), cl::cat(Category)};
   cl::opt<std::string> CacheSize{"cache-size", cl::desc("Result cache size limit, e.g. 512M (the default) or 2G"),
                                  cl::value_desc("size"), cl::cat(Category)};
-  cl::opt<bool> NoPreamble{"no-preamble", cl::desc("Parse every file's includes itself, without a shared "
-                                                    "precompiled preamble"),
+  cl::opt<bool> NoPreamble{"no-preamble",
+                           cl::desc("Parse every file's includes itself, without a shared "
+                                    "precompiled preamble"),
                            cl::cat(Category)};
-  cl::opt<std::string> ShardSpec{"shard", cl::desc("Lint only shard K of N (1 <= K <= N), split by a hash of each path"),
+  cl::opt<std::string> ShardSpec{"shard",
+                                 cl::desc("Lint only shard K of N (1 <= K <= N), split by a hash of each path"),
                                  cl::value_desc("K/N"), cl::cat(Category)};
 };
 
@@ -142,7 +147,7 @@ std::vector<const char *> splitArguments(int Argc, const char **Argv, LintReques
   std::vector<const char *> Own;
   for (int I = 0; I < Argc; ++I) {
     if (I == 1 && llvm::StringRef(Argv[I]) == "lsp") {
-      R.What = Action::Lsp;  // the server takes the lint options, for every file it lints
+      R.What = Action::Lsp; // the server takes the lint options, for every file it lints
       continue;
     }
     if (!R.Flags.HaveFixedArgs && llvm::StringRef(Argv[I]) == "--") {
@@ -164,7 +169,8 @@ llvm::Expected<const Options *> parseOptions(std::vector<const char *> &Own) {
   static Options &O = *new Options;
   cl::ResetAllOptionOccurrences();
   cl::HideUnrelatedOptions(O.Category);
-  cl::SetVersionPrinter([](llvm::raw_ostream &OS) { OS << "mlperf-lint " MLPERF_VERSION " (LLVM " MLPERF_LLVM_VERSION ")\n"; });
+  cl::SetVersionPrinter(
+      [](llvm::raw_ostream &OS) { OS << "mlperf-lint " MLPERF_VERSION " (LLVM " MLPERF_LLVM_VERSION ")\n"; });
   std::string ParseErrors;
   llvm::raw_string_ostream ParseOS(ParseErrors);
   bool Parsed = cl::ParseCommandLineOptions(Own.size(), Own.data(),

@@ -1,21 +1,21 @@
 #include "cli/Driver.h"
 
-#include "cli/CommandLine.h"
 #include "Embedded.h"
+#include "MlperfModule.h"
+#include "cli/CommandLine.h"
+#include "cli/Progress.h"
+#include "lsp/Server.h"
 #include "project/FixCheck.h"
 #include "project/Lint.h"
 #include "report/MergeReports.h"
-#include "MlperfModule.h"
-#include "cli/Progress.h"
 #include "support/SafeIO.h"
-#include "lsp/Server.h"
 #include "validate/Validate.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <iostream>

@@ -11,8 +11,8 @@ using clang::tidy::ClangTidyError;
 LiveReport::LiveReport(LintRequest &R, llvm::raw_ostream &Out, llvm::raw_ostream &Err, bool OutIsTerminal,
                        bool ErrIsTerminal)
     : Out(Out), Err(Err), Color(R.UseColor.value_or(OutIsTerminal)),
-      Streams(R.OutputFormat == Format::Text && R.OutputPath.empty()),
-      InOrder(!OutIsTerminal), Progress(ErrIsTerminal && !R.Quiet) {
+      Streams(R.OutputFormat == Format::Text && R.OutputPath.empty()), InOrder(!OutIsTerminal),
+      Progress(ErrIsTerminal && !R.Quiet) {
   if (Progress)
     R.CompilerStats = false;
 }

@@ -18,8 +18,7 @@ namespace mlperf::lint {
 class LiveReport {
 public:
   /// Adjusts \p R for what it shows (no clang counts under the progress line).
-  LiveReport(LintRequest &R, llvm::raw_ostream &Out, llvm::raw_ostream &Err, bool OutIsTerminal,
-             bool ErrIsTerminal);
+  LiveReport(LintRequest &R, llvm::raw_ostream &Out, llvm::raw_ostream &Err, bool OutIsTerminal, bool ErrIsTerminal);
   /// Whether the text findings go out file by file (then not again at the end).
   bool streams() const { return Streams; }
   FileReport callback();

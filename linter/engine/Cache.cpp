@@ -71,8 +71,7 @@ json messageToJson(const clang::tooling::DiagnosticMessage &M) {
   for (const auto &File : M.Fix)
     for (const clang::tooling::Replacement &R : File.getValue())
       Fixes.push_back({R.getFilePath().str(), R.getOffset(), R.getLength(), R.getReplacementText().str()});
-  return {{"message", M.Message}, {"file", M.FilePath}, {"offset", M.FileOffset}, {"ranges", Ranges},
-          {"fixes", Fixes}};
+  return {{"message", M.Message}, {"file", M.FilePath}, {"offset", M.FileOffset}, {"ranges", Ranges}, {"fixes", Fixes}};
 }
 
 clang::tooling::DiagnosticMessage messageFromJson(const json &J) {
@@ -102,9 +101,12 @@ json errorsToJsonValue(const std::vector<ClangTidyError> &Errors) {
     json Notes = json::array();
     for (const auto &N : E.Notes)
       Notes.push_back(messageToJson(N));
-    Out.push_back({{"check", E.DiagnosticName}, {"level", static_cast<int>(E.DiagLevel)},
-                   {"buildDirectory", E.BuildDirectory}, {"warningAsError", E.IsWarningAsError},
-                   {"aliases", E.EnabledDiagnosticAliases}, {"message", messageToJson(E.Message)},
+    Out.push_back({{"check", E.DiagnosticName},
+                   {"level", static_cast<int>(E.DiagLevel)},
+                   {"buildDirectory", E.BuildDirectory},
+                   {"warningAsError", E.IsWarningAsError},
+                   {"aliases", E.EnabledDiagnosticAliases},
+                   {"message", messageToJson(E.Message)},
                    {"notes", Notes}});
   }
   return Out;
@@ -221,10 +223,17 @@ std::optional<uint64_t> parseByteSize(llvm::StringRef Text) {
   uint64_t Scale = 1;
   if (!Text.empty()) {
     switch (llvm::toUpper(Text.back())) {
-    case 'K': Scale = 1ull << 10; break;
-    case 'M': Scale = 1ull << 20; break;
-    case 'G': Scale = 1ull << 30; break;
-    default: break;
+    case 'K':
+      Scale = 1ull << 10;
+      break;
+    case 'M':
+      Scale = 1ull << 20;
+      break;
+    case 'G':
+      Scale = 1ull << 30;
+      break;
+    default:
+      break;
     }
     if (Scale != 1)
       Text = Text.drop_back();
@@ -237,8 +246,7 @@ std::optional<uint64_t> parseByteSize(llvm::StringRef Text) {
 
 ResultCache::ResultCache(std::string Dir, uint64_t MaxBytes, const clang::tooling::CompilationDatabase &DB,
                          ProviderFactory Providers, const ParseOptions &Parse)
-    : Dir(std::move(Dir)), MaxBytes(MaxBytes), DB(DB), Providers(std::move(Providers)),
-      ToolIdentity(toolIdentity()),
+    : Dir(std::move(Dir)), MaxBytes(MaxBytes), DB(DB), Providers(std::move(Providers)), ToolIdentity(toolIdentity()),
       ParseMaterial("parse\n" + std::to_string(Parse.RecoverIncludes) + "\n" + Parse.CudaPath) {
   llvm::SmallString<256> Here;
   if (!fs::current_path(Here))
@@ -257,10 +265,8 @@ llvm::Expected<std::unique_ptr<ResultCache>> ResultCache::open(const CacheSettin
   llvm::SmallString<256> Entries(Abs);
   llvm::sys::path::append(Entries, "v1");
   if (std::error_code EC = fs::create_directories(Entries))
-    return llvm::createStringError(EC, "%s: cannot create the cache directory: %s", Abs.c_str(),
-                                   EC.message().c_str());
-  return std::unique_ptr<ResultCache>(
-      new ResultCache(std::string(Abs), S.MaxBytes, DB, std::move(Providers), Parse));
+    return llvm::createStringError(EC, "%s: cannot create the cache directory: %s", Abs.c_str(), EC.message().c_str());
+  return std::unique_ptr<ResultCache>(new ResultCache(std::string(Abs), S.MaxBytes, DB, std::move(Providers), Parse));
 }
 
 std::string ResultCache::key(const std::string &File, const std::string &Dependencies) const {
@@ -269,7 +275,8 @@ std::string ResultCache::key(const std::string &File, const std::string &Depende
   if (Commands.empty() || !Contents)
     return "";
   clang::tidy::ClangTidyOptions Options = Providers()->getOptions(File);
-  std::string Material = ToolIdentity + "\n" + clang::tidy::configurationAsText(Options) + profileContents(Options, Cwd);
+  std::string Material =
+      ToolIdentity + "\n" + clang::tidy::configurationAsText(Options) + profileContents(Options, Cwd);
   for (const clang::tooling::CompileCommand &C : Commands)
     Material += "\ncommand\n" + C.Directory + "\n" + C.Filename + "\n" + llvm::join(C.CommandLine, "\x1f");
   Material += "\n" + ParseMaterial + "\nsummaries\n" + Dependencies;
@@ -313,9 +320,33 @@ clang::tidy::ClangTidyStats statsFromJson(const json &J) {
 }
 } // namespace
 
+bool ResultCache::readEntry(llvm::StringRef Body, const std::string &Key, CachedRun &Run,
+                            std::vector<std::pair<std::string, uint64_t>> &Read, json &FixRanges) {
+  json Entry = json::parse(Body.begin(), Body.end());
+  if (Entry.at("format") != EntryFormat || Entry.at("key") != Key)
+    return false;
+  for (const json &Dep : Entry.at("read")) {
+    std::string File = Dep.at(0).get<std::string>();
+    std::optional<FileHashes> H = hashOnce(File);
+    if (!H || H->Strong != Dep.at(1).get<std::string>())
+      return false;
+    Read.emplace_back(std::move(File), H->Guard);
+  }
+  for (const json &Absent : Entry.at("absent"))
+    if (fs::exists(Absent.get<std::string>()))
+      return false;
+  Run.Errors = errorsFromJsonValue(Entry.at("errors"));
+  Run.Incomplete = Entry.at("incomplete").get<std::string>();
+  Run.FollowingErrors = Entry.at("followingErrors").get<bool>();
+  Run.CompilerStats = Entry.at("compilerStats").get<std::string>();
+  Run.Stats = statsFromJson(Entry.at("stats"));
+  FixRanges = Entry.at("fixRanges");
+  return true;
+}
+
 std::optional<CachedRun> ResultCache::lookup(const std::string &Key, ContentHashes &Recorded) {
   std::string Path = entryPath(Key);
-  auto Buf = readInputFile(Path, "cache entry", MaxSourceBytes);
+  auto Buf = readInputFile(Path, "cache entry", MaxSourceBytes, /*Record=*/false);
   if (!Buf) {
     llvm::consumeError(Buf.takeError());
     return std::nullopt;
@@ -329,7 +360,7 @@ std::optional<CachedRun> ResultCache::lookup(const std::string &Key, ContentHash
     return std::nullopt;
   };
   if ((*Buf)->getBuffer().starts_with("{"))
-    return std::nullopt;  // an entry of an earlier format, without a checksum: replaced
+    return std::nullopt; // an entry of an earlier format, without a checksum: replaced
   std::optional<llvm::StringRef> Body = verifiedBody((*Buf)->getBuffer());
   if (!Body)
     return Drop("checksum mismatch");
@@ -337,25 +368,8 @@ std::optional<CachedRun> ResultCache::lookup(const std::string &Key, ContentHash
   std::vector<std::pair<std::string, uint64_t>> Read;
   json FixRanges;
   try {
-    json Entry = json::parse(Body->begin(), Body->end());
-    if (Entry.at("format") != EntryFormat || Entry.at("key") != Key)
+    if (!readEntry(*Body, Key, Run, Read, FixRanges))
       return std::nullopt;
-    for (const json &Dep : Entry.at("read")) {
-      std::string File = Dep.at(0).get<std::string>();
-      std::optional<FileHashes> H = hashOnce(File);
-      if (!H || H->Strong != Dep.at(1).get<std::string>())
-        return std::nullopt;
-      Read.emplace_back(std::move(File), H->Guard);
-    }
-    for (const json &Absent : Entry.at("absent"))
-      if (fs::exists(Absent.get<std::string>()))
-        return std::nullopt;
-    Run.Errors = errorsFromJsonValue(Entry.at("errors"));
-    Run.Incomplete = Entry.at("incomplete").get<std::string>();
-    Run.FollowingErrors = Entry.at("followingErrors").get<bool>();
-    Run.CompilerStats = Entry.at("compilerStats").get<std::string>();
-    Run.Stats = statsFromJson(Entry.at("stats"));
-    FixRanges = Entry.at("fixRanges");
   } catch (const std::exception &) {
     return Drop("malformed");
   }
@@ -375,27 +389,30 @@ std::optional<CachedRun> ResultCache::lookup(const std::string &Key, ContentHash
   return Run;
 }
 
-void ResultCache::store(const std::string &Key, const CachedRun &Run, const std::vector<std::string> &Missing,
-                        const RecordingFileSystem &Read, const Preamble *P) {
-  if (Read.opened().empty() || hasCompilerErrors(Run.Errors))
-    return;
-  json Deps = json::array(), Absent = json::array();
+/// The files a parse read (through preamble \p P's inputs when it had one)
+/// with their hashes; nullopt when one changed since the parse read it: its
+/// findings are not those of the contents hashed now.
+static std::optional<json> readFiles(const RecordingFileSystem &Read, const Preamble *P) {
+  json Deps = json::array();
   if (P)
     for (const auto &[Path, Hash] : P->Inputs)
       Deps.push_back({Path, Hash});
   for (const RecordingFileSystem::Opened &F : Read.opened()) {
     if (P && F.Path == P->Pch)
       continue;
-    // A file changed since the parse read it: its findings are not those of
-    // the contents hashed now.
     fs::file_status St;
     std::optional<std::string> Hash = fileContentHash(F.Path);
     if (fs::status(F.Path, St) || St.getLastModificationTime() != F.ModTime || !Hash)
-      return;
+      return std::nullopt;
     Deps.push_back({F.Path, *Hash});
   }
-  // Where a header not found was looked for, or the first directory of its
-  // path that was not there: creating it there changes the run.
+  return Deps;
+}
+
+/// Where a header not found was looked for, or the first directory of its
+/// path that was not there: creating it there changes the run.
+static json absentPaths(const std::vector<std::string> &Missing, const RecordingFileSystem &Read) {
+  json Absent = json::array();
   for (const std::string &Name : Missing) {
     llvm::StringRef Spelled = llvm::StringRef(Name).trim("<>\"");
     std::set<std::string> Tails;
@@ -406,22 +423,14 @@ void ResultCache::store(const std::string &Key, const CachedRun &Run, const std:
       if (llvm::any_of(Tails, [&](const std::string &T) { return llvm::StringRef(Path).ends_with(T); }))
         Absent.push_back(Path);
   }
-  if (!Missing.empty() && Absent.empty())
-    return;  // no trace of where they were looked for
-  json Entry = {{"format", EntryFormat},
-                {"key", Key},
-                {"read", Deps},
-                {"absent", Absent},
-                {"errors", errorsToJsonValue(Run.Errors)},
-                {"incomplete", Run.Incomplete},
-                {"followingErrors", Run.FollowingErrors},
-                {"compilerStats", Run.CompilerStats},
-                {"stats", statsToJson(Run.Stats)},
-                {"fixRanges", fixRanges(Run.Errors)}};
-  std::string Path = entryPath(Key);
+  return Absent;
+}
+
+/// Writes \p Entry with its checksum to \p Path through a temporary file
+/// that a signal removes; a full disk costs the entry only.
+static void writeEntry(const std::string &Path, const json &Entry) {
   if (fs::create_directories(llvm::sys::path::parent_path(Path)))
     return;
-  // A temporary file that a signal removes; a full disk costs the entry only.
   auto Temp = fs::TempFile::create(Path + ".tmp%%%%%%%%");
   if (!Temp) {
     llvm::consumeError(Temp.takeError());
@@ -435,8 +444,31 @@ void ResultCache::store(const std::string &Key, const CachedRun &Run, const std:
   OS.clear_error();
   if (Failed)
     llvm::consumeError(Temp->discard());
-  else if (llvm::Error E = Temp->keep(Path))  // keep removes the temporary file when it cannot rename it
+  else if (llvm::Error E = Temp->keep(Path)) // keep removes the temporary file when it cannot rename it
     llvm::consumeError(std::move(E));
+}
+
+void ResultCache::store(const std::string &Key, const CachedRun &Run, const std::vector<std::string> &Missing,
+                        const RecordingFileSystem &Read, const Preamble *P) {
+  if (Read.opened().empty() || hasCompilerErrors(Run.Errors))
+    return;
+  std::optional<json> Deps = readFiles(Read, P);
+  if (!Deps)
+    return;
+  json Absent = absentPaths(Missing, Read);
+  if (!Missing.empty() && Absent.empty())
+    return; // no trace of where they were looked for
+  json Entry = {{"format", EntryFormat},
+                {"key", Key},
+                {"read", *Deps},
+                {"absent", Absent},
+                {"errors", errorsToJsonValue(Run.Errors)},
+                {"incomplete", Run.Incomplete},
+                {"followingErrors", Run.FollowingErrors},
+                {"compilerStats", Run.CompilerStats},
+                {"stats", statsToJson(Run.Stats)},
+                {"fixRanges", fixRanges(Run.Errors)}};
+  writeEntry(entryPath(Key), Entry);
 }
 
 std::vector<std::string> ResultCache::takeWarnings() {

@@ -16,16 +16,18 @@
 // unreadable or damaged entry is a miss.
 #pragma once
 
+#include "engine/IncludeRecovery.h"
+#include "engine/Preamble.h"
 #include "engine/Providers.h"
 #include "engine/RecordingFileSystem.h"
 #include "findings/Findings.h"
 #include "support/FileGuard.h"
-#include "engine/IncludeRecovery.h"
-#include "engine/Preamble.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/VirtualFileSystem.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <map>
@@ -44,7 +46,7 @@ std::string cacheDirectory();
 
 struct CacheSettings {
   bool Enabled = true;
-  std::string Dir;                      // empty: cacheDirectory() ($XDG_CACHE_HOME/mlperf-lint or ~/.cache/mlperf-lint)
+  std::string Dir; // empty: cacheDirectory() ($XDG_CACHE_HOME/mlperf-lint or ~/.cache/mlperf-lint)
   uint64_t MaxBytes = DefaultCacheBytes;
 };
 
@@ -53,7 +55,6 @@ struct CacheSettings {
 using CachedRun = FileFindings;
 /// "512M", "2G", "100000" (bytes), "64K"; nullopt when malformed or zero.
 std::optional<uint64_t> parseByteSize(llvm::StringRef Text);
-
 
 class ResultCache {
 public:
@@ -92,10 +93,15 @@ private:
   /// contentHash, once per file and run: the files of a tree include the
   /// same headers.
   struct FileHashes {
-    std::string Strong;    // fileContentHash's
-    uint64_t Guard = 0;    // FileGuard's contentHash, for --fix
+    std::string Strong; // fileContentHash's
+    uint64_t Guard = 0; // FileGuard's contentHash, for --fix
   };
   std::optional<FileHashes> hashOnce(const std::string &Path);
+  /// Reads an entry's JSON \p Body into \p Run, the files it read (with
+  /// their --fix hashes) and its fix ranges; false when a file it read has
+  /// changed or a header not found now exists. Throws on malformed JSON.
+  bool readEntry(llvm::StringRef Body, const std::string &Key, CachedRun &Run,
+                 std::vector<std::pair<std::string, uint64_t>> &Read, nlohmann::json &FixRanges);
 
   std::string Dir;
   uint64_t MaxBytes;
@@ -106,7 +112,7 @@ private:
   std::string Cwd;
   std::mutex HashMu;
   std::map<std::string, std::optional<FileHashes>> Hashes;
-  std::vector<std::string> Warnings;  // under HashMu
+  std::vector<std::string> Warnings; // under HashMu
 };
 
 /// Findings as JSON and back (all of a ClangTidyError: message, notes, ranges,

@@ -128,7 +128,7 @@ public:
   std::unique_ptr<FrontendAction> create() override { return Make(); }
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCH, DiagnosticConsumer *Diags) override {
-    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;  // defines __clang_analyzer__, as clang-tidy does
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true; // defines __clang_analyzer__, as clang-tidy does
     // clang's "N warnings generated." is printed below, and not for a file
     // whose errors come from headers that were not found.
     ShowStats = Invocation->getDiagnosticOpts().ShowCarets;
@@ -241,7 +241,7 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
     auto It = CheckOptions.find("Profiles");
     Profiles = MlperfCheck::loadProfiles(It != CheckOptions.end() ? It->second.Value : "");
     if (!Profiles) {
-      llvm::consumeError(Profiles.takeError());  // the checks report it
+      llvm::consumeError(Profiles.takeError()); // the checks report it
       Profiles = std::shared_ptr<const ApiProfiles>();
     }
   }

@@ -17,15 +17,15 @@
 namespace mlperf::lint {
 
 struct ParseOptions {
-  bool RecoverIncludes = true;  // false: --strict-includes, a missing header is a fatal error
-  std::string CudaPath;         // --cuda-path, for CUDA inputs
+  bool RecoverIncludes = true; // false: --strict-includes, a missing header is a fatal error
+  std::string CudaPath;        // --cuda-path, for CUDA inputs
 };
 
 struct FileRun {
-  std::vector<clang::tidy::ClangTidyError> Errors;  // findings, and compiler errors when nothing was missing
-  std::vector<std::string> MissingIncludes;         // as spelled, in order of first use, without duplicates
-  std::vector<std::string> StandIns;                // those of them found among mlperf-lint's stand-in headers
-  size_t FollowingErrors = 0;                       // compiler errors dropped because headers were missing
+  std::vector<clang::tidy::ClangTidyError> Errors; // findings, and compiler errors when nothing was missing
+  std::vector<std::string> MissingIncludes;        // as spelled, in order of first use, without duplicates
+  std::vector<std::string> StandIns;               // those of them found among mlperf-lint's stand-in headers
+  size_t FollowingErrors = 0;                      // compiler errors dropped because headers were missing
   // The file's stderr block, written whole when it finishes: clang's "N warnings
   // generated." and "Error while processing FILE." lines, or "".
   std::string CompilerStats;

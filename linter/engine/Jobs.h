@@ -20,7 +20,7 @@ std::optional<uint64_t> memAvailable();
 
 struct JobChoice {
   unsigned Jobs;
-  std::string Note;  // one line when memory lowered the count, else empty
+  std::string Note; // one line when memory lowered the count, else empty
 };
 
 /// min(cores, files), lowered to what \p Available bytes hold (at least 1).

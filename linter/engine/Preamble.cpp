@@ -32,7 +32,7 @@ std::string includePrefix(llvm::StringRef Source) {
     auto [Line, Rest] = Source.split('\n');
     Source = Rest;
     llvm::StringRef T = Line.trim();
-    if (T.ends_with("\\"))  // a continued line: not a plain include or comment
+    if (T.ends_with("\\")) // a continued line: not a plain include or comment
       break;
     if (T.empty() || T.starts_with("//"))
       continue;
@@ -163,10 +163,10 @@ SharedPreambles::SharedPreambles(const clang::tooling::CompilationDatabase &DB, 
   struct Candidate {
     std::string File, Directory, Flags;
     std::vector<std::string> Args;
-    std::vector<std::string> Prefixes;  // the first 1, 2, ... include lines
+    std::vector<std::string> Prefixes; // the first 1, 2, ... include lines
   };
   std::vector<Candidate> Candidates;
-  std::map<std::string, unsigned> Sharing;  // flags and prefix -> files that begin with it
+  std::map<std::string, unsigned> Sharing; // flags and prefix -> files that begin with it
   for (const std::string &File : Files) {
     std::vector<CompileCommand> Commands = DB.getCompileCommands(File);
     auto Buf = llvm::MemoryBuffer::getFile(File);

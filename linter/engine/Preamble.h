@@ -31,9 +31,9 @@ namespace mlperf::lint {
 std::string includePrefix(llvm::StringRef Source);
 
 struct Preamble {
-  std::string Pch;                                          // the precompiled header
-  std::vector<std::pair<std::string, std::string>> Inputs;  // files it was built from, with content hashes
-  std::vector<std::pair<std::string, uint64_t>> Guards;     // the same files' hashes for --fix (FileGuard's)
+  std::string Pch;                                         // the precompiled header
+  std::vector<std::pair<std::string, std::string>> Inputs; // files it was built from, with content hashes
+  std::vector<std::pair<std::string, uint64_t>> Guards;    // the same files' hashes for --fix (FileGuard's)
 };
 
 class SharedPreambles {
@@ -55,7 +55,7 @@ public:
 private:
   struct Group {
     std::string Key, Prefix, Directory;
-    std::vector<std::string> Args;  // the command without its input and output
+    std::vector<std::string> Args; // the command without its input and output
     std::once_flag Once;
     std::shared_ptr<const Preamble> Result;
   };

@@ -60,13 +60,13 @@ private:
     FileRun Run;
     ClangTidyStats Stats;
     std::shared_ptr<const Preamble> P = Preambles ? Preambles->forFile(File) : nullptr;
-    auto Read = P ? parseWith(*SharedPreambles::withPreamble(DB, *P), File, R, Run, Stats)
-                  : parseWith(DB, File, R, Run, Stats);
+    auto Read =
+        P ? parseWith(*SharedPreambles::withPreamble(DB, *P), File, R, Run, Stats) : parseWith(DB, File, R, Run, Stats);
     if (P && !clean(Run)) {
       P.reset();
       Read = parseWith(DB, File, R, Run, Stats);
     }
-    if (P)  // what the parse read through the preamble, for --fix
+    if (P) // what the parse read through the preamble, for --fix
       for (const auto &[Path, Guard] : P->Guards)
         Hashes.record(Path, Guard);
     R.Run.Errors = std::move(Run.Errors);

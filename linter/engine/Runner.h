@@ -2,10 +2,10 @@
 #pragma once
 
 #include "engine/Cache.h"
-#include "engine/Providers.h"
-#include "support/FileGuard.h"
 #include "engine/IncludeRecovery.h"
 #include "engine/Preamble.h"
+#include "engine/Providers.h"
+#include "support/FileGuard.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -24,7 +24,7 @@ namespace mlperf::lint {
 /// the result cache need of it.
 struct FileResult {
   FileFindings Run;
-  std::optional<clang::tidy::mlperf::FileSummary> Summary;  // of a parse, when asked for
+  std::optional<clang::tidy::mlperf::FileSummary> Summary; // of a parse, when asked for
   /// What a cache entry records of a parse (none for a hit or a crash).
   struct Parsed {
     std::vector<std::string> Missing;
@@ -36,11 +36,11 @@ struct FileResult {
 
 struct RunSettings {
   unsigned Jobs = 1;
-  const std::map<std::string, std::string> *Overlays = nullptr;  // unsaved buffers: no cache, no preamble
+  const std::map<std::string, std::string> *Overlays = nullptr; // unsaved buffers: no cache, no preamble
   ParseOptions Parse;
   ResultCache *Cache = nullptr;
   SharedPreambles *Preambles = nullptr;
-  bool Summarize = false;  // summarize each parsed file in the same parse
+  bool Summarize = false; // summarize each parsed file in the same parse
   /// The cache lookup's key material for a file's dependencies on other
   /// files; nullopt: the file is not looked up. Unset: "" for every file.
   std::function<std::optional<std::string>(const std::string &File)> Dependencies;

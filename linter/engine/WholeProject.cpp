@@ -123,7 +123,7 @@ private:
   RunSettings Settings;
   std::shared_ptr<ProjectSummaries> Summaries;
   std::vector<FileResult> Results;
-  std::vector<std::string> Read;  // what each file's findings read of the summaries
+  std::vector<std::string> Read; // what each file's findings read of the summaries
   bool Changed = false;
 };
 

@@ -20,11 +20,11 @@
 namespace mlperf::lint {
 
 struct ProjectRun {
-  std::shared_ptr<ContentHashes> Hashes = std::make_shared<ContentHashes>();  // of every file clang read
-  std::vector<std::string> Messages;  // stale summaries, an unreadable or unwritable summary file
-  unsigned FromCache = 0;             // files whose findings were replayed
-  unsigned Parses = 0;                // parses, counting a file linted again
-  unsigned Rounds = 0;                // of the whole-project analysis
+  std::shared_ptr<ContentHashes> Hashes = std::make_shared<ContentHashes>(); // of every file clang read
+  std::vector<std::string> Messages; // stale summaries, an unreadable or unwritable summary file
+  unsigned FromCache = 0;            // files whose findings were replayed
+  unsigned Parses = 0;               // parses, counting a file linted again
+  unsigned Rounds = 0;               // of the whole-project analysis
 };
 
 /// Lints \p Files, the inputs of the projects rooted at \p Roots. The summaries

@@ -55,7 +55,7 @@ std::vector<clang::tidy::FileFilter> changedLines(llvm::StringRef Diff, llvm::St
       if (L.consume_front("b/"))
         Files.push_back({(Top + "/" + L).str(), {}});
       else
-        Files.push_back({"", {}});  // a deleted file
+        Files.push_back({"", {}}); // a deleted file
       continue;
     }
     if (!L.consume_front("@@ ") || Files.empty() || Files.back().Name.empty())
@@ -114,79 +114,94 @@ bool isCxxSource(llvm::StringRef Path) {
 
 } // namespace
 
+llvm::Error FindingFilter::readLineFilter(const std::string &Json) {
+  if (llvm::Error E = checkNesting(Json, "--line-filter"))
+    return E;
+  clang::tidy::ClangTidyGlobalOptions Global;
+  if (std::error_code EC = clang::tidy::parseLineFilter(Json, Global))
+    return failure("--line-filter: invalid JSON: " + EC.message());
+  Lines = Global.LineFilter;
+  HaveLines = true;
+  return llvm::Error::success();
+}
+
+llvm::Error FindingFilter::readDiff(const std::string &RefGiven) {
+  auto Top = git(".", {"rev-parse", "--show-toplevel"});
+  if (!Top)
+    return Top.takeError();
+  std::string Ref = RefGiven.empty() ? "HEAD" : RefGiven;
+  // The ref reaches git only as an operand after --end-of-options, and the
+  // diff gets the commit's hash: no user text is read as an option.
+  auto Commit = git(llvm::StringRef(*Top).trim().str(),
+                    {"rev-parse", "--verify", "--quiet", "--end-of-options", Ref + "^{commit}"});
+  std::string Hash = Commit ? llvm::StringRef(*Commit).trim().str() : "";
+  if (!Commit)
+    llvm::consumeError(Commit.takeError());
+  if (Hash.empty() || !llvm::all_of(Hash, llvm::isHexDigit))
+    return failure("--diff: '" + Ref + "' is not a commit of this repository");
+  auto Diff = git(llvm::StringRef(*Top).trim().str(),
+                  {"diff", "-U0", "--no-color", "--no-ext-diff", "--merge-base", Hash, "--"});
+  if (!Diff)
+    return Diff.takeError();
+  std::vector<clang::tidy::FileFilter> Files = changedLines(*Diff, llvm::StringRef(*Top).trim());
+  for (const auto &C : Files)
+    if (isCxxSource(C.Name) && llvm::sys::fs::exists(C.Name))
+      Changed.push_back(C.Name);
+  if (HaveLines) {
+    // Both: a line must be in the given ranges and changed.
+    llvm::erase_if(Files, [&](const clang::tidy::FileFilter &C) {
+      return !llvm::any_of(C.LineRanges, [&](const auto &Range) {
+        for (unsigned L = Range.first; L <= Range.second; ++L)
+          if (passesLines(C.Name, L))
+            return true;
+        return false;
+      });
+    });
+  }
+  Lines = std::move(Files);
+  HaveLines = true;
+  return llvm::Error::success();
+}
+
+llvm::Error FindingFilter::readBaseline(const std::string &Path) {
+  auto Buf = readStructuredFile(Path, "the baseline");
+  if (!Buf)
+    return Buf.takeError();
+  nlohmann::json Doc = nlohmann::json::parse((*Buf)->getBuffer(), nullptr, /*allow_exceptions=*/false);
+  if (Doc.is_discarded() || !Doc.is_object() || !Doc.contains("findings") || !Doc["findings"].is_array())
+    return failure(Path + ": not a mlperf-lint baseline (a JSON object with \"findings\")");
+  BaselinePath = Path;
+  BaselineDir = directoryOf(Path);
+  for (const nlohmann::json &E : Doc["findings"]) {
+    if (!E.is_object() || !E.contains("check") || !E.contains("file") || !E.contains("text") ||
+        !E["check"].is_string() || !E["file"].is_string() || !E["text"].is_string())
+      return failure(Path + ": an entry needs \"check\", \"file\" and \"text\" strings: " + E.dump());
+    llvm::SmallString<256> File(E["file"].get<std::string>());
+    if (!llvm::sys::path::is_absolute(File))
+      File = BaselineDir + "/" + File.str().str();
+    Key K{E["check"], File.str().str(), normalised(E["text"].get<std::string>())};
+    // A count is how many findings the entry accepts: a positive whole number.
+    if (E.contains("count") && (!E["count"].is_number_unsigned() || E["count"].get<uint64_t>() == 0 ||
+                                E["count"].get<uint64_t>() > UINT32_MAX))
+      return failure(Path + ": an entry's \"count\" must be a positive whole number: " + E.dump());
+    Accepted[K] += E.value("count", 1u);
+    Shown[K] =
+        E["file"].get<std::string>() + ": [" + E["check"].get<std::string>() + "] " + E["text"].get<std::string>();
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<FindingFilter> FindingFilter::create(const FilterRequest &R) {
   FindingFilter F;
-  if (!R.LineFilter.empty()) {
-    if (llvm::Error E = checkNesting(R.LineFilter, "--line-filter"))
+  if (!R.LineFilter.empty())
+    if (llvm::Error E = F.readLineFilter(R.LineFilter))
       return std::move(E);
-    clang::tidy::ClangTidyGlobalOptions Global;
-    if (std::error_code EC = clang::tidy::parseLineFilter(R.LineFilter, Global))
-      return failure("--line-filter: invalid JSON: " + EC.message());
-    F.Lines = Global.LineFilter;
-    F.HaveLines = true;
-  }
-  if (R.Diff) {
-    auto Top = git(".", {"rev-parse", "--show-toplevel"});
-    if (!Top)
-      return Top.takeError();
-    std::string Ref = R.Diff->empty() ? "HEAD" : *R.Diff;
-    // The ref reaches git only as an operand after --end-of-options, and the
-    // diff gets the commit's hash: no user text is read as an option.
-    auto Commit = git(llvm::StringRef(*Top).trim().str(),
-                      {"rev-parse", "--verify", "--quiet", "--end-of-options", Ref + "^{commit}"});
-    std::string Hash = Commit ? llvm::StringRef(*Commit).trim().str() : "";
-    if (!Commit)
-      llvm::consumeError(Commit.takeError());
-    if (Hash.empty() || !llvm::all_of(Hash, llvm::isHexDigit))
-      return failure("--diff: '" + Ref + "' is not a commit of this repository");
-    auto Diff = git(llvm::StringRef(*Top).trim().str(),
-                    {"diff", "-U0", "--no-color", "--no-ext-diff", "--merge-base", Hash, "--"});
-    if (!Diff)
-      return Diff.takeError();
-    std::vector<clang::tidy::FileFilter> Changed = changedLines(*Diff, llvm::StringRef(*Top).trim());
-    for (const auto &C : Changed)
-      if (isCxxSource(C.Name) && llvm::sys::fs::exists(C.Name))
-        F.Changed.push_back(C.Name);
-    if (F.HaveLines) {
-      // Both: a line must be in the given ranges and changed.
-      llvm::erase_if(Changed, [&](const clang::tidy::FileFilter &C) {
-        return !llvm::any_of(C.LineRanges, [&](const auto &Range) {
-          for (unsigned L = Range.first; L <= Range.second; ++L)
-            if (F.passesLines(C.Name, L))
-              return true;
-          return false;
-        });
-      });
-    }
-    F.Lines = std::move(Changed);
-    F.HaveLines = true;
-  }
-  if (!R.Baseline.empty()) {
-    auto Buf = readStructuredFile(R.Baseline, "the baseline");
-    if (!Buf)
-      return Buf.takeError();
-    nlohmann::json Doc = nlohmann::json::parse((*Buf)->getBuffer(), nullptr, /*allow_exceptions=*/false);
-    if (Doc.is_discarded() || !Doc.is_object() || !Doc.contains("findings") || !Doc["findings"].is_array())
-      return failure(R.Baseline + ": not a mlperf-lint baseline (a JSON object with \"findings\")");
-    F.BaselinePath = R.Baseline;
-    F.BaselineDir = directoryOf(R.Baseline);
-    for (const nlohmann::json &E : Doc["findings"]) {
-      if (!E.is_object() || !E.contains("check") || !E.contains("file") || !E.contains("text") ||
-          !E["check"].is_string() || !E["file"].is_string() || !E["text"].is_string())
-        return failure(R.Baseline + ": an entry needs \"check\", \"file\" and \"text\" strings: " + E.dump());
-      llvm::SmallString<256> File(E["file"].get<std::string>());
-      if (!llvm::sys::path::is_absolute(File))
-        File = F.BaselineDir + "/" + File.str().str();
-      Key K{E["check"], File.str().str(), normalised(E["text"].get<std::string>())};
-      // A count is how many findings the entry accepts: a positive whole number.
-      if (E.contains("count") && (!E["count"].is_number_unsigned() || E["count"].get<uint64_t>() == 0 ||
-                                  E["count"].get<uint64_t>() > UINT32_MAX))
-        return failure(R.Baseline + ": an entry's \"count\" must be a positive whole number: " + E.dump());
-      F.Accepted[K] += E.value("count", 1u);
-      F.Shown[K] = E["file"].get<std::string>() + ": [" + E["check"].get<std::string>() + "] " +
-                   E["text"].get<std::string>();
-    }
-  }
+  if (R.Diff)
+    if (llvm::Error E = F.readDiff(*R.Diff))
+      return std::move(E);
+  if (!R.Baseline.empty())
+    if (llvm::Error E = F.readBaseline(R.Baseline))
+      return std::move(E);
   return F;
 }
 
@@ -269,13 +284,11 @@ llvm::Error writeBaseline(const std::string &Path, llvm::ArrayRef<ClangTidyError
   }
   nlohmann::json Findings = nlohmann::json::array();
   for (const auto &[K, V] : Entries)
-    Findings.push_back(
-        {{"file", std::get<0>(K)}, {"check", std::get<1>(K)}, {"text", V.first}, {"count", V.second}});
+    Findings.push_back({{"file", std::get<0>(K)}, {"check", std::get<1>(K)}, {"text", V.first}, {"count", V.second}});
   nlohmann::json Doc = {{"tool", "mlperf-lint"}, {"version", 1}, {"findings", Findings}};
   return writeOutputFile(Path, "--write-baseline", "the baseline", [&](llvm::raw_ostream &OS) {
     OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   });
 }
-
 
 } // namespace mlperf::lint

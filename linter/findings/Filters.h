@@ -18,7 +18,7 @@ namespace mlperf::lint {
 
 struct FilterRequest {
   std::string LineFilter;          // --line-filter JSON
-  std::optional<std::string> Diff;  // --diff[=ref]
+  std::optional<std::string> Diff; // --diff[=ref]
   std::string Baseline;            // --baseline
   bool active() const { return !LineFilter.empty() || Diff || !Baseline.empty(); }
 };
@@ -43,15 +43,20 @@ public:
   const std::vector<std::string> &changedFiles() const { return Changed; }
 
 private:
-  using Key = std::tuple<std::string, std::string, std::string>;  // check, file, normalised text
+  using Key = std::tuple<std::string, std::string, std::string>; // check, file, normalised text
   bool passesLines(const std::string &File, unsigned Line) const;
+  llvm::Error readLineFilter(const std::string &Json);
+  /// The lines changed since \p Ref ("": HEAD) in the repository around the
+  /// working directory.
+  llvm::Error readDiff(const std::string &Ref);
+  llvm::Error readBaseline(const std::string &Path);
 
-  std::vector<clang::tidy::FileFilter> Lines;  // empty: every line
+  std::vector<clang::tidy::FileFilter> Lines; // empty: every line
   bool HaveLines = false;
   std::vector<std::string> Changed;
   std::string BaselinePath, BaselineDir;
-  std::map<Key, unsigned> Accepted;  // remaining counts
-  std::map<Key, std::string> Shown;  // an entry's text as written
+  std::map<Key, unsigned> Accepted; // remaining counts
+  std::map<Key, std::string> Shown; // an entry's text as written
 };
 
 /// Writes the findings of \p Errors as a baseline to \p Path; paths are

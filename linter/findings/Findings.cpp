@@ -15,9 +15,7 @@ size_t countFindings(llvm::ArrayRef<ClangTidyError> Errors) {
   return N;
 }
 
-bool isCompilerError(const ClangTidyError &E) {
-  return E.DiagLevel == ClangTidyError::Error && !E.IsWarningAsError;
-}
+bool isCompilerError(const ClangTidyError &E) { return E.DiagLevel == ClangTidyError::Error && !E.IsWarningAsError; }
 
 bool hasCompilerErrors(llvm::ArrayRef<ClangTidyError> Errors) { return llvm::any_of(Errors, isCompilerError); }
 

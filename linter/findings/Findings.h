@@ -15,15 +15,15 @@ namespace mlperf::lint {
 /// and compiler errors), whether it compiled, what was missing, and how it
 /// was obtained. The result cache stores it; the findings pipeline filters it.
 struct FileFindings {
-  std::string File;                                 // the input, absolute
-  std::vector<clang::tidy::ClangTidyError> Errors;  // findings and compiler errors
-  std::string Incomplete;        // the "N includes not found" line, or ""
-  bool FollowingErrors = false;  // compile errors dropped because headers were missing: it did not compile
-  std::string CompilerStats;     // the file's stderr block (FileRun::CompilerStats), or ""
+  std::string File;                                // the input, absolute
+  std::vector<clang::tidy::ClangTidyError> Errors; // findings and compiler errors
+  std::string Incomplete;                          // the "N includes not found" line, or ""
+  bool FollowingErrors = false; // compile errors dropped because headers were missing: it did not compile
+  std::string CompilerStats;    // the file's stderr block (FileRun::CompilerStats), or ""
   clang::tidy::ClangTidyStats Stats;
-  std::optional<std::string> Crash;  // clang crashed while parsing ("signal 11: ...")
-  bool FromCache = false;            // replayed from the result cache
-  double Seconds = 0;                // wall time of its parse (or replay)
+  std::optional<std::string> Crash; // clang crashed while parsing ("signal 11: ...")
+  bool FromCache = false;           // replayed from the result cache
+  double Seconds = 0;               // wall time of its parse (or replay)
 };
 
 /// Findings that count for the exit status: warnings, and errors raised by

@@ -85,7 +85,7 @@ FixResult applyFixes(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, const F
   FixResult Out;
   std::map<std::string, Replacements> PerFile;
   std::set<std::string> NotFixed;
-  std::vector<std::set<std::string>> AppliedTo;  // the files of each fix taken
+  std::vector<std::set<std::string>> AppliedTo; // the files of each fix taken
   for (const clang::tidy::ClangTidyError &E : Errors) {
     if (E.Message.Fix.empty())
       continue;

@@ -19,18 +19,18 @@ namespace mlperf::lint {
 using FixVerifier = std::function<std::string(const std::map<std::string, std::string> &Fixed)>;
 
 struct FixRequest {
-  const ContentHashes *Hashes = nullptr;  // what each file held when clang read it
-  bool FixErrors = false;                 // --fix-errors: fix files with compile errors too
-  std::set<std::string> Uncompilable;     // normalized paths: files with, or parsed with, compile errors
-  FixVerifier Verify;                     // none: written unverified (--fix-unverified)
+  const ContentHashes *Hashes = nullptr; // what each file held when clang read it
+  bool FixErrors = false;                // --fix-errors: fix files with compile errors too
+  std::set<std::string> Uncompilable;    // normalized paths: files with, or parsed with, compile errors
+  FixVerifier Verify;                    // none: written unverified (--fix-unverified)
 };
 
 struct FixResult {
-  unsigned Applied = 0;             // fixes applied
-  unsigned Skipped = 0;             // fixes that conflicted with another
-  std::vector<std::string> Files;   // files rewritten
-  std::vector<std::string> Errors;  // "<file>: <problem>"; the file is untouched
-  std::vector<std::string> Notes;   // files left alone on purpose
+  unsigned Applied = 0;            // fixes applied
+  unsigned Skipped = 0;            // fixes that conflicted with another
+  std::vector<std::string> Files;  // files rewritten
+  std::vector<std::string> Errors; // "<file>: <problem>"; the file is untouched
+  std::vector<std::string> Notes;  // files left alone on purpose
 };
 
 FixResult applyFixes(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, const FixRequest &R);

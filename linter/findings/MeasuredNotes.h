@@ -30,8 +30,8 @@ public:
 
 private:
   ::mlperf::validate::ValidationRun Results;
-  std::map<std::string, std::string> Engines;  // by file
-  std::map<std::pair<std::string, std::string>, std::optional<std::string>> Notes;  // by check and engine
+  std::map<std::string, std::string> Engines;                                      // by file
+  std::map<std::pair<std::string, std::string>, std::optional<std::string>> Notes; // by check and engine
 };
 
 } // namespace mlperf::lint

@@ -22,7 +22,7 @@ void FindingsPipeline::recordStatus(const FileFindings &F) {
     Run.Crashes.push_back(F.File + ": clang crashed while parsing (" + *F.Crash + ")");
     Run.Uncompilable.insert(normalizedPath(F.File));
   }
-  if (F.FollowingErrors)  // headers not found: it did not compile, whatever was reported
+  if (F.FollowingErrors) // headers not found: it did not compile, whatever was reported
     Run.Uncompilable.insert(normalizedPath(F.File));
   if (!F.Incomplete.empty())
     Run.Incomplete.push_back(F.Incomplete);

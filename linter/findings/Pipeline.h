@@ -21,20 +21,20 @@
 namespace mlperf::lint {
 
 struct PipelineOptions {
-  std::vector<std::string> Inputs;  // the linted files, absolute
-  bool DropVendored = true;         // false when a header filter was configured
+  std::vector<std::string> Inputs; // the linted files, absolute
+  bool DropVendored = true;        // false when a header filter was configured
   std::optional<FindingFilter> Filter;
-  std::string WriteBaseline;        // --write-baseline
+  std::string WriteBaseline; // --write-baseline
   MeasuredNotes Notes;
 };
 
 /// What the run as a whole reports once every file went through.
 struct RunFindings {
-  std::vector<clang::tidy::ClangTidyError> Errors;  // in input order
+  std::vector<clang::tidy::ClangTidyError> Errors; // in input order
   clang::tidy::ClangTidyStats Stats;
-  std::vector<std::string> Incomplete;  // one line per file with includes not found
-  std::vector<std::string> Crashes;     // "<file>: clang crashed while parsing (...)"
-  std::set<std::string> Uncompilable;   // normalized: inputs that did not compile, files with compile errors
+  std::vector<std::string> Incomplete; // one line per file with includes not found
+  std::vector<std::string> Crashes;    // "<file>: clang crashed while parsing (...)"
+  std::set<std::string> Uncompilable;  // normalized: inputs that did not compile, files with compile errors
   /// Findings per (file, check) before --line-filter, --diff and the
   /// baseline: what a verified --fix compares.
   std::map<std::pair<std::string, std::string>, unsigned> Counts;
@@ -61,8 +61,8 @@ private:
   PipelineOptions O;
   RunFindings Run;
   std::set<std::tuple<std::string, unsigned, std::string, std::string>> Seen;
-  std::vector<clang::tidy::ClangTidyError> ForBaseline;  // the findings --write-baseline records
-  unsigned Hidden = 0;                                   // by the baseline
+  std::vector<clang::tidy::ClangTidyError> ForBaseline; // the findings --write-baseline records
+  unsigned Hidden = 0;                                  // by the baseline
 };
 
 } // namespace mlperf::lint

@@ -31,9 +31,9 @@ std::string pathFromUri(llvm::StringRef Uri);
 std::string uriFromPath(llvm::StringRef Path);
 
 struct Finding {
-  nlohmann::json Diagnostic;  // an LSP Diagnostic
-  std::string FixTitle;       // empty: no fix
-  nlohmann::json FixChanges;  // WorkspaceEdit.changes: URI → TextEdit[]
+  nlohmann::json Diagnostic; // an LSP Diagnostic
+  std::string FixTitle;      // empty: no fix
+  nlohmann::json FixChanges; // WorkspaceEdit.changes: URI → TextEdit[]
 };
 
 using TextSource = std::function<const TextIndex &(const std::string &Path)>;

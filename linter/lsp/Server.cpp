@@ -1,8 +1,8 @@
 #include "lsp/Server.h"
 
 #include "lsp/Convert.h"
-#include "project/Lint.h"
 #include "lsp/Transport.h"
+#include "project/Lint.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -68,8 +68,8 @@ private:
       lint(Path);
     } else if (Method == "textDocument/didChange") {
       // Full-document sync: the last change holds the whole text.
-      if (auto It = Open.find(Path); It != Open.end() && Params.contains("contentChanges") &&
-                                     !Params["contentChanges"].empty())
+      if (auto It = Open.find(Path);
+          It != Open.end() && Params.contains("contentChanges") && !Params["contentChanges"].empty())
         It->second.Text = Params["contentChanges"].back().value("text", It->second.Text);
     } else if (Method == "textDocument/didSave") {
       if (auto It = Open.find(Path); It != Open.end()) {
@@ -194,7 +194,7 @@ int runServer(const LintRequest &Base, std::istream &In, std::ostream &Out, llvm
         Log << "mlperf-lint lsp: ignored a malformed notification: " << E.what() << "\n";
     }
   }
-  return 1;  // the client went away without `exit`
+  return 1; // the client went away without `exit`
 }
 
 } // namespace mlperf::lint::lsp

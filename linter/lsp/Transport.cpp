@@ -13,7 +13,7 @@ std::optional<nlohmann::json> readMessage(std::istream &In, std::string &Error) 
     llvm::StringRef L = llvm::StringRef(Line).rtrim("\r");
     if (L.empty()) {
       if (!Length)
-        continue;  // blank lines between messages
+        continue; // blank lines between messages
       std::string Body(*Length, '\0');
       if (!In.read(Body.data(), *Length))
         return std::nullopt;

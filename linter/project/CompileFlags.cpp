@@ -54,7 +54,7 @@ std::string findDatabaseNear(const std::vector<std::string> &Files) {
       llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
       if (Parent == Dir)
         break;
-      Dir = Parent.str();  // Parent points into Dir
+      Dir = Parent.str(); // Parent points into Dir
     }
   }
   return "";
@@ -103,7 +103,7 @@ ArgumentsAdjuster cxxHeaderAdjuster() {
     for (size_t I = 1; I < Args.size(); ++I) {
       llvm::StringRef A = Args[I];
       if (A == "-x" || A.starts_with("-x") || A.starts_with("--language"))
-        return Args;  // the command names the language itself
+        return Args; // the command names the language itself
       Cxx |= A.starts_with("-std=c++") || A.starts_with("-std=gnu++") || A.starts_with("--std=c++") ||
              A.starts_with("/std:c++");
     }
@@ -154,7 +154,7 @@ private:
           }
           if (llvm::StringRef(Args[I]).starts_with(O) && Args[I].size() > O.size()) {
             llvm::StringRef Rest = llvm::StringRef(Args[I]).substr(O.size());
-            if (Rest != "-")  // -I- splits quoted from angled includes
+            if (Rest != "-") // -I- splits quoted from angled includes
               Args[I] = O.str() + Resolve(Rest);
             break;
           }
@@ -204,7 +204,7 @@ llvm::Error checkJsonDatabase(const std::string &File) {
 } // namespace
 
 llvm::Error checkCompileDatabaseText(llvm::StringRef Json, llvm::StringRef Name) {
-  if (llvm::Error E = checkNesting(Json, Name))  // the JSON parser recurses once per level
+  if (llvm::Error E = checkNesting(Json, Name)) // the JSON parser recurses once per level
     return E;
   auto Parsed = llvm::json::parse(Json);
   std::string Problem;
@@ -279,8 +279,7 @@ llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
   }
   auto Adjusting = std::make_unique<ArgumentsAdjustingCompilations>(std::move(DB));
   if (!R.ExtraArgsBefore.empty())
-    Adjusting->appendArgumentsAdjuster(
-        getInsertArgumentAdjuster(R.ExtraArgsBefore, ArgumentInsertPosition::BEGIN));
+    Adjusting->appendArgumentsAdjuster(getInsertArgumentAdjuster(R.ExtraArgsBefore, ArgumentInsertPosition::BEGIN));
   std::vector<std::string> After = R.ExtraArgs;
   After.push_back("-resource-dir=" MLPERF_CLANG_RESOURCE_DIR);
   Adjusting->appendArgumentsAdjuster(getInsertArgumentAdjuster(After, ArgumentInsertPosition::END));

@@ -12,16 +12,16 @@
 namespace mlperf::lint {
 
 struct FlagsRequest {
-  std::string BuildPath;                  // -p
-  bool HaveFixedArgs = false;             // `--` was given
-  std::vector<std::string> FixedArgs;     // after `--`
+  std::string BuildPath;              // -p
+  bool HaveFixedArgs = false;         // `--` was given
+  std::vector<std::string> FixedArgs; // after `--`
   std::vector<std::string> ExtraArgs, ExtraArgsBefore;
-  std::vector<std::string> Files;         // to find a compile_commands.json near them
+  std::vector<std::string> Files; // to find a compile_commands.json near them
 };
 
 struct Flags {
   std::unique_ptr<clang::tooling::CompilationDatabase> Database;
-  std::string Announcement;  // one line for the user, or empty
+  std::string Announcement; // one line for the user, or empty
 };
 
 llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R);

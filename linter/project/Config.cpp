@@ -2,9 +2,9 @@
 
 #include "findings/Findings.h"
 
-#include "project/ClangTidyConfig.h"
 #include "MlperfCheck.h"
 #include "MlperfModule.h"
+#include "project/ClangTidyConfig.h"
 #include "project/ProjectScope.h"
 #include "support/SafeIO.h"
 
@@ -73,12 +73,12 @@ std::string unknownKey(llvm::StringRef Key) {
   if (Known.count(Key.str()))
     return "";
   auto [Check, Option] = Key.rsplit('.');
-  if (Option.empty()) {  // a global option: some check must read it
+  if (Option.empty()) { // a global option: some check must read it
     for (const std::string &K : Known)
       if (llvm::StringRef(K).ends_with(("." + Key).str()))
         return "";
   } else if (!Check.starts_with("mlperf-")) {
-    return "";  // another tool's check
+    return ""; // another tool's check
   }
   std::string Best;
   unsigned BestDistance = 4;
@@ -130,12 +130,12 @@ llvm::Error verifyOptions(const ClangTidyOptions &O, const std::string &Source) 
 
 llvm::Expected<ClangTidyOptions> parseConfig(llvm::MemoryBufferRef Buf, const std::string &Source,
                                              std::vector<std::string> *Warnings) {
-  if (llvm::Error E = checkNesting(Buf.getBuffer(), Source))  // the YAML parser recurses once per level
+  if (llvm::Error E = checkNesting(Buf.getBuffer(), Source)) // the YAML parser recurses once per level
     return std::move(E);
   std::string Message;
   auto Parsed = parseConfigurationWithDiags(Buf, [&](const llvm::SMDiagnostic &D) {
     if (Message.empty() && D.getKind() == llvm::SourceMgr::DK_Error) {
-      Message = "line " + std::to_string(D.getLineNo()) + ": " + D.getMessage().str();  // fail() makes it one line
+      Message = "line " + std::to_string(D.getLineNo()) + ": " + D.getMessage().str(); // fail() makes it one line
     }
   });
   if (!Parsed)
@@ -218,15 +218,9 @@ std::vector<std::string> dropFilesWithBadConfig(std::vector<std::string> &Files)
   return Problems;
 }
 
-llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, const std::vector<std::string> &Files,
-                                                     std::vector<std::string> *Warnings) {
-  ClangTidyGlobalOptions Global;
-  ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
-  Defaults.Checks = clang::tidy::mlperf::defaultChecksGlob().str();
-  Defaults.HeaderFilterRegex = R.DefaultHeaderFilter;
-  if (!R.DefaultHeaderFilter.empty())
-    Defaults.ExcludeHeaderFilterRegex = thirdPartyHeaderFilter();
-  Defaults.SystemHeaders = false;
+namespace {
+/// The command line's settings, validated, over every configuration.
+llvm::Expected<ClangTidyOptions> commandLineOverrides(const ConfigRequest &R) {
   ClangTidyOptions Overrides;
   if (R.Checks) {
     if (llvm::Error E = verifyCheckGlobs(*R.Checks, "--checks"))
@@ -244,7 +238,7 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
     if (llvm::Error E = verifyRegex(*R.HeaderFilter, "--header-filter"))
       return std::move(E);
     Overrides.HeaderFilterRegex = *R.HeaderFilter;
-    Overrides.ExcludeHeaderFilterRegex = "";  // it replaces the default, third-party exclusion included
+    Overrides.ExcludeHeaderFilterRegex = ""; // it replaces the default, third-party exclusion included
   }
   if (R.ExcludeHeaderFilter) {
     if (llvm::Error E = verifyRegex(*R.ExcludeHeaderFilter, "--exclude-header-filter"))
@@ -261,38 +255,64 @@ llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, con
       return P.takeError();
     Overrides.CheckOptions["Profiles"] = ClangTidyOptions::ClangTidyValue(Joined);
   }
+  return Overrides;
+}
 
-  std::vector<std::string> Found;
-  std::optional<ClangTidyOptions> Fixed;
-  if (R.ConfigFile || R.ConfigText) {
-    std::unique_ptr<llvm::MemoryBuffer> Buf;
-    std::string Source = R.ConfigFile ? *R.ConfigFile : "--config";
-    if (R.ConfigFile) {
-      auto B = readStructuredFile(*R.ConfigFile, "configuration");
-      if (!B)
-        return B.takeError();
-      Buf = std::move(*B);
-    } else {
-      Buf = llvm::MemoryBuffer::getMemBufferCopy(*R.ConfigText, "--config");
-    }
-    auto Parsed = parseConfig(Buf->getMemBufferRef(), Source, &Found);
-    if (!Parsed)
-      return Parsed.takeError();
-    Fixed = *Parsed;
-  } else {
+/// The --config-file or --config configuration (none without them, after
+/// every `.mlperf-lint` above \p Files was validated); the unknown keys found
+/// go to \p Found.
+llvm::Expected<std::optional<ClangTidyOptions>>
+fixedConfiguration(const ConfigRequest &R, const std::vector<std::string> &Files, std::vector<std::string> &Found) {
+  if (!R.ConfigFile && !R.ConfigText) {
     for (const std::string &C : directoryConfigs(Files))
       if (llvm::Error E = validateFile(C, &Found))
         return std::move(E);
+    return std::nullopt;
   }
+  std::unique_ptr<llvm::MemoryBuffer> Buf;
+  std::string Source = R.ConfigFile ? *R.ConfigFile : "--config";
+  if (R.ConfigFile) {
+    auto B = readStructuredFile(*R.ConfigFile, "configuration");
+    if (!B)
+      return B.takeError();
+    Buf = std::move(*B);
+  } else {
+    Buf = llvm::MemoryBuffer::getMemBufferCopy(*R.ConfigText, "--config");
+  }
+  auto Parsed = parseConfig(Buf->getMemBufferRef(), Source, &Found);
+  if (!Parsed)
+    return Parsed.takeError();
+  return std::optional<ClangTidyOptions>(*Parsed);
+}
+} // namespace
+
+llvm::Expected<ProviderFactory> makeOptionsProviders(const ConfigRequest &R, const std::vector<std::string> &Files,
+                                                     std::vector<std::string> *Warnings) {
+  ClangTidyGlobalOptions Global;
+  ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
+  Defaults.Checks = clang::tidy::mlperf::defaultChecksGlob().str();
+  Defaults.HeaderFilterRegex = R.DefaultHeaderFilter;
+  if (!R.DefaultHeaderFilter.empty())
+    Defaults.ExcludeHeaderFilterRegex = thirdPartyHeaderFilter();
+  Defaults.SystemHeaders = false;
+  auto Overrides = commandLineOverrides(R);
+  if (!Overrides)
+    return Overrides.takeError();
+  std::vector<std::string> Found;
+  auto Fixed = fixedConfiguration(R, Files, Found);
+  if (!Fixed)
+    return Fixed.takeError();
   if (Warnings) {
     std::set<std::string> Seen;
     for (std::string &W : Found)
       if (Seen.insert(W).second)
         Warnings->push_back(std::move(W));
   }
-  if (Fixed)
-    return ProviderFactory([=] { return std::make_unique<ConfigOptionsProvider>(Global, Defaults, *Fixed, Overrides); });
-  return ProviderFactory([=] { return std::make_unique<MlperfFileOptionsProvider>(Global, Defaults, Overrides); });
+  if (*Fixed)
+    return ProviderFactory(
+        [=, O = *Overrides, F = **Fixed] { return std::make_unique<ConfigOptionsProvider>(Global, Defaults, F, O); });
+  return ProviderFactory(
+      [=, O = *Overrides] { return std::make_unique<MlperfFileOptionsProvider>(Global, Defaults, O); });
 }
 
 } // namespace mlperf::lint

@@ -23,7 +23,7 @@ struct ConfigRequest {
   std::optional<std::string> ExcludeHeaderFilter;
   std::optional<bool> SystemHeaders;
   std::vector<std::string> Profiles;
-  std::string DefaultHeaderFilter;  // used unless a configuration or --header-filter sets one
+  std::string DefaultHeaderFilter; // used unless a configuration or --header-filter sets one
 };
 
 /// Validates every configuration the run will read (the config file, the

@@ -56,7 +56,7 @@ FixVerifier fixVerifier(const LintRequest &R, const LintOutcome &Before) {
     V.Filters = FilterRequest();
     V.CompilerStats = false;
     V.Verbose = false;
-    if (V.Paths.empty())  // --diff chose the inputs
+    if (V.Paths.empty()) // --diff chose the inputs
       V.Paths = Before.Files;
     V.Overlays.insert(Fixed.begin(), Fixed.end());
     LintOutcome After = runLint(V);

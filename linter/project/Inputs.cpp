@@ -68,8 +68,8 @@ public:
   void add(const std::string &Arg) {
     struct stat St;
     if (::stat(Arg.c_str(), &St) != 0) {
-      Out.Errors.push_back(Arg + (errno == ENOENT ? ": no such file or directory"
-                                                  : std::string(": ") + std::strerror(errno)));
+      Out.Errors.push_back(
+          Arg + (errno == ENOENT ? ": no such file or directory" : std::string(": ") + std::strerror(errno)));
       return;
     }
     if (excluded(Arg, llvm::sys::path::filename(Arg))) {

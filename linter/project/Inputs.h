@@ -9,15 +9,15 @@
 namespace mlperf::lint {
 
 struct InputOptions {
-  bool WithHeaders = false;           // also .h, .hpp, ... found in directories
-  std::vector<std::string> Excludes;  // globs matched against names and relative paths
+  bool WithHeaders = false;          // also .h, .hpp, ... found in directories
+  std::vector<std::string> Excludes; // globs matched against names and relative paths
 };
 
 struct InputSet {
-  std::vector<std::string> Files;    // absolute, in a stable order, each file once
-  std::vector<std::string> Errors;   // one line each: "<path>: <problem>"
-  std::vector<std::string> Skipped;  // "<path>: <why>", for --verbose
-  std::vector<std::string> Recovered;  // files an interrupted --fix left, put back (recoverInterruptedWrite)
+  std::vector<std::string> Files;     // absolute, in a stable order, each file once
+  std::vector<std::string> Errors;    // one line each: "<path>: <problem>"
+  std::vector<std::string> Skipped;   // "<path>: <why>", for --verbose
+  std::vector<std::string> Recovered; // files an interrupted --fix left, put back (recoverInterruptedWrite)
 };
 
 /// Walks directories for C++ sources, following symlinks but visiting each

@@ -55,7 +55,7 @@ bool collect(LintRequest &R, Plan &P, LintOutcome &Out) {
     if (R.Paths.empty()) {
       R.Paths = P.Filter->changedFiles();
       if (R.Paths.empty())
-        return false;  // --diff: nothing changed
+        return false; // --diff: nothing changed
     }
   }
   P.Inputs = collectInputs(R.Paths, {R.Headers, R.Excludes});
@@ -87,7 +87,7 @@ bool configure(LintRequest &R, Plan &P, LintOutcome &Out) {
   Out.Providers = *Providers;
   R.Flags.Files = P.Inputs.Files;
   if (!R.CompilerStats)
-    R.Flags.ExtraArgs.push_back("-fno-caret-diagnostics");  // clang prints its counts only with carets
+    R.Flags.ExtraArgs.push_back("-fno-caret-diagnostics"); // clang prints its counts only with carets
   auto Flags = makeCompilationDatabase(R.Flags);
   if (!Flags)
     return fatal(Out, llvm::toString(Flags.takeError()));
@@ -96,8 +96,8 @@ bool configure(LintRequest &R, Plan &P, LintOutcome &Out) {
   P.Database = std::move(Flags->Database);
   P.Jobs = R.Jobs;
   if (!P.Jobs) {
-    JobChoice C = defaultJobs(llvm::hardware_concurrency().compute_thread_count(), P.Inputs.Files.size(),
-                              memAvailable());
+    JobChoice C =
+        defaultJobs(llvm::hardware_concurrency().compute_thread_count(), P.Inputs.Files.size(), memAvailable());
     P.Jobs = C.Jobs;
     if (!C.Note.empty())
       Out.Messages.push_back(C.Note);
@@ -133,14 +133,17 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
   if (Cache && R.SharedPreamble)
     Preambles = std::make_unique<SharedPreambles>(*P.Database, Cache->dir() + "/preamble", Files);
   RunSettings Run{P.Jobs, &R.Overlays, R.Parse, Cache.get(), Preambles.get()};
-  std::string SummaryDir = !R.Cache.Enabled ? "" : Cache ? Cache->dir() : R.Cache.Dir.empty() ? cacheDirectory() : R.Cache.Dir;
+  std::string SummaryDir = !R.Cache.Enabled      ? ""
+                           : Cache               ? Cache->dir()
+                           : R.Cache.Dir.empty() ? cacheDirectory()
+                                                 : R.Cache.Dir;
   auto Done = [&](size_t I, FileFindings F) {
     std::vector<ClangTidyError> Shown = Pipeline.add(std::move(F));
     if (OnFile)
       OnFile(I, Files.size(), Files[I], std::move(Shown));
   };
-  ProjectRun Project = lintProject(projectRoots(R.Paths), Files, *P.Database, Out.Providers, std::move(Run),
-                                   SummaryDir, Done);
+  ProjectRun Project =
+      lintProject(projectRoots(R.Paths), Files, *P.Database, Out.Providers, std::move(Run), SummaryDir, Done);
   Out.Messages.insert(Out.Messages.end(), Project.Messages.begin(), Project.Messages.end());
   if (R.Verbose)
     Out.Messages.push_back(std::to_string(Project.Parses) + " parse(s) for " + std::to_string(Files.size()) +

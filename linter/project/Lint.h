@@ -3,9 +3,9 @@
 #pragma once
 
 #include "findings/Findings.h"
-#include "validate/Results.h"
-#include "support/FileGuard.h"
 #include "project/Request.h"
+#include "support/FileGuard.h"
+#include "validate/Results.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 
@@ -19,19 +19,19 @@
 namespace mlperf::lint {
 
 struct LintOutcome {
-  std::vector<std::string> Files;                    // linted, absolute
-  std::vector<clang::tidy::ClangTidyError> Errors;   // findings and compiler errors
-  std::vector<std::string> Problems;                 // one line each, reported as errors
-  std::vector<std::string> Messages;                 // announcements for stderr
-  std::vector<std::string> Notices;                  // for stderr even under --quiet
-  clang::tidy::ClangTidyStats Stats;                 // findings suppressed, as clang-tidy counts them
-  std::vector<std::string> Warnings;                 // configuration warnings, printed even with --quiet
-  ProviderFactory Providers;                         // the configuration, for the text report
-  bool Fatal = false;                                // nothing was linted: a usage or configuration error
-  std::shared_ptr<ContentHashes> Hashes;             // what each file held when clang read it
-  std::set<std::string> Uncompilable;                // files --fix leaves alone without --fix-errors
-  std::shared_ptr<const ::mlperf::validate::ValidationRun> Measured;  // what the findings' notes quote
-  std::map<std::pair<std::string, std::string>, unsigned> Counts;     // RunFindings::Counts
+  std::vector<std::string> Files;                  // linted, absolute
+  std::vector<clang::tidy::ClangTidyError> Errors; // findings and compiler errors
+  std::vector<std::string> Problems;               // one line each, reported as errors
+  std::vector<std::string> Messages;               // announcements for stderr
+  std::vector<std::string> Notices;                // for stderr even under --quiet
+  clang::tidy::ClangTidyStats Stats;               // findings suppressed, as clang-tidy counts them
+  std::vector<std::string> Warnings;               // configuration warnings, printed even with --quiet
+  ProviderFactory Providers;                       // the configuration, for the text report
+  bool Fatal = false;                              // nothing was linted: a usage or configuration error
+  std::shared_ptr<ContentHashes> Hashes;           // what each file held when clang read it
+  std::set<std::string> Uncompilable;              // files --fix leaves alone without --fix-errors
+  std::shared_ptr<const ::mlperf::validate::ValidationRun> Measured; // what the findings' notes quote
+  std::map<std::pair<std::string, std::string>, unsigned> Counts;    // RunFindings::Counts
 };
 
 /// One file's findings (measured notes added) as soon as it is linted.
@@ -39,6 +39,5 @@ using FileReport = std::function<void(size_t Index, size_t Total, const std::str
                                       std::vector<clang::tidy::ClangTidyError> Errors)>;
 
 LintOutcome runLint(LintRequest R, const FileReport &OnFile = {});
-
 
 } // namespace mlperf::lint

@@ -3,12 +3,12 @@
 #pragma once
 
 #include "engine/Cache.h"
+#include "engine/IncludeRecovery.h"
+#include "findings/Filters.h"
 #include "project/CompileFlags.h"
 #include "project/Config.h"
-#include "findings/Filters.h"
-#include "engine/IncludeRecovery.h"
-#include "report/Report.h"
 #include "project/Shard.h"
+#include "report/Report.h"
 
 #include <map>
 #include <optional>
@@ -24,30 +24,31 @@ struct LintRequest {
   std::string ExplainCheck;
   std::vector<std::string> Paths;
   bool Headers = false;
-  std::vector<std::string> Excludes;  // --exclude globs, for the directory walk
+  std::vector<std::string> Excludes; // --exclude globs, for the directory walk
   bool Verbose = false;
   ConfigRequest Config;
-  FlagsRequest Flags;  // Files are filled in once the inputs are collected
+  FlagsRequest Flags; // Files are filled in once the inputs are collected
   Format OutputFormat = Format::Text;
-  std::string OutputPath;  // empty: stdout
-  std::string SarifRoot;   // empty: the git top-level
+  std::string OutputPath; // empty: stdout
+  std::string SarifRoot;  // empty: the git top-level
   std::string ExportFixes;
   bool Fix = false;
   bool FixErrors = false;
-  bool FixUnverified = false;  // --fix-unverified: write fixes without linting the fixed code first  // --fix-errors: also fix files with compile errors (implies --fix)
-  unsigned Jobs = 0;  // 0: one per core
+  bool FixUnverified = false; // --fix-unverified: write fixes without linting the fixed code first  // --fix-errors:
+                              // also fix files with compile errors (implies --fix)
+  unsigned Jobs = 0;          // 0: one per core
   bool Quiet = false;
-  bool CompilerStats = true;  // clang's "N warnings generated." lines on stderr
-  FilterRequest Filters;      // --line-filter, --diff, --baseline
+  bool CompilerStats = true; // clang's "N warnings generated." lines on stderr
+  FilterRequest Filters;     // --line-filter, --diff, --baseline
   std::string WriteBaseline;
   std::string MeasuredResults;  // --validation-results: `validate`'s results for the notes ("": the stored ones)
-  std::optional<bool> UseColor;  // unset: when stdout is a terminal
-  bool RelativePaths = false;    // --path-style=relative
-  std::map<std::string, std::string> Overlays;  // unsaved buffers by absolute path, linted instead of the files
-  ParseOptions Parse;  // --strict-includes, --cuda-path
+  std::optional<bool> UseColor; // unset: when stdout is a terminal
+  bool RelativePaths = false;   // --path-style=relative
+  std::map<std::string, std::string> Overlays; // unsaved buffers by absolute path, linted instead of the files
+  ParseOptions Parse;                          // --strict-includes, --cuda-path
   CacheSettings Cache;
-  bool SharedPreamble = true;      // with the cache: precompile shared include prefixes into it
-  std::optional<Shard> OnlyShard;  // --shard=K/N
+  bool SharedPreamble = true;     // with the cache: precompile shared include prefixes into it
+  std::optional<Shard> OnlyShard; // --shard=K/N
 };
 
 } // namespace mlperf::lint

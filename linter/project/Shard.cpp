@@ -9,8 +9,7 @@ namespace mlperf::lint {
 llvm::Expected<Shard> parseShard(llvm::StringRef Spec) {
   auto [K, N] = Spec.split('/');
   Shard S;
-  if (K.getAsInteger(10, S.Index) || N.getAsInteger(10, S.Count) || S.Count == 0 || S.Index == 0 ||
-      S.Index > S.Count)
+  if (K.getAsInteger(10, S.Index) || N.getAsInteger(10, S.Count) || S.Count == 0 || S.Index == 0 || S.Index > S.Count)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "'%s' is not K/N with 1 <= K <= N (e.g. --shard=2/4)", Spec.str().c_str());
   return S;

@@ -11,7 +11,7 @@
 namespace mlperf::lint {
 
 struct Shard {
-  unsigned Index = 1, Count = 1;  // 1 <= Index <= Count
+  unsigned Index = 1, Count = 1; // 1 <= Index <= Count
 };
 
 llvm::Expected<Shard> parseShard(llvm::StringRef Spec);

@@ -1,7 +1,7 @@
 #include "report/HtmlFindings.h"
 
-#include "support/HtmlParts.h"
 #include "report/Diagnostics.h"
+#include "support/HtmlParts.h"
 #include "validate/Lookup.h"
 
 #include "clang/Tooling/Core/Replacement.h"
@@ -54,7 +54,7 @@ struct Finding {
 /// A check's place in the report: confirmed by measured ratio, then measured
 /// without effect, then never measured.
 struct Cost {
-  const v::PairResult *Best = nullptr;  // the strongest result, any engine
+  const v::PairResult *Best = nullptr; // the strongest result, any engine
   int rank() const { return !Best ? 2 : Best->Outcome == v::Verdict::Confirmed ? 0 : 1; }
 };
 
@@ -142,7 +142,7 @@ private:
   std::map<std::string, size_t> Rank;
   std::map<std::string, html::Source> Sources;
   std::map<std::string, std::string> Engines;
-  std::string Prefix;  // the directory every finding is under, with a trailing '/'
+  std::string Prefix; // the directory every finding is under, with a trailing '/'
 };
 
 std::string Page::measuredText(const v::PairResult &R) {
@@ -157,7 +157,8 @@ std::string Page::measuredText(const v::PairResult &R) {
 
 /// The checks in their order, with a chart row each.
 std::string Page::checkTable(std::vector<html::ChartRow> &Rows) {
-  std::string Table = "<table id=\"by-check\"><tr><th>check</th><th>findings</th><th class=\"t\">measured on the fixture</th></tr>";
+  std::string Table =
+      "<table id=\"by-check\"><tr><th>check</th><th>findings</th><th class=\"t\">measured on the fixture</th></tr>";
   for (const std::string &Check : CheckOrder) {
     const Cost &C = Checks[Check];
     html::ChartRow Row;
@@ -178,8 +179,8 @@ std::string Page::checkTable(std::vector<html::ChartRow> &Rows) {
                                             : " \u00b7 not measured");
     Row.Tooltip = Check + ": " + (C.Best ? measuredText(*C.Best) : "never validated on this machine");
     Rows.push_back(Row);
-    Table += "<tr><td><a href=\"#group-" + escape(Check) + "\">" + escape(Check) + "</a></td><td>" +
-             std::to_string(N) + "</td><td class=\"t\">" +
+    Table += "<tr><td><a href=\"#group-" + escape(Check) + "\">" + escape(Check) + "</a></td><td>" + std::to_string(N) +
+             "</td><td class=\"t\">" +
              escape(C.Best ? measuredText(*C.Best) : "not measured (run mlperf-lint validate)") + "</td></tr>";
   }
   return Table + "</table>";
@@ -263,11 +264,12 @@ std::string Page::fixDiff(const ClangTidyError &E) {
 std::string Page::finding(const Finding &F) {
   const ClangTidyError &E = *F.E;
   std::string Check = E.DiagnosticName;
-  std::string H = "<section class=\"finding\" data-check=\"" + escape(Check) + "\" data-file=\"" + escape(shown(F.File)) +
-                  "\"><h3><span class=\"loc\">" + escape(shown(F.File)) + ":" + std::to_string(F.Line) + ":" +
-                  std::to_string(F.Column) + "</span> <span class=\"sev " + severityOf(E).str() + "\">" +
-                  severityOf(E).str() + "</span></h3><p class=\"msg\">" + escape(E.Message.Message) + " [<a href=\"#" +
-                  escape(html::docId(Check)) + "\">" + escape(Check) + "</a>]</p>";
+  std::string H = "<section class=\"finding\" data-check=\"" + escape(Check) + "\" data-file=\"" +
+                  escape(shown(F.File)) + "\"><h3><span class=\"loc\">" + escape(shown(F.File)) + ":" +
+                  std::to_string(F.Line) + ":" + std::to_string(F.Column) + "</span> <span class=\"sev " +
+                  severityOf(E).str() + "\">" + severityOf(E).str() + "</span></h3><p class=\"msg\">" +
+                  escape(E.Message.Message) + " [<a href=\"#" + escape(html::docId(Check)) + "\">" + escape(Check) +
+                  "</a>]</p>";
   if (!F.File.empty())
     H += html::codePane(source(F.File), {F.Line}, F.Line > 3 ? F.Line - 3 : 1, F.Line + 3);
   const v::PairResult *M = v::measuredResult(Measured, Check, engine(F.File));
@@ -279,8 +281,8 @@ std::string Page::finding(const Finding &F) {
     Notes += "<li><span class=\"msg\">" + escape(N.Message) + "</span>";
     if (!N.FilePath.empty()) {
       auto [Line, Col] = Lines.lineColumn(N.FilePath, N.FileOffset);
-      Notes += " <span class=\"loc\">" + escape(shown(N.FilePath)) + ":" + std::to_string(Line) + ":" + std::to_string(Col) +
-               "</span>" + html::codePane(source(N.FilePath), {Line}, Line, Line);
+      Notes += " <span class=\"loc\">" + escape(shown(N.FilePath)) + ":" + std::to_string(Line) + ":" +
+               std::to_string(Col) + "</span>" + html::codePane(source(N.FilePath), {Line}, Line, Line);
     }
     Notes += "</li>";
   }
@@ -307,11 +309,12 @@ std::string Page::render() {
   H += "<h1>mlperf-lint: " + std::to_string(Findings.size()) + (Findings.size() == 1 ? " finding" : " findings") +
        " in " + std::to_string(Files.size()) + (Files.size() == 1 ? " file" : " files") +
        (Prefix.empty() ? "" : " under " + escape(llvm::StringRef(Prefix).drop_back())) + "</h1><p class=\"meta\">";
-  H += Measured.Results.empty() ? std::string("No stored validation results: run <code>mlperf-lint validate</code> "
-                                              "to measure what each check costs on this machine.")
-                                : "Measured costs from <code>mlperf-lint validate</code> on " +
-                                      escape(Measured.Machine) + ".";
-  H += "</p>\n<div id=\"filters\" hidden=\"hidden\"><label>check <select id=\"f-check\"><option value=\"\">all</option>";
+  H += Measured.Results.empty()
+           ? std::string("No stored validation results: run <code>mlperf-lint validate</code> "
+                         "to measure what each check costs on this machine.")
+           : "Measured costs from <code>mlperf-lint validate</code> on " + escape(Measured.Machine) + ".";
+  H +=
+      "</p>\n<div id=\"filters\" hidden=\"hidden\"><label>check <select id=\"f-check\"><option value=\"\">all</option>";
   for (const std::string &Check : CheckOrder)
     H += "<option value=\"" + escape(Check) + "\">" + escape(Check) + "</option>";
   H += "</select></label> <label>file <select id=\"f-file\"><option value=\"\">all</option>";
@@ -325,8 +328,8 @@ std::string Page::render() {
       if (!Group.empty())
         H += "</section>\n";
       Group = F.E->DiagnosticName;
-      H += "<section class=\"group\" id=\"group-" + escape(Group) + "\"><h2>" + escape(Group) +
-           " <a href=\"#" + escape(html::docId(Group)) + "\">(what it flags and why)</a></h2>";
+      H += "<section class=\"group\" id=\"group-" + escape(Group) + "\"><h2>" + escape(Group) + " <a href=\"#" +
+           escape(html::docId(Group)) + "\">(what it flags and why)</a></h2>";
     }
     H += finding(F);
   }
@@ -444,8 +447,7 @@ std::string lineDiff(llvm::StringRef Old, llvm::StringRef New) {
   return hunks(numberedLines(A, B, Pre, editScript(A, B, Pre, N, M)));
 }
 
-void writeHtmlFindings(llvm::ArrayRef<ClangTidyError> Errors, const v::ValidationRun &Measured,
-                       llvm::raw_ostream &OS) {
+void writeHtmlFindings(llvm::ArrayRef<ClangTidyError> Errors, const v::ValidationRun &Measured, llvm::raw_ostream &OS) {
   OS << Page(Errors, Measured).render();
 }
 

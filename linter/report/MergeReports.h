@@ -13,8 +13,7 @@ namespace mlperf::lint {
 
 /// The merged document of \p Inputs (file contents; \p Names for messages),
 /// all SARIF or all mlperf-lint JSON.
-llvm::Expected<std::string> mergeReports(const std::vector<std::string> &Names,
-                                         const std::vector<std::string> &Inputs);
+llvm::Expected<std::string> mergeReports(const std::vector<std::string> &Names, const std::vector<std::string> &Inputs);
 
 /// The subcommand; \p Argv holds the arguments after `merge-sarif`.
 /// Exit status 0, or 2 with one line per problem.

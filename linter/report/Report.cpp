@@ -51,8 +51,7 @@ std::string formatNames() {
   return Out;
 }
 
-void writeReport(Format F, llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS,
-                 const ReportOptions &Options) {
+void writeReport(Format F, llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, const ReportOptions &Options) {
   for (const FormatInfo &I : Formats)
     if (I.F == F)
       return I.Write(Errors, OS, Options);

@@ -18,14 +18,13 @@ enum class Format { Text, Json, Sarif, Html };
 /// fix-its and the notes), written to \p OS instead of stdout.
 void writeText(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS, bool Color = false);
 /// The JSON report (docs/json-output.md).
-void writeJson(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS,
-               bool RelativePaths = false);
+void writeJson(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS, bool RelativePaths = false);
 
 struct ReportOptions {
-  std::string SarifRoot;              // --sarif-root; empty: the git top-level
-  std::vector<std::string> Problems;  // input errors, in the SARIF invocation
-  bool Color = false;                 // text
-  bool RelativePaths = false;         // JSON: paths relative to the working directory
+  std::string SarifRoot;             // --sarif-root; empty: the git top-level
+  std::vector<std::string> Problems; // input errors, in the SARIF invocation
+  bool Color = false;                // text
+  bool RelativePaths = false;        // JSON: paths relative to the working directory
   /// HTML: the validation results the findings pipeline read (none: unmeasured).
   const ::mlperf::validate::ValidationRun *Measured = nullptr;
 };

@@ -164,8 +164,7 @@ public:
     }
     for (const std::string &P : Problems)
       Notifications.push_back({{"level", "error"}, {"message", {{"text", P}}}});
-    json Invocation = {{"executionSuccessful", Notifications.empty()},
-                       {"toolExecutionNotifications", Notifications}};
+    json Invocation = {{"executionSuccessful", Notifications.empty()}, {"toolExecutionNotifications", Notifications}};
     json Driver = {{"name", "mlperf-lint"},
                    {"fullName", "mlperf-lint static performance linter for ML model code"},
                    {"version", MLPERF_VERSION},
@@ -243,7 +242,7 @@ private:
     json Related = json::array(), Flow = json::array();
     for (const auto &N : E.Notes) {
       if (N.FilePath == E.Message.FilePath && N.FileOffset == E.Message.FileOffset) {
-        Message += "\n" + N.Message;  // about the finding itself, e.g. the measured effect
+        Message += "\n" + N.Message; // about the finding itself, e.g. the measured effect
         continue;
       }
       json Loc = {{"message", {{"text", N.Message}}}};
@@ -274,9 +273,8 @@ private:
   }
 
   json notification(const ClangTidyError &E) {
-    json N = {{"level", "error"},
-              {"message", {{"text", E.Message.Message}}},
-              {"descriptor", {{"id", E.DiagnosticName}}}};
+    json N = {
+        {"level", "error"}, {"message", {{"text", E.Message.Message}}}, {"descriptor", {{"id", E.DiagnosticName}}}};
     if (json P = physical(E.Message.FilePath, E.Message.FileOffset, lengthAt(E.Message)); !P.is_null())
       N["locations"] = json::array({{{"physicalLocation", P}}});
     return N;
@@ -314,8 +312,9 @@ private:
             {"name", Id},
             {"shortDescription", {{"text", Text}}},
             {"fullDescription", {{"text", Text + " Reported while parsing the file for the mlperf checks."}}},
-            {"help", {{"text", Text + " See clang's documentation of -W" + Flag + "."},
-                      {"markdown", Text + " See clang's documentation of `-W" + Flag + "`."}}},
+            {"help",
+             {{"text", Text + " See clang's documentation of -W" + Flag + "."},
+              {"markdown", Text + " See clang's documentation of `-W" + Flag + "`."}}},
             {"defaultConfiguration", {{"level", "warning"}}},
             {"properties", {{"tags", {"compiler"}}, {"precision", "very-high"}, {"problem.severity", "warning"}}}};
   }

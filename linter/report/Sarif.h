@@ -15,8 +15,8 @@
 namespace mlperf::lint {
 
 struct SarifOptions {
-  std::string SrcRoot;                // absolute; empty: the git top-level of the working directory
-  std::vector<std::string> Problems;  // input and configuration errors, as notifications
+  std::string SrcRoot;               // absolute; empty: the git top-level of the working directory
+  std::vector<std::string> Problems; // input and configuration errors, as notifications
 };
 
 nlohmann::json sarifDocument(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, const SarifOptions &Options);

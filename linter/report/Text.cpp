@@ -32,9 +32,9 @@ public:
       Level = clang::DiagnosticsEngine::Error;
     }
     {
-      auto Diag = Diags.Report(location(E.Message.FilePath, E.Message.FileOffset),
-                               Diags.getCustomDiagID(Level, "%0 [%1]"))
-                  << E.Message.Message << Name;
+      auto Diag =
+          Diags.Report(location(E.Message.FilePath, E.Message.FileOffset), Diags.getCustomDiagID(Level, "%0 [%1]"))
+          << E.Message.Message << Name;
       for (const auto &Range : E.Message.Ranges)
         Diag << range(Range.FilePath, Range.FileOffset, Range.Length);
       addFixes(Diag, E.Message.Fix);
@@ -96,7 +96,7 @@ private:
   clang::FileManager Files;
   clang::LangOptions LangOpts;
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> DiagOpts;
-  clang::TextDiagnosticPrinter *Printer;  // owned by Diags
+  clang::TextDiagnosticPrinter *Printer; // owned by Diags
   clang::DiagnosticsEngine Diags;
   clang::SourceManager SM;
 };

@@ -2,8 +2,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/xxhash.h"
 
@@ -17,9 +17,7 @@
 
 namespace mlperf::lint {
 
-uint64_t contentHash(llvm::StringRef Content) {
-  return llvm::xxh3_64bits(llvm::arrayRefFromStringRef(Content));
-}
+uint64_t contentHash(llvm::StringRef Content) { return llvm::xxh3_64bits(llvm::arrayRefFromStringRef(Content)); }
 
 std::string normalizedPath(llvm::StringRef Path) {
   llvm::SmallString<256> Abs(Path);
@@ -49,8 +47,7 @@ public:
   llvm::ErrorOr<llvm::vfs::Status> status() override { return Inner->status(); }
   llvm::ErrorOr<std::string> getName() override { return Inner->getName(); }
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine &Name, int64_t FileSize,
-                                                               bool RequiresNullTerminator,
-                                                               bool IsVolatile) override {
+                                                               bool RequiresNullTerminator, bool IsVolatile) override {
     auto Buf = Inner->getBuffer(Name, FileSize, RequiresNullTerminator, IsVolatile);
     if (Buf)
       Hashes.record(Path, contentHash((*Buf)->getBuffer()));
@@ -145,7 +142,7 @@ llvm::Expected<bool> replaceByRename(const std::string &Real, const struct stat 
   if (llvm::sys::fs::createUniqueFile(Model, TmpFd, Tmp, llvm::sys::fs::OF_None, 0600))
     return false;
   Fd Guard(TmpFd);
-  llvm::sys::RemoveFileOnSignal(Tmp);  // Ctrl-C leaves no hidden copy behind
+  llvm::sys::RemoveFileOnSignal(Tmp); // Ctrl-C leaves no hidden copy behind
   auto Discard = [&] {
     ::unlink(Tmp.c_str());
     llvm::sys::DontRemoveFileOnSignal(Tmp);
@@ -229,7 +226,7 @@ llvm::Error writeInPlace(const std::string &Real, llvm::StringRef Original, llvm
   }
   if (!overwrite(W.get(), Content)) {
     llvm::Error Err = failErrno("cannot write fixed file");
-    if (!overwrite(W.get(), Original))  // the journal stays: the next run restores the file
+    if (!overwrite(W.get(), Original)) // the journal stays: the next run restores the file
       return Err;
     DropJournal();
     return Err;
@@ -291,7 +288,7 @@ std::optional<std::string> recoverInterruptedWrite(llvm::StringRef Path) {
   llvm::StringRef Original;
   std::optional<JournalHeader> H = parseJournal(*Text, Original);
   std::string Said = Path.str() + ": a fix of it was interrupted: ";
-  if (!H) {  // cut off while it was written: the file was not touched yet
+  if (!H) { // cut off while it was written: the file was not touched yet
     ::unlink(Journal.c_str());
     return Said + "its file was not changed; the incomplete journal was removed";
   }
@@ -305,7 +302,7 @@ std::optional<std::string> recoverInterruptedWrite(llvm::StringRef Path) {
   }
   if (contentHash(*Current) == H->New || contentHash(*Current) == H->Original) {
     ::unlink(Journal.c_str());
-    return std::nullopt;  // the write had finished (or not begun): nothing to restore
+    return std::nullopt; // the write had finished (or not begun): nothing to restore
   }
   if (!overwrite(F.get(), Original))
     return Said + "cannot restore it: " + std::strerror(errno) + " (the original is in " + Journal + ")";
@@ -317,15 +314,15 @@ std::vector<std::string> recoverInterruptedWrites(const std::vector<std::string>
   std::vector<std::string> Out;
   for (const std::string &P : Paths) {
     struct stat St;
-    if (::stat(journalPath(P).c_str(), &St) == 0)  // cheap for the usual case: no journal
+    if (::stat(journalPath(P).c_str(), &St) == 0) // cheap for the usual case: no journal
       if (std::optional<std::string> Said = recoverInterruptedWrite(P))
         Out.push_back(std::move(*Said));
   }
   return Out;
 }
 
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> recordingFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base,
-                                                                     ContentHashes &Hashes) {
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+recordingFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base, ContentHashes &Hashes) {
   return llvm::makeIntrusiveRefCnt<RecordingFileSystem>(std::move(Base), Hashes);
 }
 

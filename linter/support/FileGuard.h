@@ -36,8 +36,8 @@ private:
 };
 
 /// \p Base, recording in \p Hashes the bytes of each file clang reads.
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> recordingFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base,
-                                                                     ContentHashes &Hashes);
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+recordingFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base, ContentHashes &Hashes);
 
 /// Where an in-place write of \p Real keeps the original content while it
 /// runs: "<dir>/.<name>.mlperf-lint-journal".

@@ -16,11 +16,20 @@ std::string escape(llvm::StringRef S) {
   Out.reserve(S.size());
   for (char C : S)
     switch (C) {
-    case '<': Out += "&lt;"; break;
-    case '>': Out += "&gt;"; break;
-    case '&': Out += "&amp;"; break;
-    case '"': Out += "&quot;"; break;
-    default: Out += C;
+    case '<':
+      Out += "&lt;";
+      break;
+    case '>':
+      Out += "&gt;";
+      break;
+    case '&':
+      Out += "&amp;";
+      break;
+    case '"':
+      Out += "&quot;";
+      break;
+    default:
+      Out += C;
     }
   return Out;
 }
@@ -88,8 +97,8 @@ std::string ratioChart(const std::vector<ChartRow> &Rows, double Left, llvm::Str
     double X0 = X(1), X1 = R.HasRatio ? X(R.Median) : X(1);
     double BarX = std::min(X0, X1), BarW = std::max(2.0, std::fabs(X1 - X0));
     S += "<rect x=\"" + At(R.HasRatio ? BarX : X0 - 1) + "\" y=\"" + At(Y + 4) + "\" width=\"" + At(BarW) +
-         "\" height=\"18\" class=\"" + Cls + "\" data-row=\"" + std::to_string(I) + "\"><title>" +
-         escape(R.Tooltip) + "</title></rect>";
+         "\" height=\"18\" class=\"" + Cls + "\" data-row=\"" + std::to_string(I) + "\"><title>" + escape(R.Tooltip) +
+         "</title></rect>";
     double Right = X0;
     if (R.HasRatio) {
       S += "<line x1=\"" + At(X(R.Min)) + "\" y1=\"" + At(Y + 13) + "\" x2=\"" + At(X(R.Max)) + "\" y2=\"" +
@@ -108,8 +117,8 @@ bool isAnnotation(llvm::StringRef Line) {
   if (!Line.consume_front("//"))
     return false;
   Line = Line.ltrim();
-  return Line.starts_with("CHECK-MESSAGES:") || Line.starts_with("CHECK-NOTES:") ||
-         Line.starts_with("CHECK-FIXES:") || Line.starts_with("CHECK-OPTIONS:") || Line.starts_with("RUN-CHECKS:");
+  return Line.starts_with("CHECK-MESSAGES:") || Line.starts_with("CHECK-NOTES:") || Line.starts_with("CHECK-FIXES:") ||
+         Line.starts_with("CHECK-OPTIONS:") || Line.starts_with("RUN-CHECKS:");
 }
 
 /// The line a `// CHECK-MESSAGES: :[[@LINE-N]]:` on line \p At points to.
@@ -286,7 +295,7 @@ private:
 
   llvm::SmallVector<llvm::StringRef, 64> Lines;
   std::string Out, Para;
-  std::string List;  // "ul", "ol" or "" when no list is open
+  std::string List; // "ul", "ol" or "" when no list is open
   bool Item = false;
 };
 } // namespace

@@ -23,11 +23,11 @@ std::string pageStart(llvm::StringRef Title, llvm::StringRef ExtraCss = "");
 enum class BarStyle { Filled, Hollow, Failed };
 
 struct ChartRow {
-  std::string Label, Href;  // the row's label and where it links
-  std::string Value;        // the text right of the bar ("3.1x", "–  1 run")
+  std::string Label, Href; // the row's label and where it links
+  std::string Value;       // the text right of the bar ("3.1x", "–  1 run")
   std::string Tooltip;
   BarStyle Style = BarStyle::Filled;
-  bool HasRatio = true;     // false: no bar length is drawn, only a mark at 1x
+  bool HasRatio = true; // false: no bar length is drawn, only a mark at 1x
   double Median = 1, Min = 1, Max = 1;
 };
 
@@ -40,8 +40,8 @@ std::string ratioChart(const std::vector<ChartRow> &Rows, double LabelWidth, llv
 /// `// CHECK-NOTES:`, `// CHECK-FIXES:`, `// CHECK-OPTIONS:`,
 /// `// RUN-CHECKS:`), with the lines the CHECK-MESSAGES point to.
 struct Source {
-  std::vector<std::pair<unsigned, std::string>> Lines;  // original line number, text
-  std::set<unsigned> Findings;                          // original line numbers
+  std::vector<std::pair<unsigned, std::string>> Lines; // original line number, text
+  std::set<unsigned> Findings;                         // original line numbers
 };
 Source stripAnnotations(llvm::StringRef Text);
 /// Every line of \p Text, numbered from 1.

@@ -18,7 +18,7 @@ llvm::Error fail(const llvm::Twine &Message) {
 } // namespace
 
 std::string refusedOutput(llvm::StringRef Path, llvm::StringRef Option) {
-  if (Path.empty() || !isInput(Path))  // through symlinks, as a write would go
+  if (Path.empty() || !isInput(Path)) // through symlinks, as a write would go
     return "";
   return (Path + ": " + Option + " names an input file; it is not overwritten").str();
 }
@@ -33,7 +33,7 @@ llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Option, llvm::
   bool Exists = ::stat(Target.c_str(), &St) == 0;
   if (Exists && S_ISDIR(St.st_mode))
     return fail(Path + ": " + Option + " names a directory");
-  if (Exists && !S_ISREG(St.st_mode)) {  // a terminal, a pipe, /dev/null: a stream, written as one
+  if (Exists && !S_ISREG(St.st_mode)) { // a terminal, a pipe, /dev/null: a stream, written as one
     std::error_code EC;
     llvm::raw_fd_ostream OS(Target, EC, llvm::sys::fs::OF_Text);
     if (!EC) {
@@ -45,10 +45,10 @@ llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Option, llvm::
     return EC ? fail(CannotWrite + EC.message()) : llvm::Error::success();
   }
   if (llvm::SmallString<256> Real; Exists && !llvm::sys::fs::real_path(Path, Real))
-    Target = std::string(Real);  // a symlink's target is what is replaced
+    Target = std::string(Real); // a symlink's target is what is replaced
   llvm::SmallString<256> Model(llvm::sys::path::parent_path(Target));
   llvm::sys::path::append(Model, "." + llvm::sys::path::filename(Target) + ".mlperf-lint-%%%%%%");
-  auto Temp = llvm::sys::fs::TempFile::create(Model);  // removed on SIGINT, SIGTERM and the like
+  auto Temp = llvm::sys::fs::TempFile::create(Model); // removed on SIGINT, SIGTERM and the like
   if (!Temp)
     return fail(CannotWrite + llvm::toString(Temp.takeError()));
   {
@@ -66,7 +66,7 @@ llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Option, llvm::
       return fail(CannotWrite + EC.message());
     }
   }
-  if (llvm::Error E = Temp->keep(Target))  // keep removes the temporary file when it cannot rename it
+  if (llvm::Error E = Temp->keep(Target)) // keep removes the temporary file when it cannot rename it
     return fail(CannotWrite + llvm::toString(std::move(E)));
   return llvm::Error::success();
 }

@@ -90,8 +90,9 @@ std::string pairSection(const PairResult &R) {
     Last = *Bad.Findings.rbegin() + 12;
   }
   auto Pane = [&](const char *Side, const std::string &File, const html::Source &Src) {
-    return "<div><b>" + std::string(Side) + ": " + escape(File) + "</b>" + html::codePane(Src, Src.Findings, First, Last) +
-           "<details><summary>whole file</summary>" + html::codePane(Src, Src.Findings) + "</details></div>";
+    return "<div><b>" + std::string(Side) + ": " + escape(File) + "</b>" +
+           html::codePane(Src, Src.Findings, First, Last) + "<details><summary>whole file</summary>" +
+           html::codePane(Src, Src.Findings) + "</details></div>";
   };
   H += "<p class=\"meta\">Marked: the lines " + escape(R.Check) + " reports in the anti-pattern.</p>";
   H += "<div class=\"code\">" + Pane("anti-pattern", R.BadFile, Bad) + Pane("fix", R.GoodFile, Good) + "</div>";
@@ -111,17 +112,18 @@ std::string renderHtml(const ValidationRun &Run) {
   }
   std::string H = html::pageStart("mlperf-lint validation",
                                   ".code{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:12px}\n");
-  H += "<h1>mlperf-lint: measured cost of each check</h1><p class=\"meta\">" + escape(Run.Machine) + "<br/>" +
-       escape(Run.Date) + " &#183; " +
-       (Run.Repeat > 1 ? std::to_string(Run.Repeat) + " interleaved runs per side after a warm-up"
-                       : std::string("1 run per side (--quick)")) +
-       "; ratios are anti-pattern / fix (median, whiskers min..max) on a logarithmic axis centred on 1x; "
-       "confirmed rows by measured impact, then not measurable, then failed. A time from fewer than 3 runs gets no "
-       "ratio (\u2013).</p><p class=\"meta\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"14\" height=\"12\"><rect "
-       "width=\"14\" height=\"12\" class=\"bar ok\"/></svg> confirmed &#160; <svg xmlns=\"http://www.w3.org/2000/svg\" "
-       "width=\"14\" height=\"12\"><rect x=\"1\" y=\"1\" width=\"12\" height=\"10\" class=\"bar hollow\"/></svg> not "
-       "measurable here &#160; <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"14\" height=\"12\"><rect width=\"14\" "
-       "height=\"12\" class=\"bar bad\"/></svg> failed</p>\n";
+  H +=
+      "<h1>mlperf-lint: measured cost of each check</h1><p class=\"meta\">" + escape(Run.Machine) + "<br/>" +
+      escape(Run.Date) + " &#183; " +
+      (Run.Repeat > 1 ? std::to_string(Run.Repeat) + " interleaved runs per side after a warm-up"
+                      : std::string("1 run per side (--quick)")) +
+      "; ratios are anti-pattern / fix (median, whiskers min..max) on a logarithmic axis centred on 1x; "
+      "confirmed rows by measured impact, then not measurable, then failed. A time from fewer than 3 runs gets no "
+      "ratio (\u2013).</p><p class=\"meta\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"14\" height=\"12\"><rect "
+      "width=\"14\" height=\"12\" class=\"bar ok\"/></svg> confirmed &#160; <svg xmlns=\"http://www.w3.org/2000/svg\" "
+      "width=\"14\" height=\"12\"><rect x=\"1\" y=\"1\" width=\"12\" height=\"10\" class=\"bar hollow\"/></svg> not "
+      "measurable here &#160; <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"14\" height=\"12\"><rect width=\"14\" "
+      "height=\"12\" class=\"bar bad\"/></svg> failed</p>\n";
   std::vector<html::ChartRow> All;
   for (const PairResult &R : Sorted)
     All.push_back(chartRow(R, R.Check + " (" + R.Backend + ")", "#" + R.Check));

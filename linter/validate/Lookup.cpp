@@ -15,8 +15,7 @@ static std::string compact(double V) {
 
 const PairResult *measuredResult(const ValidationRun &Results, const std::string &Check, const std::string &Engine) {
   auto Usable = [&](const PairResult &R) { return R.Check == Check && R.Outcome != Verdict::Failed; };
-  bool HaveEngine =
-      llvm::any_of(Results.Results, [&](const PairResult &R) { return Usable(R) && R.Engine == Engine; });
+  bool HaveEngine = llvm::any_of(Results.Results, [&](const PairResult &R) { return Usable(R) && R.Engine == Engine; });
   const PairResult *Best = nullptr, *Any = nullptr;
   for (const PairResult &R : Results.Results) {
     if (!Usable(R) || (HaveEngine && R.Engine != Engine))
@@ -40,8 +39,7 @@ std::optional<std::string> measuredNote(const ValidationRun &Results, const std:
   if (!R)
     return std::nullopt;
   if (R->Outcome != Verdict::Confirmed)
-    return "measured on the fixture: no measurable effect on " + R->MetricDescription + " (" + whereMeasured(*R) +
-           ")";
+    return "measured on the fixture: no measurable effect on " + R->MetricDescription + " (" + whereMeasured(*R) + ")";
   std::string Text = "measured on the fixture: " + compact(R->Ratio.Median) + "x " + R->MetricDescription;
   if (!R->Explain.empty())
     Text += ", " + R->Explain;

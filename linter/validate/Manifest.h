@@ -10,22 +10,22 @@
 namespace mlperf::validate {
 
 struct FixturePair {
-  std::string Engine;               // "runtime" or "libtorch"
-  std::string Bad, Good;            // source files, relative to the fixture directory
+  std::string Engine;    // "runtime" or "libtorch"
+  std::string Bad, Good; // source files, relative to the fixture directory
   std::vector<std::string> Args, QuickArgs;
-  double Tolerance = 1e-4;          // relative, on the checksum
-  std::string Metric;               // the manifest's, unless the pair names its own
-  std::string Workload;             // likewise
+  double Tolerance = 1e-4; // relative, on the checksum
+  std::string Metric;      // the manifest's, unless the pair names its own
+  std::string Workload;    // likewise
 };
 
 struct Manifest {
-  std::string Check;                // "mlperf-materialize-in-loop"
-  std::string Dir;                  // absolute fixture directory
-  std::string Metric;               // step_time, syncs, h2d_bytes, d2h_bytes, compilations, peak_memory
-  std::string Workload;             // one line: what the programs do
+  std::string Check;    // "mlperf-materialize-in-loop"
+  std::string Dir;      // absolute fixture directory
+  std::string Metric;   // step_time, syncs, h2d_bytes, d2h_bytes, compilations, peak_memory
+  std::string Workload; // one line: what the programs do
   // A pair may name its own metric and workload: what an engine can count
   // differs (libtorch on a CPU has no device syncs to count).
-  double MinEffect = 0.05;          // smallest ratio - 1 that counts as confirmed
+  double MinEffect = 0.05; // smallest ratio - 1 that counts as confirmed
   std::vector<FixturePair> Pairs;
 };
 

@@ -40,8 +40,10 @@ RunOutput runFixture(const std::string &Program, const std::vector<std::string> 
   llvm::sys::fs::remove(OutFile);
   llvm::sys::fs::remove(ErrFile);
   if (Status != 0) {
-    Out.Problem = Program + (Status == -2 ? " timed out" : Status < 0 ? " could not run: " + ExecError
-                                                                        : " exited with status " + std::to_string(Status)) +
+    Out.Problem = Program +
+                  (Status == -2 ? " timed out"
+                   : Status < 0 ? " could not run: " + ExecError
+                                : " exited with status " + std::to_string(Status)) +
                   "\n" + Stdout + Stderr;
     return Out;
   }
@@ -59,8 +61,8 @@ RunOutput runFixture(const std::string &Program, const std::vector<std::string> 
     return Out;
   }
   if (!J["checksum"].is_number()) {
-    Out.Problem = Program + " reported a checksum that is not a number: " + J["checksum"].dump() + "\n" + Stdout +
-                  Stderr;
+    Out.Problem =
+        Program + " reported a checksum that is not a number: " + J["checksum"].dump() + "\n" + Stdout + Stderr;
     return Out;
   }
   Out.Checksum = J["checksum"].get<double>();

@@ -2,7 +2,6 @@
 // check: medians and ratios, never a single timing.
 #pragma once
 
-
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -21,15 +20,15 @@ enum class Unit { Count, Bytes, Milliseconds, Seconds };
 /// line, whether it is divided by the number of steps, how each engine's
 /// counter is described, and its unit.
 struct MetricInfo {
-  const char *Id;        // name in manifests and results: "syncs"
-  const char *Group;     // object of the report holding Key ("stats"), or nullptr for the top level
-  const char *Key;       // "waits"
-  const char *Samples;   // top-level array of per-step values whose median is preferred, or nullptr
-  bool PerStep;          // divided by the report's "steps"
-  const char *Runtime;   // what it counts on the bundled runtime
-  const char *Libtorch;  // what it counts on libtorch (fixtures/common/torch_counters.h)
+  const char *Id;       // name in manifests and results: "syncs"
+  const char *Group;    // object of the report holding Key ("stats"), or nullptr for the top level
+  const char *Key;      // "waits"
+  const char *Samples;  // top-level array of per-step values whose median is preferred, or nullptr
+  bool PerStep;         // divided by the report's "steps"
+  const char *Runtime;  // what it counts on the bundled runtime
+  const char *Libtorch; // what it counts on libtorch (fixtures/common/torch_counters.h)
   Unit U;
-  bool Selectable;       // a manifest may name it as a pair's metric
+  bool Selectable; // a manifest may name it as a pair's metric
 };
 
 /// Every metric and counter, step time first.
@@ -38,9 +37,9 @@ const MetricInfo *findMetric(llvm::StringRef Id);
 
 struct RunOutput {
   bool Ok = false;
-  std::string Problem;  // why it failed, with the program's output
-  nlohmann::json Report;  // the program's last JSON line
-  double Checksum = 0;  // the report's "checksum", a number
+  std::string Problem;   // why it failed, with the program's output
+  nlohmann::json Report; // the program's last JSON line
+  double Checksum = 0;   // the report's "checksum", a number
 };
 
 /// Runs \p Program with \p Args and MLPERF_BACKEND=\p Backend; the program

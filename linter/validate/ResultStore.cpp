@@ -34,7 +34,7 @@ std::string defaultResultsPath() {
 llvm::Expected<ValidationRun> loadResults(const std::string &Path) {
   if (!llvm::sys::fs::exists(Path))
     return ValidationRun();
-  auto Buf = lint::readStructuredFile(Path, "stored results");
+  auto Buf = lint::readStructuredFile(Path, "stored results", /*Record=*/false); // validate rewrites it
   if (!Buf)
     return Buf.takeError();
   llvm::StringRef Text = (*Buf)->getBuffer();

@@ -154,12 +154,20 @@ nlohmann::json toJson(const PairResult &R) {
 llvm::Expected<PairResult> pairFromJson(const nlohmann::json &J, const std::string &Where) {
   PairResult R;
   Fields F(J, Where);
-  for (const auto &[Key, Out] : {std::pair{"check", &R.Check}, {"engine", &R.Engine}, {"backend", &R.Backend},
-                                 {"metric", &R.Metric}, {"metric_description", &R.MetricDescription}})
+  for (const auto &[Key, Out] : {std::pair{"check", &R.Check},
+                                 {"engine", &R.Engine},
+                                 {"backend", &R.Backend},
+                                 {"metric", &R.Metric},
+                                 {"metric_description", &R.MetricDescription}})
     F.get(Key, *Out);
-  for (const auto &[Key, Out] : {std::pair{"workload", &R.Workload}, {"bad_file", &R.BadFile},
-                                 {"good_file", &R.GoodFile}, {"bad_path", &R.BadPath}, {"good_path", &R.GoodPath},
-                                 {"date", &R.Date}, {"problem", &R.Problem}, {"note", &R.Note},
+  for (const auto &[Key, Out] : {std::pair{"workload", &R.Workload},
+                                 {"bad_file", &R.BadFile},
+                                 {"good_file", &R.GoodFile},
+                                 {"bad_path", &R.BadPath},
+                                 {"good_path", &R.GoodPath},
+                                 {"date", &R.Date},
+                                 {"problem", &R.Problem},
+                                 {"note", &R.Note},
                                  {"explain", &R.Explain}})
     F.get(Key, *Out, /*Required=*/false);
   F.get("runs", R.Runs);

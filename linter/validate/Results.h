@@ -23,31 +23,31 @@ llvm::StringRef verdictName(Verdict V);
 /// One side (anti-pattern or fix) of a measured pair: medians over the runs.
 struct SideResult {
   double Metric = 0;
-  double Checksum = 0;                      // of the first run
-  std::map<std::string, double> Counters;   // keyed by metric id (metricTable())
+  double Checksum = 0;                    // of the first run
+  std::map<std::string, double> Counters; // keyed by metric id (metricTable())
 };
 
 /// mlperf-lint's own fix-it applied to the anti-pattern, built and run.
 struct FixCheck {
-  std::string Source;               // the fixed source
+  std::string Source; // the fixed source
   bool Ok = false;
-  std::optional<bool> SameResult;   // absent when the fixed program did not run
-  std::optional<double> Ratio;      // anti-pattern / fixed, on the pair's metric
+  std::optional<bool> SameResult; // absent when the fixed program did not run
+  std::optional<double> Ratio;    // anti-pattern / fixed, on the pair's metric
   std::string Summary;
 };
 
 struct PairResult {
   std::string Check, Engine, Backend;
-  std::string Metric;               // a metric id
+  std::string Metric; // a metric id
   std::string MetricDescription, Workload;
   std::string BadFile, GoodFile, BadPath, GoodPath;
-  std::string Date;                 // when it was measured (UTC, ISO 8601)
-  unsigned Runs = 0;                // measured runs per side
+  std::string Date;  // when it was measured (UTC, ISO 8601)
+  unsigned Runs = 0; // measured runs per side
   Verdict Outcome = Verdict::Failed;
-  Summary Ratio{1, 1, 1};           // anti-pattern / fix
-  std::string Problem;              // why it failed
-  std::string Note;                 // a caveat on the verdict
-  std::string Explain;              // the counter that explains the ratio
+  Summary Ratio{1, 1, 1}; // anti-pattern / fix
+  std::string Problem;    // why it failed
+  std::string Note;       // a caveat on the verdict
+  std::string Explain;    // the counter that explains the ratio
   std::optional<SideResult> Bad, Good;
   std::optional<FixCheck> Fix;
 

@@ -1,11 +1,11 @@
 #include "validate/Validate.h"
 
+#include "support/SafeIO.h"
 #include "validate/HtmlReport.h"
 #include "validate/Manifest.h"
 #include "validate/Measure.h"
 #include "validate/ResultStore.h"
 #include "validate/Results.h"
-#include "support/SafeIO.h"
 
 #include "clang-tidy/GlobList.h"
 #include "llvm/Support/CommandLine.h"
@@ -38,8 +38,8 @@ struct CommandLine {
   cl::opt<unsigned> Repeat{"repeat", cl::desc("Measured runs per side (default 5)"), cl::init(5), cl::cat(Category)};
   cl::opt<bool> Quick{"quick", cl::desc("One run per side on the small sizes, no warm-up"), cl::cat(Category)};
   cl::opt<std::string> Json{"json", cl::desc("Write the results as JSON"), cl::value_desc("file"), cl::cat(Category)};
-  cl::opt<std::string> Html{"html", cl::desc("Write the results as a self-contained HTML page"),
-                            cl::value_desc("file"), cl::cat(Category)};
+  cl::opt<std::string> Html{"html", cl::desc("Write the results as a self-contained HTML page"), cl::value_desc("file"),
+                            cl::cat(Category)};
   cl::opt<std::string> Results{"results", cl::desc("Results store (default: $MLPERF_LINT_RESULTS, else the cache)"),
                                cl::value_desc("file"), cl::init(defaultResultsPath()), cl::cat(Category)};
   cl::opt<bool> NoStore{"no-store", cl::desc("Do not store the results for the linter"), cl::cat(Category)};
@@ -51,9 +51,8 @@ struct CommandLine {
                                 cl::init(MLPERF_SOURCE_DIR "/fixtures"), cl::cat(Category)};
 
   ~CommandLine() {
-    for (cl::Option *O : std::initializer_list<cl::Option *>{&Backend, &Engine, &Checks, &Repeat, &Quick, &Json,
-                                                              &Html, &Results, &NoStore, &NoFixCheck, &BuildDir,
-                                                              &Fixtures})
+    for (cl::Option *O : std::initializer_list<cl::Option *>{&Backend, &Engine, &Checks, &Repeat, &Quick, &Json, &Html,
+                                                             &Results, &NoStore, &NoFixCheck, &BuildDir, &Fixtures})
       O->removeArgument();
   }
 };
@@ -83,17 +82,16 @@ llvm::Expected<Options> parse(int Argc, const char **Argv) {
   Args.insert(Args.end(), Argv, Argv + Argc);
   std::string Errors;
   llvm::raw_string_ostream ErrOS(Errors);
-  bool Parsed = cl::ParseCommandLineOptions(Args.size(), Args.data(),
-                                            "mlperf-lint validate: measures what each check's anti-pattern costs\n",
-                                            &ErrOS);
+  bool Parsed = cl::ParseCommandLineOptions(
+      Args.size(), Args.data(), "mlperf-lint validate: measures what each check's anti-pattern costs\n", &ErrOS);
   if (!Parsed) {
     llvm::StringRef First = llvm::StringRef(Errors).split('\n').first;
     First.consume_front("mlperf-lint validate: ");
     First = First.split(".  Try:").first;
     return Fail(First.trim().str() + (First.empty() ? "" : " (see mlperf-lint validate --help)"));
   }
-  Options O{CL.Backend, CL.Engine, CL.Checks, CL.Json, CL.Html, CL.Results, CL.BuildDir, CL.Fixtures,
-            CL.Repeat,  CL.Quick,  !CL.NoStore, !CL.NoFixCheck};
+  Options O{CL.Backend,  CL.Engine,   CL.Checks, CL.Json,  CL.Html,     CL.Results,
+            CL.BuildDir, CL.Fixtures, CL.Repeat, CL.Quick, !CL.NoStore, !CL.NoFixCheck};
   if (!O.Backend.empty() && O.Backend != "reference" && O.Backend != "cpu" && O.Backend != "cuda")
     return Fail("--backend must be reference, cpu or cuda, not '" + O.Backend + "'");
   if (!O.Engine.empty() && O.Engine != "runtime" && O.Engine != "libtorch")
@@ -357,10 +355,46 @@ void printReport(const ValidationRun &Run) {
 }
 
 bool write(const std::string &Path, llvm::StringRef Option, const std::string &Text) {
-  llvm::Error E = lint::writeOutputFile(Path, Option, "", [&](llvm::raw_ostream &OS) { OS << Text; });
-  if (E)
+  if (llvm::Error E = lint::writeOutputFile(Path, Option, "", [&](llvm::raw_ostream &OS) { OS << Text; })) {
     llvm::errs() << "mlperf-lint validate: error: " << llvm::toString(std::move(E)) << "\n";
-  return !E;
+    return false;
+  }
+  return true;
+}
+} // namespace
+
+namespace {
+/// The manifests --checks and --engine select, or why none.
+llvm::Expected<std::vector<Manifest>> selectManifests(const Options &O, std::vector<Manifest> Manifests) {
+  clang::tidy::GlobList Checks(O.Checks);
+  std::vector<Manifest> Selected;
+  for (Manifest &M : Manifests)
+    if (Checks.contains(M.Check)) {
+      if (!O.Engine.empty())
+        llvm::erase_if(M.Pairs, [&](const FixturePair &P) { return P.Engine != O.Engine; });
+      if (!M.Pairs.empty())
+        Selected.push_back(std::move(M));
+    }
+  if (Selected.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "no fixture matches --checks='" + O.Checks + "'" +
+                                       (O.Engine.empty() ? "" : " and --engine=" + O.Engine));
+  return Selected;
+}
+
+/// Measures every pair of \p Selected; true when one failed.
+bool measureAll(const Options &O, const std::vector<Manifest> &Selected, ValidationRun &Run) {
+  bool Failed = false;
+  Run.Machine = machineDescription();
+  Run.Date = now();
+  Run.Repeat = O.Repeat;
+  for (const Manifest &M : Selected)
+    for (const FixturePair &P : M.Pairs) {
+      Run.Results.push_back(measurePair(O, M, P));
+      Failed |= Run.Results.back().Outcome == Verdict::Failed;
+    }
+  sortForReport(Run.Results);
+  return Failed;
 }
 } // namespace
 
@@ -384,34 +418,17 @@ int runValidate(int Argc, const char **Argv) {
     if (Out)
       if (std::string Problem = lint::refusedOutput(*Out, Option); !Problem.empty())
         return usage(Problem);
-  clang::tidy::GlobList Checks(O->Checks);
-  std::vector<Manifest> Selected;
-  for (Manifest &M : *Manifests)
-    if (Checks.contains(M.Check)) {
-      if (!O->Engine.empty())
-        llvm::erase_if(M.Pairs, [&](const FixturePair &P) { return P.Engine != O->Engine; });
-      if (!M.Pairs.empty())
-        Selected.push_back(std::move(M));
-    }
-  if (Selected.empty())
-    return usage("no fixture matches --checks='" + O->Checks + "'" +
-                 (O->Engine.empty() ? "" : " and --engine=" + O->Engine));
+  auto Chosen = selectManifests(*O, std::move(*Manifests));
+  if (!Chosen)
+    return usage(llvm::toString(Chosen.takeError()));
+  std::vector<Manifest> &Selected = *Chosen;
   bool Failed = false;
   if (std::string Problem = ensureBuilt(*O, Selected); !Problem.empty()) {
     llvm::errs() << "mlperf-lint validate: error: " << Problem << "\n";
     Failed = true;
   }
-
   ValidationRun Run;
-  Run.Machine = machineDescription();
-  Run.Date = now();
-  Run.Repeat = O->Repeat;
-  for (const Manifest &M : Selected)
-    for (const FixturePair &P : M.Pairs) {
-      Run.Results.push_back(measurePair(*O, M, P));
-      Failed |= Run.Results.back().Outcome == Verdict::Failed;
-    }
-  sortForReport(Run.Results);
+  Failed |= measureAll(*O, Selected, Run);
   printReport(Run);
   if (!O->Json.empty())
     Failed |= !write(O->Json, "--json", toJson(Run).dump(2) + "\n");

@@ -127,9 +127,14 @@ TEST(AnalysisHoist, FreshNamesAndTheInsertionBeforeALoop) {
   EXPECT_EQ(freshName("x", F, S.context()), "x3") << "x and x2 are taken";
   EXPECT_EQ(freshName("zeros_n", F, S.context()), "zeros_n");
   EXPECT_EQ(freshName("add", F, S.context()), "add") << "add_ is another identifier";
-  FixItHint Fix = insertBefore(S.loop("f"), "auto z = torch::zeros(n);", S.context());
-  EXPECT_EQ(Fix.CodeToInsert, "auto z = torch::zeros(n);\n  ");
-  EXPECT_EQ(Fix.RemoveRange.getBegin(), S.loop("f")->getBeginLoc());
+  auto Fix = hoistBefore(S.loop("f"), "auto z = torch::zeros(n);", S.call("f", "zeros", 0), S.analysis(), S.context());
+  ASSERT_TRUE(Fix);
+  ASSERT_EQ(Fix->size(), 1u) << "a braced body: the statement alone, no braces";
+  EXPECT_EQ((*Fix)[0].CodeToInsert, "auto z = torch::zeros(n);\n  ");
+  EXPECT_EQ((*Fix)[0].RemoveRange.getBegin(), S.loop("f")->getBeginLoc());
+  EXPECT_FALSE(hoistBefore(S.loop("f"), "auto z = torch::zeros(i);", S.call("f", "zeros", 2), S.analysis(),
+                           S.context()))
+      << "zeros(i) uses the loop's own variable";
 }
 
 TEST(AnalysisHoist, TheSameExpressionInALoopIsHoistedOnce) {
@@ -151,7 +156,7 @@ TEST(AnalysisHoist, RemovingAStatementTakesItsWholeLine) {
   Snippet S(HoistLoop);
   ASSERT_TRUE(S.ok());
   const auto *Decl = S.nth<DeclStmt>(declStmt(has(varDecl(hasName("x2")))));
-  std::optional<FixItHint> Fix = removeStatement(Decl, S.context());
+  std::optional<FixItHint> Fix = removeStatement(Decl, S.analysis(), S.context());
   ASSERT_TRUE(Fix);
   const SourceManager &SM = S.context().getSourceManager();
   std::string Removed = Lexer::getSourceText(Fix->RemoveRange, SM, S.context().getLangOpts()).str();

@@ -4,6 +4,7 @@
 
 #include "report/HtmlFindings.h"
 #include "support/HtmlParts.h"
+#include "validate/Manifest.h"
 #include "validate/Measure.h"
 #include "validate/Results.h"
 
