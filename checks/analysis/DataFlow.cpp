@@ -1,5 +1,6 @@
 #include "DataFlow.h"
 #include "SourceUtils.h"
+#include "SummaryCollector.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"

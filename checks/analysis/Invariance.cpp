@@ -1,7 +1,7 @@
 #include "Invariance.h"
-#include "Summaries.h"
 #include "Facts.h"
 #include "SourceUtils.h"
+#include "SummaryCollector.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"

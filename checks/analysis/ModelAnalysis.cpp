@@ -1,6 +1,7 @@
 #include "ModelAnalysis.h"
 #include "Facts.h"
 #include "SourceUtils.h"
+#include "SummaryCollector.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"

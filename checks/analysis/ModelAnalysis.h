@@ -4,7 +4,7 @@
 #pragma once
 
 #include "ApiProfile.h"
-#include "Summaries.h"
+#include "ProjectSummaries.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"

@@ -2,6 +2,7 @@
 // libtorch stand-in: which functions and loops run or train the model, which
 // statements a loop repeats, guards, and what another file's summary adds.
 #include "AnalysisTestSupport.h"
+#include "analysis/SummaryCollector.h"
 
 #include <gtest/gtest.h>
 

@@ -39,7 +39,7 @@ public:
       if (const T *Node = N.template getNodeAs<T>("n"))
         Found.push_back(Node);
     const clang::SourceManager &SM = context().getSourceManager();
-    llvm::stable_sort(Found, [&](const T *A, const T *B) {
+    llvm::sort(Found, [&](const T *A, const T *B) {
       if (A->getBeginLoc() != B->getBeginLoc())
         return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
       return SM.isBeforeInTranslationUnit(B->getEndLoc(), A->getEndLoc());

@@ -1,0 +1,106 @@
+// The whole-project summaries' data: what each function of the project does
+// when called (runs the model, trains) and where other files call it on every
+// step, keyed by USR so that one translation unit sees the functions another
+// defines. The collector (SummaryCollector.h) builds a file's summary from its
+// model analysis; SummaryJson.cpp reads and writes the form the linter stores
+// in its cache directory between runs.
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::mlperf {
+
+/// What calling a function does, through the functions it calls.
+struct FunctionFacts {
+  std::string Name, File;
+  unsigned Line = 0;
+  bool StepsDirectly = false;             // runs a model step on every call, outside any loop of its own
+  bool ReachesStep = false;               // runs a model step somewhere
+  bool Trains = false;                    // a backward pass or an optimizer step
+  std::vector<std::string> Callees;       // USRs of functions it calls that its file does not define
+  std::vector<std::string> DirectCallees; // those of them called outside any loop of its own
+};
+
+/// A call, on every step, of a function that the calling file does not define.
+struct HotCallSite {
+  std::string File; // the call
+  unsigned Line = 0, Column = 0;
+  std::string LoopFile; // the loop that runs the step; empty when the caller is hot by itself
+  unsigned LoopLine = 0, LoopColumn = 0;
+  std::string Caller; // the calling function's name
+  bool Training = false;
+  /// Arguments that name the same variable on every iteration of the loop
+  /// (declared before it, never changed in it); only for calls made in the loop itself.
+  std::vector<unsigned> InvariantArgs;
+};
+
+struct FileSummary {
+  std::string File;
+  int64_t MTime = 0;
+  uint64_t Size = 0;
+  std::map<std::string, FunctionFacts> Functions;           // by USR, defined in the file
+  std::map<std::string, std::vector<HotCallSite>> HotCalls; // by the callee's USR
+  std::set<std::string> Uses; // USRs of every function it calls that the file does not define
+  /// For each of Uses: whether every call of it in the file runs with
+  /// gradients off (under a no-grad guard, in its function or its callers).
+  std::map<std::string, bool> GradOffCalls;
+  /// The file sends tensors or modules to an accelerator (its own code, not
+  /// counting other files').
+  bool UsesDevice = false;
+};
+
+class ProjectSummaries {
+public:
+  /// Adds or replaces the summary of one file.
+  void add(FileSummary S);
+  /// Propagates facts through calls across files (call it after adding).
+  void resolve();
+  const FunctionFacts *function(llvm::StringRef Usr) const;
+  /// A per-step call of the function from another file than \p NotFrom.
+  const HotCallSite *hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// Whether other files than \p NotFrom call the function and every such call
+  /// runs with gradients off.
+  bool calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// Whether other files than \p NotFrom call the function on every step and
+  /// each such call passes an invariant variable as argument \p Index.
+  bool passesSameValue(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const;
+  /// Whether a file other than \p NotFrom sends tensors to an accelerator: then
+  /// the program's tensors may live there, in a helper file that only moves
+  /// tensors next to others (`t.to(other)`) too.
+  bool anyUsesDevice(llvm::StringRef NotFrom) const;
+  const std::map<std::string, FileSummary> &files() const { return Files; }
+  /// Everything the analysis of the file that \p S summarizes reads of these
+  /// summaries: the facts of the functions it calls from other files, and the
+  /// per-step calls from other files of the functions it defines. Its findings
+  /// depend on the project's summaries through this text alone.
+  std::string dependencies(const FileSummary &S) const;
+
+  /// The JSON form, with a version (SummaryJson.cpp). Summaries of an older
+  /// version read as none (they are rebuilt); errors name \p Source.
+  std::string toJson() const;
+  static llvm::Expected<ProjectSummaries> fromJson(llvm::StringRef Json, llvm::StringRef Source);
+
+private:
+  /// The argument indices that every per-step call from another file than
+  /// \p NotFrom passes unchanged (see HotCallSite::InvariantArgs).
+  std::vector<unsigned> sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+
+  std::map<std::string, FileSummary> Files;
+  std::map<std::string, FunctionFacts> Resolved; // by USR
+  std::set<std::string> Ambiguous;               // USRs with different definitions in different files
+};
+
+/// The project's summaries for the analysis of every translation unit in
+/// this process; null when there are none (a single file, the plugin).
+std::shared_ptr<const ProjectSummaries> projectSummaries();
+void setProjectSummaries(std::shared_ptr<const ProjectSummaries> S);
+
+} // namespace clang::tidy::mlperf

@@ -1,0 +1,119 @@
+// The JSON form of the whole-project summaries, as the linter stores them:
+// {"version": N, "files": {FILE: {"mtime", "size", "functions": {USR: ...},
+// "hot_calls": {USR: [...]}, "uses", "grad_off_calls", "uses_device"}}}.
+#include "ProjectSummaries.h"
+
+#include <nlohmann/json.hpp>
+
+namespace clang::tidy::mlperf {
+
+using nlohmann::json;
+
+namespace {
+constexpr int SummaryVersion = 5; // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"
+
+json functionJson(const FunctionFacts &Fn) {
+  return {{"name", Fn.Name},
+          {"file", Fn.File},
+          {"line", Fn.Line},
+          {"steps_directly", Fn.StepsDirectly},
+          {"reaches_step", Fn.ReachesStep},
+          {"trains", Fn.Trains},
+          {"callees", Fn.Callees},
+          {"direct_callees", Fn.DirectCallees}};
+}
+
+json hotCallJson(const HotCallSite &H) {
+  return {{"file", H.File},          {"line", H.Line},          {"column", H.Column},
+          {"loop_file", H.LoopFile}, {"loop_line", H.LoopLine}, {"loop_column", H.LoopColumn},
+          {"caller", H.Caller},      {"training", H.Training},  {"invariant_args", H.InvariantArgs}};
+}
+
+json fileJson(const FileSummary &S) {
+  json F = {{"mtime", S.MTime},
+            {"size", S.Size},
+            {"functions", json::object()},
+            {"hot_calls", json::object()},
+            {"uses", S.Uses},
+            {"grad_off_calls", S.GradOffCalls},
+            {"uses_device", S.UsesDevice}};
+  for (const auto &[Usr, Fn] : S.Functions)
+    F["functions"][Usr] = functionJson(Fn);
+  for (const auto &[Usr, Sites] : S.HotCalls)
+    for (const HotCallSite &H : Sites)
+      F["hot_calls"][Usr].push_back(hotCallJson(H));
+  return F;
+}
+
+// The readers take the fields in a fixed order: the first one missing or of
+// the wrong type is the one the error names.
+FunctionFacts parseFunction(const json &F) {
+  FunctionFacts Fn;
+  Fn.Name = F.at("name").get<std::string>();
+  Fn.File = F.at("file").get<std::string>();
+  Fn.Line = F.at("line").get<unsigned>();
+  Fn.StepsDirectly = F.at("steps_directly").get<bool>();
+  Fn.ReachesStep = F.at("reaches_step").get<bool>();
+  Fn.Trains = F.at("trains").get<bool>();
+  Fn.Callees = F.at("callees").get<std::vector<std::string>>();
+  Fn.DirectCallees = F.at("direct_callees").get<std::vector<std::string>>();
+  return Fn;
+}
+
+HotCallSite parseHotCall(const json &J) {
+  return HotCallSite{J.at("file").get<std::string>(),
+                     J.at("line").get<unsigned>(),
+                     J.at("column").get<unsigned>(),
+                     J.at("loop_file").get<std::string>(),
+                     J.at("loop_line").get<unsigned>(),
+                     J.at("loop_column").get<unsigned>(),
+                     J.at("caller").get<std::string>(),
+                     J.at("training").get<bool>(),
+                     J.at("invariant_args").get<std::vector<unsigned>>()};
+}
+
+FileSummary parseFile(const std::string &File, const json &J) {
+  FileSummary S;
+  S.File = File;
+  S.MTime = J.at("mtime").get<int64_t>();
+  S.Size = J.at("size").get<uint64_t>();
+  S.Uses = J.at("uses").get<std::set<std::string>>();
+  S.GradOffCalls = J.at("grad_off_calls").get<std::map<std::string, bool>>();
+  S.UsesDevice = J.at("uses_device").get<bool>();
+  for (auto F = J.at("functions").begin(); F != J.at("functions").end(); ++F)
+    S.Functions[F.key()] = parseFunction(*F);
+  for (auto H = J.at("hot_calls").begin(); H != J.at("hot_calls").end(); ++H)
+    for (const json &Site : *H)
+      S.HotCalls[H.key()].push_back(parseHotCall(Site));
+  return S;
+}
+} // namespace
+
+std::string ProjectSummaries::toJson() const {
+  json Out = {{"version", SummaryVersion}, {"files", json::object()}};
+  for (const auto &[File, S] : Files)
+    Out["files"][File] = fileJson(S);
+  return Out.dump(1);
+}
+
+llvm::Expected<ProjectSummaries> ProjectSummaries::fromJson(llvm::StringRef Text, llvm::StringRef Source) {
+  ProjectSummaries P;
+  try {
+    json In = json::parse(Text.begin(), Text.end());
+    // An older tool's summaries are rebuilt, as a cache's would be.
+    if (In.is_object() && In.value("version", 0) < SummaryVersion)
+      return P;
+    if (In.value("version", 0) != SummaryVersion)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: unknown summary version",
+                                     Source.str().c_str());
+    for (auto It = In.at("files").begin(); It != In.at("files").end(); ++It)
+      P.add(parseFile(It.key(), *It));
+  } catch (const std::exception &E) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: invalid summaries: %s", Source.str().c_str(),
+                                   E.what());
+  }
+  P.resolve();
+  return P;
+}
+
+} // namespace clang::tidy::mlperf
