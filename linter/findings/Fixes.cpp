@@ -53,8 +53,12 @@ std::map<std::string, std::string> fixedContents(const std::map<std::string, Rep
   for (const auto &[File, Repls] : PerFile) {
     std::optional<uint64_t> Hash = R.Hashes ? R.Hashes->lookup(File) : std::nullopt;
     auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-    if (!Hash || !Buf || contentHash((*Buf)->getBuffer()) != *Hash) {
+    if (!Hash) {
       Errors[File] = "changed while it was linted; not fixed (run mlperf-lint again)";
+      continue;
+    }
+    if (!Buf || contentHash((*Buf)->getBuffer()) != *Hash) {
+      Errors[File] = "changed since it was linted; not fixed (run mlperf-lint again)";
       continue;
     }
     llvm::Expected<std::string> Text = applyTo((*Buf)->getBuffer(), Repls);
