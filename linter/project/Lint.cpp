@@ -2,7 +2,6 @@
 
 #include "engine/Jobs.h"
 #include "engine/WholeProject.h"
-#include "findings/Fixes.h"
 #include "findings/Pipeline.h"
 #include "project/Inputs.h"
 #include "project/ProjectScope.h"
