@@ -336,16 +336,8 @@ TEST_F(CacheCli, DamagedEntriesAreMissesAndNoCacheWritesNothing) {
 }
 
 TEST_F(CacheCli, FixWorksFromACacheHit) {
-  write("src/p.json", R"({"name": "p", "device_context": "always", "entries": [
-      {"role": "step", "kind": "exec", "callee": "fw::Exec::run"},
-      {"role": "to-device", "callee": "fw::Host::upload"}]})");
-  std::string Src = "namespace fw { struct Dev {}; struct Host { Dev upload() const; };\n"
-                    "struct Exec { void run(const Dev &); }; }\n"
-                    "void train(fw::Exec &e, const fw::Host &w) {\n"
-                    "  for (int i = 0; i < 10; ++i) {\n"
-                    "    e.run(w.upload());\n"
-                    "  }\n"
-                    "}\n";
+  write("src/p.json", TransferProfile);
+  std::string Src = TransferSource;
   std::string Path = write("src/fixme.cc", Src);
   EXPECT_EQ(lint({"--profile=p.json", "fixme.cc"}).Exit, 1);
   ProcessResult Fix = lint({"--profile=p.json", "--fix", "fixme.cc"});
@@ -369,9 +361,7 @@ TEST_F(CacheCli, FixWorksFromACacheHit) {
 }
 
 TEST_F(CacheCli, FixReachesAProjectHeaderInTheSharedPreamble) {
-  write("src/p.json", R"({"name": "p", "device_context": "always", "entries": [
-      {"role": "step", "kind": "exec", "callee": "fw::Exec::run"},
-      {"role": "to-device", "callee": "fw::Host::upload"}]})");
+  write("src/p.json", TransferProfile);
   std::string Header = write("src/inc/trainer.h", "#pragma once\n"
                                                   "namespace fw { struct Dev {}; struct Host { Dev upload() const; };\n"
                                                   "struct Exec { void run(const Dev &); }; }\n"
@@ -537,16 +527,8 @@ std::vector<std::pair<std::string, std::string>> cacheEntries(const std::string 
 // Issue 26: a cached fix is replayed only when the entry is intact and the
 // bytes each fix replaces are still in the file.
 TEST_F(CacheCli, DamagedFixesInAnEntryAreDroppedWithOneWarning) {
-  write("src/p.json", R"({"name": "p", "device_context": "always", "entries": [
-      {"role": "step", "kind": "exec", "callee": "fw::Exec::run"},
-      {"role": "to-device", "callee": "fw::Host::upload"}]})");
-  std::string Src = "namespace fw { struct Dev {}; struct Host { Dev upload() const; };\n"
-                    "struct Exec { void run(const Dev &); }; }\n"
-                    "void train(fw::Exec &e, const fw::Host &w) {\n"
-                    "  for (int i = 0; i < 10; ++i) {\n"
-                    "    e.run(w.upload());\n"
-                    "  }\n"
-                    "}\n";
+  write("src/p.json", TransferProfile);
+  std::string Src = TransferSource;
   std::string Path = write("src/fixme.cc", Src);
   ProcessResult Cold = lint({"--profile=p.json", "--format=json", "fixme.cc"});
   ASSERT_EQ(Cold.Exit, 1) << Cold.Err;

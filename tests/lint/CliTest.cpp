@@ -310,16 +310,8 @@ TEST_F(CliTest, ListChecksAndExplain) {
 TEST_F(CliTest, FixIsAtomicAndExportFixesIsYaml) {
   // A loop-invariant copy through the CUDA profile has no fix; use a
   // user profile with a method-style transfer to exercise --fix.
-  write("p.json", R"({"name": "p", "device_context": "always", "entries": [
-      {"role": "step", "kind": "exec", "callee": "fw::Exec::run"},
-      {"role": "to-device", "callee": "fw::Host::upload"}]})");
-  std::string Src = "namespace fw { struct Dev {}; struct Host { Dev upload() const; };\n"
-                    "struct Exec { void run(const Dev &); }; }\n"
-                    "void train(fw::Exec &e, const fw::Host &w) {\n"
-                    "  for (int i = 0; i < 10; ++i) {\n"
-                    "    e.run(w.upload());\n"
-                    "  }\n"
-                    "}\n";
+  write("p.json", TransferProfile);
+  std::string Src = TransferSource;
   std::string Path = write("fixme.cc", Src);
   ProcessResult Export = lint({"--profile=p.json", "--export-fixes=fixes.yaml", "fixme.cc"});
   EXPECT_EQ(Export.Exit, 1) << Export.Err;

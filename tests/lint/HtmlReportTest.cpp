@@ -129,9 +129,7 @@ protected:
     llvm::SmallString<128> Dir;
     ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mlperf-html", Dir));
     Root = std::string(Dir);
-    write("p.json", R"({"name": "p", "device_context": "always", "entries": [
-        {"role": "step", "kind": "exec", "callee": "fw::Exec::run"},
-        {"role": "to-device", "callee": "fw::Host::upload"}]})");
+    write("p.json", TransferProfile);
     write("src/a.cc", "extern \"C\" int cudaDeviceSynchronize();\nextern \"C\" int cuLaunchKernel(void *f);\n"
                       "void train(void *k) {\n  for (int i = 0; i < 10; ++i) {\n    cuLaunchKernel(k);\n"
                       "    cudaDeviceSynchronize();\n  }\n}\n");

@@ -14,6 +14,21 @@
 
 namespace mlperf::test {
 
+/// A user profile with a method-style transfer (fw::Host::upload) and step
+/// (fw::Exec::run): the transfer's finding has a fix-it.
+inline const char *const TransferProfile = R"({"name": "p", "device_context": "always", "entries": [
+    {"role": "step", "kind": "exec", "callee": "fw::Exec::run"},
+    {"role": "to-device", "callee": "fw::Host::upload"}]})";
+/// A loop that uploads the same host value on every step: one finding, with
+/// a fix, under TransferProfile.
+inline const char *const TransferSource = "namespace fw { struct Dev {}; struct Host { Dev upload() const; };\n"
+                                          "struct Exec { void run(const Dev &); }; }\n"
+                                          "void train(fw::Exec &e, const fw::Host &w) {\n"
+                                          "  for (int i = 0; i < 10; ++i) {\n"
+                                          "    e.run(w.upload());\n"
+                                          "  }\n"
+                                          "}\n";
+
 struct Expectation {
   unsigned Line, Column;
   std::string Kind;  // "warning" or "note"

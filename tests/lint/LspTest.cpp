@@ -18,18 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-// A user profile with a method-style transfer, whose finding has a fix-it.
-const char *TransferProfile = R"({"name": "p", "device_context": "always", "entries": [
-    {"role": "step", "kind": "exec", "callee": "fw::Exec::run"},
-    {"role": "to-device", "callee": "fw::Host::upload"}]})";
-const char *TransferSource = "namespace fw { struct Dev {}; struct Host { Dev upload() const; };\n"
-                             "struct Exec { void run(const Dev &); }; }\n"
-                             "void train(fw::Exec &e, const fw::Host &w) {\n"
-                             "  for (int i = 0; i < 10; ++i) {\n"
-                             "    e.run(w.upload());\n"
-                             "  }\n"
-                             "}\n";
-
 class LspTest : public ProjectTest {
 protected:
   void send(const json &Message) {

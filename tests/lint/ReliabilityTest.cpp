@@ -30,10 +30,6 @@ const char *SyncLoop = "extern \"C\" int cudaDeviceSynchronize();\n"
                        "  }\n"
                        "}\n";
 
-// A user profile with a method-style transfer: its finding has a fix.
-const char *TransferProfile = R"({"name": "p", "device_context": "always", "entries": [
-    {"role": "step", "kind": "exec", "callee": "fw::Exec::run"},
-    {"role": "to-device", "callee": "fw::Host::upload"}]})";
 const char *TransferApi = "namespace fw { struct Dev {}; struct Host { Dev upload() const; void refresh(); };\n"
                           "struct Exec { void run(const Dev &); }; }\n";
 const char *Transfer = "void train(fw::Exec &e, const fw::Host &w) {\n"
