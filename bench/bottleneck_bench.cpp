@@ -147,7 +147,9 @@ void BM_ExecInLoop(benchmark::State& st) {
     adam.minimize(c, g, loss);
     return loss;
   });
-  auto eval_fn = [&](Context& c, Graph& g, Node x, Node y) { return reduce_mean(softmax_cross_entropy(logits(c, g, x), y)); };
+  auto eval_fn = [&](Context& c, Graph& g, Node x, Node y) {
+    return reduce_mean(softmax_cross_entropy(logits(c, g, x), y));
+  };
   Tensor x = Tensor::from_host(b, wave(64 * 32, 0.05f), Shape{64, 32});
   Tensor y = Tensor::from_host<int32_t>(b, classes(64, 4), Shape{64});
   Exec eval_once(b, ctx, eval_fn);
@@ -172,7 +174,8 @@ void BM_ExecInLoop(benchmark::State& st) {
 // a tiny (2-16-16-4, b32) or a large (784-512-512-10, b128) model.
 void BM_BackendChoice(benchmark::State& st) {
   const bool cpu = st.range(0) == 1, large = st.range(1) == 1;
-  const std::vector<int64_t> widths = large ? std::vector<int64_t>{784, 512, 512, 10} : std::vector<int64_t>{2, 16, 16, 4};
+  const std::vector<int64_t> widths =
+      large ? std::vector<int64_t>{784, 512, 512, 10} : std::vector<int64_t>{2, 16, 16, 4};
   const int64_t batch = large ? 128 : 32, steps = 20;
   auto b = Backend::create(cpu ? "cpu" : "reference");
   Tensor x = Tensor::from_host(b, wave(static_cast<size_t>(batch * widths[0]), 0.01f), Shape{batch, widths[0]});
@@ -222,7 +225,14 @@ BENCHMARK(BM_MaterializeEvery)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark:
 BENCHMARK(BM_VariableShapes)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_OutputsKept)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_ExecInLoop)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
-BENCHMARK(BM_BackendChoice)->Args({0, 0})->Args({1, 0})->Args({0, 1})->Args({1, 1})->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK(BM_BackendChoice)
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(2);
 BENCHMARK(BM_UploadAndSyncPerRequest)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
 
 BENCHMARK_MAIN();

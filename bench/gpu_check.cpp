@@ -59,7 +59,8 @@ void check(const std::string& name, const std::shared_ptr<rt::Backend>& gpu, con
 Node mlp(rt::Context& c, rt::Graph& g, Node x, const std::vector<int64_t>& s) {
   for (size_t i = 0; i + 1 < s.size(); ++i) {
     std::string n = "l" + std::to_string(i);
-    x = rt::matmul(x, c.variable(g, n + "/w", Shape{s[i], s[i + 1]})) + c.variable(g, n + "/b", Shape{s[i + 1]}, rt::Initializer::zeros());
+    x = rt::matmul(x, c.variable(g, n + "/w", Shape{s[i], s[i + 1]})) +
+        c.variable(g, n + "/b", Shape{s[i + 1]}, rt::Initializer::zeros());
     if (i + 2 < s.size()) x = rt::relu(x);
   }
   return x;
@@ -111,37 +112,55 @@ int main() {
   std::printf("gpu_check: %s\n", gpu->stats_string().c_str());
   std::printf("correctness (cuda vs reference):\n");
   for (Shape s : {Shape{1}, Shape{7}, Shape{33}, Shape{1000}, Shape{65537}, Shape{17, 129}, Shape{2, 3, 7}}) {
-    check("elementwise chain " + s.to_string(), gpu, ref, [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
-      Node x = in[0], y = in[1];
-      return {rt::tanh(x * 1.5 + y) * rt::sigmoid(x) - rt::relu(y) / (rt::abs(x) + 1.0),
-              rt::where(rt::gt(x, y), rt::exp(x * 0.5), rt::gelu(y))};
-    }, {s, s}, 1e-5);
+    check(
+        "elementwise chain " + s.to_string(), gpu, ref,
+        [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
+          Node x = in[0], y = in[1];
+          return {rt::tanh(x * 1.5 + y) * rt::sigmoid(x) - rt::relu(y) / (rt::abs(x) + 1.0),
+                  rt::where(rt::gt(x, y), rt::exp(x * 0.5), rt::gelu(y))};
+        },
+        {s, s}, 1e-5);
   }
-  check("broadcast bias + relu [257,33]", gpu, ref, [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
-    return {rt::relu(in[0] + in[1]) * in[2]};
-  }, {Shape{257, 33}, Shape{33}, Shape{257, 1}}, 1e-6);
+  check(
+      "broadcast bias + relu [257,33]", gpu, ref,
+      [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> { return {rt::relu(in[0] + in[1]) * in[2]}; },
+      {Shape{257, 33}, Shape{33}, Shape{257, 1}}, 1e-6);
   for (std::vector<int64_t> axes : {std::vector<int64_t>{0}, {1}, {0, 1}, {}})
-    check("reduce sum/max axes " + std::to_string(axes.size()), gpu, ref,
-          [axes](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
-            return {rt::reduce_sum(rt::exp(in[0] * 0.5), axes), rt::reduce_max(in[0], axes)};
-          }, {Shape{33, 65}}, 1e-5);
-  check("softmax / cross-entropy [128,10]", gpu, ref, [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
-    Node labels = rt::cast(rt::argmax(in[1], -1), rt::DType::I32);
-    return {rt::softmax(in[0]), rt::softmax_cross_entropy(in[0], labels)};
-  }, {Shape{128, 10}, Shape{128, 10}}, 1e-5);
-  check("layout: transpose/slice/pad/concat", gpu, ref, [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
-    Node s = rt::slice(in[0], {0, 1, 0}, {3, 5, 7}, {2, 2, 3});
-    return {rt::transpose(in[0], {1, 0, 2}) + 1.0, rt::pad(rt::exp(s), {1, 0, 2}, {0, 3, 1}, -1.0),
-            rt::concat({rt::tanh(in[0]), in[0] * 2.0}, 1)};
-  }, {Shape{3, 5, 7}}, 1e-5);
-  check("matmul + gelu epilogue, transposed operands", gpu, ref, [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
-    Node h = rt::gelu(rt::matmul(in[0], in[1]) + in[2]);
-    return {h, rt::matmul(rt::transpose(in[0]), h)};
-  }, {Shape{33, 65}, Shape{65, 17}, Shape{17}}, 1e-4);
-  check("half precision chain", gpu, ref, [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
-    Node x = rt::cast(in[0], rt::DType::F16);
-    return {rt::cast(rt::tanh(x * x + x), rt::DType::F32), rt::random_uniform(in[0].graph(), Shape{9, 17}, 5)};
-  }, {Shape{9, 17}}, 1e-6);
+    check(
+        "reduce sum/max axes " + std::to_string(axes.size()), gpu, ref,
+        [axes](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
+          return {rt::reduce_sum(rt::exp(in[0] * 0.5), axes), rt::reduce_max(in[0], axes)};
+        },
+        {Shape{33, 65}}, 1e-5);
+  check(
+      "softmax / cross-entropy [128,10]", gpu, ref,
+      [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
+        Node labels = rt::cast(rt::argmax(in[1], -1), rt::DType::I32);
+        return {rt::softmax(in[0]), rt::softmax_cross_entropy(in[0], labels)};
+      },
+      {Shape{128, 10}, Shape{128, 10}}, 1e-5);
+  check(
+      "layout: transpose/slice/pad/concat", gpu, ref,
+      [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
+        Node s = rt::slice(in[0], {0, 1, 0}, {3, 5, 7}, {2, 2, 3});
+        return {rt::transpose(in[0], {1, 0, 2}) + 1.0, rt::pad(rt::exp(s), {1, 0, 2}, {0, 3, 1}, -1.0),
+                rt::concat({rt::tanh(in[0]), in[0] * 2.0}, 1)};
+      },
+      {Shape{3, 5, 7}}, 1e-5);
+  check(
+      "matmul + gelu epilogue, transposed operands", gpu, ref,
+      [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
+        Node h = rt::gelu(rt::matmul(in[0], in[1]) + in[2]);
+        return {h, rt::matmul(rt::transpose(in[0]), h)};
+      },
+      {Shape{33, 65}, Shape{65, 17}, Shape{17}}, 1e-4);
+  check(
+      "half precision chain", gpu, ref,
+      [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
+        Node x = rt::cast(in[0], rt::DType::F16);
+        return {rt::cast(rt::tanh(x * x + x), rt::DType::F32), rt::random_uniform(in[0].graph(), Shape{9, 17}, 5)};
+      },
+      {Shape{9, 17}}, 1e-6);
   {
     ++checks;
     Trainer tg(gpu, {784, 512, 512, 10}, 128), tr(ref, {784, 512, 512, 10}, 128);
@@ -180,11 +199,12 @@ int main() {
     gpu->synchronize();
   });
   std::printf("%-46s %10s %10s %8s\n", "workload", "cuda", "baseline", "ratio");
-  std::printf("%-46s %10.3f %10.3f %8.2f  (baseline: d2d copy; GB/s %.0f)\n", "fused chain 16M f32", t_chain, t_copy, t_copy / t_chain,
-              2.0 * n * 4 / (t_chain * 1e-3) / 1e9);
-  std::printf("%-46s %10.3f %10.3f %8.2f  (baseline: reference backend)\n", "MLP 784-512-512-10 b128 Adam step", t_step, t_step_ref,
-              t_step_ref / t_step);
-  std::printf("%-46s %10.3f %10s %8s  (%.0f GFLOP/s)\n", "matmul 1024^3", t_mm, "-", "-", 2.0 * (1 << 30) / (t_mm * 1e-3) / 1e9);
+  std::printf("%-46s %10.3f %10.3f %8.2f  (baseline: d2d copy; GB/s %.0f)\n", "fused chain 16M f32", t_chain, t_copy,
+              t_copy / t_chain, 2.0 * n * 4 / (t_chain * 1e-3) / 1e9);
+  std::printf("%-46s %10.3f %10.3f %8.2f  (baseline: reference backend)\n", "MLP 784-512-512-10 b128 Adam step", t_step,
+              t_step_ref, t_step_ref / t_step);
+  std::printf("%-46s %10.3f %10s %8s  (%.0f GFLOP/s)\n", "matmul 1024^3", t_mm, "-", "-",
+              2.0 * (1 << 30) / (t_mm * 1e-3) / 1e9);
   std::printf("%-46s %s\n", "backend stats", gpu->stats_string().c_str());
   std::printf("\ngpu_check: %d/%d checks passed\n", checks - failures, checks);
   return failures ? 1 : 0;

@@ -20,7 +20,7 @@
 #ifdef MLPERF_BENCH_HAVE_BLAS
 #include <cblas.h>
 extern "C" void openblas_set_num_threads(int);
-extern "C" char *openblas_get_corename();
+extern "C" char* openblas_get_corename();
 #endif
 #ifdef MLPERF_BENCH_HAVE_TORCH
 void torch_mlp_setup(const float* x, const int64_t* y, int batch);
@@ -154,12 +154,12 @@ void BM_JitMlpTrainStep(benchmark::State& st) {
 
 // Warm persistent cache: the graph was compiled once by an earlier executable (in a fresh
 // directory); every iteration is a new executable, which loads its object code from disk.
-void BM_JitMlpTrainStepWarmCache(benchmark::State &st) {
+void BM_JitMlpTrainStepWarmCache(benchmark::State& st) {
   char tmpl[] = "/tmp/mlperf_bench_kcache_XXXXXX";
   std::string dir = mkdtemp(tmpl);
   setenv("MLPERF_KERNEL_CACHE_DIR", dir.c_str(), 1);
   auto b = rt::Backend::create("cpu");
-  Trainer(b, kLarge).run(); // stores the entry
+  Trainer(b, kLarge).run();  // stores the entry
   for (auto _ : st) {
     Trainer t(b, kLarge);
     double before = b->stats().compile_seconds;
@@ -283,8 +283,18 @@ void BM_WithCompile(benchmark::State& st) {
 
 BENCHMARK(BM_Memcpy16M)->Unit(benchmark::kMillisecond)->Iterations(20)->Repetitions(3)->ReportAggregatesOnly(true);
 BENCHMARK(BM_FusedChain16M)->Unit(benchmark::kMillisecond)->Iterations(20)->Repetitions(3)->ReportAggregatesOnly(true);
-BENCHMARK(BM_JitOneKernel)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(15)->Repetitions(3)->ReportAggregatesOnly(true);
-BENCHMARK(BM_JitMlpTrainStep)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(5)->Repetitions(3)->ReportAggregatesOnly(true);
+BENCHMARK(BM_JitOneKernel)
+    ->Unit(benchmark::kMillisecond)
+    ->UseManualTime()
+    ->Iterations(15)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_JitMlpTrainStep)
+    ->Unit(benchmark::kMillisecond)
+    ->UseManualTime()
+    ->Iterations(5)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
 BENCHMARK(BM_JitMlpTrainStepWarmCache)
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime()
@@ -292,11 +302,37 @@ BENCHMARK(BM_JitMlpTrainStepWarmCache)
     ->Repetitions(3)
     ->ReportAggregatesOnly(true);
 BENCHMARK(BM_TorchMlpStep)->Unit(benchmark::kMillisecond)->Iterations(50)->Repetitions(3)->ReportAggregatesOnly(true);
-BENCHMARK(BM_CpuMlpStep)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Iterations(50)->Repetitions(3)->ReportAggregatesOnly(true);
+BENCHMARK(BM_CpuMlpStep)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(50)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
 BENCHMARK(BM_Sgemm1024)->Unit(benchmark::kMillisecond)->Iterations(10)->Repetitions(3)->ReportAggregatesOnly(true);
-BENCHMARK(BM_RuntimeMatmul1024)->Unit(benchmark::kMillisecond)->Iterations(10)->Repetitions(3)->ReportAggregatesOnly(true);
-BENCHMARK(BM_Steady)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMillisecond)->Iterations(20)->Repetitions(3)->ReportAggregatesOnly(true);
-BENCHMARK(BM_WithCompile)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMillisecond)->Iterations(2)->Repetitions(3)->ReportAggregatesOnly(true);
+BENCHMARK(BM_RuntimeMatmul1024)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(10)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_Steady)
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(20)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_WithCompile)
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(2)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
 
 // The CPU model and the BLAS kernels every figure was measured with.
 std::string machine() {
@@ -330,7 +366,8 @@ int main(int argc, char** argv) {
   std::printf("%-44s %12s %12s %8s %s\n", "benchmark", "value", "baseline", "ratio", "target");
   std::printf("%-44s %9.2f ms %9.2f ms %8.2f %s\n", "1 fused chain 16M f32 vs memcpy", get("chain") * 1e3,
               get("memcpy") * 1e3, ratio(get("memcpy"), get("chain")), ">= 0.80");
-  double cpu_best = std::min(get("cpu_step_t1") > 0 ? get("cpu_step_t1") : 1e9, get("cpu_step_t2") > 0 ? get("cpu_step_t2") : 1e9);
+  double cpu_best =
+      std::min(get("cpu_step_t1") > 0 ? get("cpu_step_t1") : 1e9, get("cpu_step_t2") > 0 ? get("cpu_step_t2") : 1e9);
   std::printf("%-44s %9.2f ms %9.2f ms %8.2f %s\n", "3 MLP train step cpu (best threads) vs torch", cpu_best * 1e3,
               get("torch_step") * 1e3, ratio(get("torch_step"), cpu_best), ">= 1.5");
   std::printf("%-44s %9.2f ms %9.2f ms %8.2f %s\n", "4 matmul 1024^3 runtime vs cblas_sgemm", get("rt_matmul") * 1e3,
@@ -342,7 +379,8 @@ int main(int argc, char** argv) {
                 ratio(get(("steady_" + s + "_reference").c_str()), get(("steady_" + s + "_cpu").c_str())), "(speedup)");
     std::printf("%-44s %9.2f ms %9.2f ms %8.2f %s\n", ("5 " + s + " compile+10 steps: cpu vs ref").c_str(),
                 get(("compile10_" + s + "_cpu").c_str()) * 1e3, get(("compile10_" + s + "_reference").c_str()) * 1e3,
-                ratio(get(("compile10_" + s + "_reference").c_str()), get(("compile10_" + s + "_cpu").c_str())), "(speedup)");
+                ratio(get(("compile10_" + s + "_reference").c_str()), get(("compile10_" + s + "_cpu").c_str())),
+                "(speedup)");
   }
   std::printf(
       "(2: JIT latency: see the BM_JitOneKernel, BM_JitMlpTrainStep (cold) and BM_JitMlpTrainStepWarmCache medians;"

@@ -68,9 +68,9 @@ void AllocInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const Stmt *Region = Loop ? loopBody(Loop) : Owner->getBody();
   const ProfileEntry &E = *M->Entry;
   if (isConditional(Call, Region, A))
-    return;  // allocated on demand: a buffer grown when a step needs more
+    return; // allocated on demand: a buffer grown when a step needs more
   if (E.SizeArg && *E.SizeArg < Call->getNumArgs() && varies(Call->getArg(*E.SizeArg), Loop))
-    return;  // the size changes with the iteration: see the page
+    return; // the size changes with the iteration: see the page
   const CallExpr *Release = nullptr;
   if (!E.Raii) {
     // Released in the same iteration, on every path; otherwise missing-finalize reports it.

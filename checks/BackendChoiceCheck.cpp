@@ -29,13 +29,11 @@ void BackendChoiceCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   auto User = unless(isExpansionInSystemHeader());
   // Layers with constant sizes (parameters counted in check()).
-  Finder->addMatcher(expr(User, anyOf(callExpr(), cxxConstructExpr()), hasFact(this, Role::Layer)).bind("layer"),
-                     this);
+  Finder->addMatcher(expr(User, anyOf(callExpr(), cxxConstructExpr()), hasFact(this, Role::Layer)).bind("layer"), this);
   // Backend and device choices: a backend by name, a module moved to a device,
   // a device variable.
-  Finder->addMatcher(expr(User, anyOf(callExpr(), cxxConstructExpr()), hasFact(this, Role::BackendChoice))
-                         .bind("choice"),
-                     this);
+  Finder->addMatcher(
+      expr(User, anyOf(callExpr(), cxxConstructExpr()), hasFact(this, Role::BackendChoice)).bind("choice"), this);
   Finder->addMatcher(varDecl(User, unless(parmVarDecl()), unless(hasType(referenceType())), hasInitializer(expr()),
                              hasFactType(this, Role::BackendChoice))
                          .bind("device"),

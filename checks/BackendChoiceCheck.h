@@ -20,7 +20,7 @@ public:
 private:
   struct Choice {
     SourceLocation Loc;
-    const ProfileEntry *Entry;  // the backend-choice fact: what the choice is, what to do instead
+    const ProfileEntry *Entry; // the backend-choice fact: what the choice is, what to do instead
   };
   const int64_t MinParameters;
   int64_t Parameters = 0;

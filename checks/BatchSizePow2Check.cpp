@@ -30,10 +30,10 @@ void BatchSizePow2Check::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(expr(User, anyOf(callExpr(), cxxConstructExpr()), hasFact(this, Role::BatchSize)).bind("site"),
                      this);
   // A constant named as a batch size: `const int batch_size = 100;`.
-  Finder->addMatcher(varDecl(User, unless(parmVarDecl()), hasType(isInteger()), hasType(isConstQualified()),
-                             hasInitializer(expr()))
-                         .bind("var"),
-                     this);
+  Finder->addMatcher(
+      varDecl(User, unless(parmVarDecl()), hasType(isInteger()), hasType(isConstQualified()), hasInitializer(expr()))
+          .bind("var"),
+      this);
   // What the batches feed: a shape-specialized executable or an accelerator.
   Finder->addMatcher(callExpr(User, hasRole(this, Role::Step)).bind("step"), this);
   Finder->addMatcher(cxxConstructExpr(User, hasRole(this, Role::Construct)).bind("construct"), this);
@@ -65,7 +65,7 @@ void BatchSizePow2Check::check(const MatchFinder::MatchResult &Result) {
   const ASTContext &Ctx = *Result.Context;
   SM = Result.SourceManager;
   if (analysis(*Result.Context).deviceAware())
-    FeedsSpecialized = true;  // the TU can put the batches on an accelerator
+    FeedsSpecialized = true; // the TU can put the batches on an accelerator
   if (const auto *Site = Result.Nodes.getNodeAs<Expr>("site")) {
     const Expr *SizeArg = sizeArgument(Site, *profiles().find(Site, Role::BatchSize));
     std::optional<int64_t> V = constInt(SizeArg, Ctx);

@@ -21,12 +21,12 @@ public:
 
 private:
   struct BatchSize {
-    SourceLocation Loc;  // the constant
+    SourceLocation Loc; // the constant
     int64_t Value;
-    std::vector<SourceLocation> Uses;  // loaders and datasets it sizes, when it is a variable
+    std::vector<SourceLocation> Uses; // loaders and datasets it sizes, when it is a variable
   };
   const int64_t MinBatchSize;
-  llvm::MapVector<const void *, BatchSize> Sizes;  // by the variable or the literal
+  llvm::MapVector<const void *, BatchSize> Sizes; // by the variable or the literal
   bool FeedsSpecialized = false;
   const SourceManager *SM = nullptr;
 };

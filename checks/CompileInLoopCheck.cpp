@@ -15,10 +15,10 @@ void CompileInLoopCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Construct), isInModelLoop(this)).bind("e"),
       this);
-  Finder->addMatcher(cxxConstructExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Construct),
-                                      isInModelLoop(this))
-                         .bind("e"),
-                     this);
+  Finder->addMatcher(
+      cxxConstructExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Construct), isInModelLoop(this))
+          .bind("e"),
+      this);
 }
 
 /// The declaration statement that the construction initializes, when the
@@ -26,8 +26,8 @@ void CompileInLoopCheck::registerMatchers(MatchFinder *Finder) {
 static const DeclStmt *movableDeclaration(const Expr *E, const Stmt *Loop, const ModelAnalysis &A) {
   const Stmt *S = E;
   const Stmt *P = A.parent(S);
-  while (P && isa<ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ImplicitCastExpr,
-                  CXXConstructExpr, CXXFunctionalCastExpr>(P)) {
+  while (P && isa<ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ImplicitCastExpr, CXXConstructExpr,
+                  CXXFunctionalCastExpr>(P)) {
     S = P;
     P = A.parent(P);
   }
@@ -68,7 +68,7 @@ static bool buildsOnlyMetadata(const CallExpr *Call, const ProfileEntry &Entry, 
     if (Init->isNullPointerConstant(const_cast<ASTContext &>(Ctx), Expr::NPC_ValueDependentIsNotNull))
       Set = false;
     else if (!Init->EvaluateAsBooleanCondition(Set, Ctx))
-      Set = true;  // a buffer or flag computed at run time
+      Set = true; // a buffer or flag computed at run time
     if (Set)
       return true;
   }
@@ -91,10 +91,10 @@ static bool dependsOnLoopVariable(const Expr *E, const Stmt *Loop) {
   if (Vars.empty())
     return false;
   return findInFlow(E, [&](const Stmt *S) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(S);
-    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    return VD && Vars.contains(VD);
-  }) != nullptr;
+           const auto *DRE = dyn_cast<DeclRefExpr>(S);
+           const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+           return VD && Vars.contains(VD);
+         }) != nullptr;
 }
 
 /// Whether a call with the release role in \p Region releases \p VD: the
@@ -117,11 +117,11 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<HotContext> Hot = A.inModelLoop(E);
   std::optional<RoleMatch> M = A.role(E);
   if (!Hot || !M || profiles().findType(E->getType(), Role::SinglePass))
-    return;  // a single-pass object (a prefetcher) is built anew for every pass
+    return; // a single-pass object (a prefetcher) is built anew for every pass
   if (const auto *Call = dyn_cast<CallExpr>(E); Call && buildsOnlyMetadata(Call, *M->Entry, *Result.Context))
     return;
-  if (const Stmt *Inner = A.innermostLoop(E); Inner && Hot->Loop && isInside(Inner, Hot->Loop, A) &&
-                                             dependsOnLoopVariable(E, Inner))
+  if (const Stmt *Inner = A.innermostLoop(E);
+      Inner && Hot->Loop && isInside(Inner, Hot->Loop, A) && dependsOnLoopVariable(E, Inner))
     return;
   const SourceManager &SM = *Result.SourceManager;
   std::string What;
@@ -129,10 +129,11 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     What = "'" + CE->getType().getUnqualifiedType().getAsString(Result.Context->getPrintingPolicy()) + "'";
   else
     What = "'" + cast<CallExpr>(E)->getDirectCallee()->getQualifiedNameAsString() + "'";
-  llvm::StringRef Consequence = M->kind() == Kind::Optimizer ? "; its state (momentum, moment estimates) is lost every time"
-                               : M->kind() == Kind::Executable ? "; it is loaded and compiled again every time"
-                               : M->kind() == Kind::DataLoader ? "; its worker threads and buffers are rebuilt every time"
-                                                               : "";
+  llvm::StringRef Consequence =
+      M->kind() == Kind::Optimizer    ? "; its state (momentum, moment estimates) is lost every time"
+      : M->kind() == Kind::Executable ? "; it is loaded and compiled again every time"
+      : M->kind() == Kind::DataLoader ? "; its worker threads and buffers are rebuilt every time"
+                                      : "";
   {
     auto D = diag(reportLoc(E->getBeginLoc(), SM), "%0 is constructed on every iteration of a loop that runs the "
                                                    "model%1; construct it once before the loop")

@@ -9,11 +9,10 @@ namespace clang::tidy::mlperf {
 
 void CreateOnDeviceCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
-  Finder->addMatcher(
-      cxxMemberCallExpr(unless(isExpansionInSystemHeader()), movesHostCreation(this, "factory"), onDevice(this),
-                        runsEveryStep(this))
-          .bind("move"),
-      this);
+  Finder->addMatcher(cxxMemberCallExpr(unless(isExpansionInSystemHeader()), movesHostCreation(this, "factory"),
+                                       onDevice(this), runsEveryStep(this))
+                         .bind("move"),
+                     this);
 }
 
 /// `{0}` in a template replaced by \p Value.
@@ -99,8 +98,7 @@ void CreateOnDeviceCheck::check(const MatchFinder::MatchResult &Result) {
     // Only `factory(...).to(device)` itself is rewritten: conversions between
     // them, or a device that follows another tensor, have no single options form.
     bool Direct = stripWrappers(Move->getImplicitObjectArgument()) == Factory && !(M && followedByMove(Move, *M, A));
-    std::string Text =
-        Direct && F && M ? onDeviceText(Factory, *F->Entry, Move, *M->Entry, *Result.Context) : "";
+    std::string Text = Direct && F && M ? onDeviceText(Factory, *F->Entry, Move, *M->Entry, *Result.Context) : "";
     if (!Text.empty() && isMacroFree(Move->getSourceRange()))
       D << FixItHint::CreateReplacement(Move->getSourceRange(), Text);
   }

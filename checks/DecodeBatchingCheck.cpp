@@ -68,8 +68,8 @@ void DecodeBatchingCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Step)).bind("step"), this);
   Finder->addMatcher(binaryOperator(unless(isExpansionInSystemHeader()), isAssignmentOperator(),
-                                    hasLHS(ignoringParenImpCasts(arraySubscriptExpr(hasBase(ignoringParenImpCasts(
-                                        memberExpr().bind("field")))))))
+                                    hasLHS(ignoringParenImpCasts(arraySubscriptExpr(
+                                        hasBase(ignoringParenImpCasts(memberExpr().bind("field")))))))
                          .bind("flag"),
                      this);
 }

@@ -12,10 +12,10 @@ namespace clang::tidy::mlperf {
 
 void LoopInvariantTransferCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
-  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::ToDevice), onDevice(this),
-                              runsEveryStep(this))
-                         .bind("call"),
-                     this);
+  Finder->addMatcher(
+      callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::ToDevice), onDevice(this), runsEveryStep(this))
+          .bind("call"),
+      this);
 }
 
 static const Expr *copiedValue(const CallExpr *Call, const RoleMatch &M) {
@@ -30,7 +30,7 @@ static const Expr *copiedValue(const CallExpr *Call, const RoleMatch &M) {
 /// every call, and is called on every step: no loop of its own to hoist out
 /// of, so no fix-it; the copy belongs in the constructor.
 void LoopInvariantTransferCheck::reportPerCallConstant(const CallExpr *Call, const Expr *Value, const HotContext &Hot,
-                                                        const MatchFinder::MatchResult &Result) {
+                                                       const MatchFinder::MatchResult &Result) {
   ModelAnalysis &A = analysis(*Result.Context);
   const FieldDecl *Field = perCallConstant(Value, A);
   const FunctionDecl *Method = A.owner(Call);
@@ -48,8 +48,8 @@ void LoopInvariantTransferCheck::reportPerCallConstant(const CallExpr *Call, con
 /// device, when the call passes the same variable on every step
 /// (`loss_fn(out, target, anchors)` with `anchors` made before the loop).
 void LoopInvariantTransferCheck::reportInvariantParameter(const CallExpr *Call, const ParmVarDecl *Param,
-                                                           const HotContext &Hot,
-                                                           const MatchFinder::MatchResult &Result) {
+                                                          const HotContext &Hot,
+                                                          const MatchFinder::MatchResult &Result) {
   ModelAnalysis &A = analysis(*Result.Context);
   const FunctionDecl *FD = A.owner(Call);
   if (!FD || Param->getDeclContext() != FD || isChangedIn(Param, FD->getBody(), Call))
@@ -79,7 +79,7 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Param = dyn_cast_or_null<ParmVarDecl>(Var);
   if (!Var || !Hot->Loop || (Param && A.owner(Hot->Loop) != A.owner(Call))) {
     if (const Expr *Other = followedByMove(Call, *M, A); Other && onHost(Other, A))
-      return;  // a move to the host tensor's place: nothing is copied
+      return; // a move to the host tensor's place: nothing is copied
     if (Param)
       reportInvariantParameter(Call, Param, *Hot, Result);
     else
@@ -97,23 +97,23 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
 
   const SourceManager &SM = *Result.SourceManager;
   {
-  auto D = diag(reportLoc(Call->getExprLoc(), SM),
-                "%0 is copied to the device on every step although the loop never changes it; copy it once "
-                "before the loop")
-           << Var;
-  std::string Text = sourceText(Call->getSourceRange(), *Result.Context);
-  // The same copy made twice in the loop is hoisted once, by the first
-  // finding's fix, which replaces every copy.
-  if (!Text.empty() && isMacroFree(Target->getSourceRange()) && firstHoistOf(Call, Target, *Result.Context)) {
-    std::string Name = freshName(Var->getName().str() + "_on_device", A.owner(Call), *Result.Context);
-    if (auto Hoist = hoistBefore(Target, "auto " + Name + " = " + Text + ";", Call, A, *Result.Context)) {
-      for (const FixItHint &H : *Hoist)
-        D << H;
-      for (const Expr *Same : sameExpressionsIn(Target, Call, *Result.Context))
-        if (isMacroFree(Same->getSourceRange()))
-          D << FixItHint::CreateReplacement(Same->getSourceRange(), Name);
+    auto D = diag(reportLoc(Call->getExprLoc(), SM),
+                  "%0 is copied to the device on every step although the loop never changes it; copy it once "
+                  "before the loop")
+             << Var;
+    std::string Text = sourceText(Call->getSourceRange(), *Result.Context);
+    // The same copy made twice in the loop is hoisted once, by the first
+    // finding's fix, which replaces every copy.
+    if (!Text.empty() && isMacroFree(Target->getSourceRange()) && firstHoistOf(Call, Target, *Result.Context)) {
+      std::string Name = freshName(Var->getName().str() + "_on_device", A.owner(Call), *Result.Context);
+      if (auto Hoist = hoistBefore(Target, "auto " + Name + " = " + Text + ";", Call, A, *Result.Context)) {
+        for (const FixItHint &H : *Hoist)
+          D << H;
+        for (const Expr *Same : sameExpressionsIn(Target, Call, *Result.Context))
+          if (isMacroFree(Same->getSourceRange()))
+            D << FixItHint::CreateReplacement(Same->getSourceRange(), Name);
+      }
     }
-  }
   }
   explainHot(*Hot, SM);
 }

@@ -13,17 +13,17 @@ void MissingFinalizeCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   // Handle-style resources acquired every step.
   Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()),
-                              anyOf(hasRole(this, Role::Acquire), hasRole(this, Role::Construct)),
-                              runsEveryStep(this))
-                         .bind("acquire"), this);
-  // Device tensors (types with the acquire role) stored into a container that outlives the iteration.
-  Finder->addMatcher(cxxMemberCallExpr(unless(isExpansionInSystemHeader()),
-                                       callee(cxxMethodDecl(hasAnyName("push_back", "emplace_back", "insert",
-                                                                       "push_front", "emplace"))),
-                                       on(ignoringImpCasts(declRefExpr(to(varDecl().bind("container"))))),
-                                       runsEveryStep(this))
-                         .bind("store"),
+                              anyOf(hasRole(this, Role::Acquire), hasRole(this, Role::Construct)), runsEveryStep(this))
+                         .bind("acquire"),
                      this);
+  // Device tensors (types with the acquire role) stored into a container that outlives the iteration.
+  Finder->addMatcher(
+      cxxMemberCallExpr(
+          unless(isExpansionInSystemHeader()),
+          callee(cxxMethodDecl(hasAnyName("push_back", "emplace_back", "insert", "push_front", "emplace"))),
+          on(ignoringImpCasts(declRefExpr(to(varDecl().bind("container"))))), runsEveryStep(this))
+          .bind("store"),
+      this);
 }
 
 void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder::MatchResult &Result) {
@@ -38,9 +38,9 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   bool Returned = false;
   const VarDecl *Handle = acquiredHandle(Call, *M->Entry, A, &Returned);
   if (Returned)
-    return;  // ownership escapes to the caller
+    return; // ownership escapes to the caller
   if (!Handle || !Handle->isLocalVarDecl())
-    return;  // a member, a global or an untracked handle: owned elsewhere
+    return; // a member, a global or an untracked handle: owned elsewhere
   // The iteration when the loop is in the acquiring function, else the
   // acquiring function (called from the loop): a release on its path counts.
   bool InLoop = Hot->Loop && isInside(Call, Hot->Loop, A);
@@ -51,20 +51,20 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   const CallExpr *Release = findRelease(Region, Handle, M->Entry->Pair, A);
   bool Escapes = false;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isa<CXXCatchStmt>(S))  // a handler runs only when something failed, not every iteration
+    if (!S || isa<CXXCatchStmt>(S)) // a handler runs only when something failed, not every iteration
       return;
     if (const auto *CE = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *FD = CE->getDirectCallee()) {
-        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
-            MC && FD->getIdentifier() && FD->getName().contains("push") && MC->getNumArgs() >= 1 &&
-            namedVar(MC->getArg(0)) == Handle)
+        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE); MC && FD->getIdentifier() &&
+                                                              FD->getName().contains("push") && MC->getNumArgs() >= 1 &&
+                                                              namedVar(MC->getArg(0)) == Handle)
           Escapes = true;
       }
     if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && RS->getRetValue() && namedVar(RS->getRetValue()) == Handle)
       Escapes = true;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S);
-        BO && BO->isAssignmentOp() && isa<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()) &&
-        namedVar(BO->getRHS()) == Handle)
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() &&
+                                                      isa<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()) &&
+                                                      namedVar(BO->getRHS()) == Handle)
       Escapes = true;
     for (const Stmt *C : S->children())
       Walk(C);
@@ -100,7 +100,7 @@ void MissingFinalizeCheck::checkStore(const CXXMemberCallExpr *Store, const VarD
   const SourceManager &SM = *Result.SourceManager;
   SourceRange LoopRange = Hot->Loop->getSourceRange();
   if (!SM.isBeforeInTranslationUnit(Container->getLocation(), LoopRange.getBegin()))
-    return;  // declared in the iteration
+    return; // declared in the iteration
   // Cleared or finalized somewhere in the function: the program manages it.
   bool Managed = false;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {

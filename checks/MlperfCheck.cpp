@@ -68,15 +68,13 @@ MlperfCheck::MlperfCheck(StringRef Name, ClangTidyContext *Context)
   }
 }
 
-void MlperfCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "Profiles", ProfileFiles);
-}
+void MlperfCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) { Options.store(Opts, "Profiles", ProfileFiles); }
 
 void MlperfCheck::onStartOfTranslationUnit() {
   Analyses->ByProfiles.clear();
   Analyses->Ctx = nullptr;
   Reaches.reset();
-  resetHoists();  // a new context may reuse an old one's address
+  resetHoists(); // a new context may reuse an old one's address
 }
 
 ModelAnalysis &MlperfCheck::analysis(ASTContext &Ctx) {
@@ -161,11 +159,9 @@ void MlperfCheck::explainHot(const HotContext &H, const SourceManager &SM) {
         << Site->Caller;
   }
   if (H.Loop)
-    diag(reportLoc(H.Loop->getBeginLoc(), SM), "this loop runs a model step on every iteration",
-         DiagnosticIDs::Note);
+    diag(reportLoc(H.Loop->getBeginLoc(), SM), "this loop runs a model step on every iteration", DiagnosticIDs::Note);
   if (H.HotRoot)
-    diag(reportLoc(H.HotRoot->getLocation(), SM), "%0 runs on every model step", DiagnosticIDs::Note)
-        << H.HotRoot;
+    diag(reportLoc(H.HotRoot->getLocation(), SM), "%0 runs on every model step", DiagnosticIDs::Note) << H.HotRoot;
   for (const Expr *Call : H.CallChain) {
     const FunctionDecl *Callee = nullptr;
     if (const auto *CE = dyn_cast<CallExpr>(Call))

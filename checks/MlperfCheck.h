@@ -73,7 +73,7 @@ using namespace clang::ast_matchers;
 /// The expression (a call or construction) has role \p R in the check's profiles.
 AST_MATCHER_P2(Expr, hasRole, MlperfCheck *, Check, Role, R) {
   auto M = Check->profiles().match(&Node);
-  if (M && M->ByName)  // in a template: only where the analysis keeps the match
+  if (M && M->ByName) // in a template: only where the analysis keeps the match
     M = Check->analysis(Finder->getASTContext()).role(&Node);
   return M && M->R == R;
 }

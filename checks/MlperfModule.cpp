@@ -31,8 +31,8 @@ struct CheckEntry {
 
 /// Every check, sorted by name: its summary, default state and class.
 constexpr CheckEntry Checks[] = {
-    {{"mlperf-alloc-in-loop", "device memory, pinned memory, streams or allocator contexts allocated and freed every step",
-      true},
+    {{"mlperf-alloc-in-loop",
+      "device memory, pinned memory, streams or allocator contexts allocated and freed every step", true},
      registerAs<AllocInLoopCheck>},
     {{"mlperf-backend-choice", "large model trained on the reference backend or a hard-coded CPU device", false},
      registerAs<BackendChoiceCheck>},
@@ -65,8 +65,7 @@ constexpr CheckEntry Checks[] = {
     {{"mlperf-retained-graph-accumulation", "tensor with autograd history accumulated across iterations", true},
      registerAs<RetainedGraphAccumulationCheck>},
     {{"mlperf-sync-in-loop", "explicit device synchronization on every step", true}, registerAs<SyncInLoopCheck>},
-    {{"mlperf-variable-batch-shape", "shape-specialized executable fed inputs whose shape changes per iteration",
-      true},
+    {{"mlperf-variable-batch-shape", "shape-specialized executable fed inputs whose shape changes per iteration", true},
      registerAs<VariableBatchShapeCheck>},
 };
 

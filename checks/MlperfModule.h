@@ -7,8 +7,8 @@
 namespace clang::tidy::mlperf {
 
 struct CheckInfo {
-  llvm::StringRef Name;     // e.g. "mlperf-materialize-in-loop"
-  llvm::StringRef Summary;  // one line
+  llvm::StringRef Name;    // e.g. "mlperf-materialize-in-loop"
+  llvm::StringRef Summary; // one line
   bool EnabledByDefault;
 };
 

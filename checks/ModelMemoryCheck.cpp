@@ -106,8 +106,8 @@ void ModelMemoryCheck::check(const MatchFinder::MatchResult &Result) {
       Batches.push_back({reportLoc(E->getBeginLoc(), *SM), *B, false, ""});
   if (const auto *E = Result.Nodes.getNodeAs<CXXConstructExpr>("optimizer")) {
     const ProfileEntry &Entry = *profiles().find(E, Role::OptimizerState);
-    Optimizers.push_back({reportLoc(E->getBeginLoc(), *SM), optimizerCopies(E, Entry, Ctx),
-                          Entry.Optimizer.OutOfPlace, E->getConstructor()->getParent()->getNameAsString()});
+    Optimizers.push_back({reportLoc(E->getBeginLoc(), *SM), optimizerCopies(E, Entry, Ctx), Entry.Optimizer.OutOfPlace,
+                          E->getConstructor()->getParent()->getNameAsString()});
   }
   if (const auto *CE = Result.Nodes.getNodeAs<CallExpr>("step")) {
     std::optional<RoleMatch> M = profiles().match(CE);

@@ -29,8 +29,8 @@ private:
   };
   struct Site {
     SourceLocation Loc;
-    int64_t Value;      // batch size, or copies of the parameters
-    bool OutOfPlace;    // optimizers: new parameters and state are written beside the old
+    int64_t Value;   // batch size, or copies of the parameters
+    bool OutOfPlace; // optimizers: new parameters and state are written beside the old
     std::string Name;
   };
   void report(const Layer &Largest);

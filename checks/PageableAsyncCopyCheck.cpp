@@ -38,7 +38,7 @@ public:
       const auto *DRE = dyn_cast<DeclRefExpr>(Sub);
       const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
       if (VD && !VD->getType()->isPointerType() && !VD->getType()->isReferenceType() && !pinned(VD))
-        return Origin{E};  // a variable's own storage: the stack or static memory
+        return Origin{E}; // a variable's own storage: the stack or static memory
       return std::nullopt;
     }
     if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp())
@@ -49,7 +49,7 @@ public:
       const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
       const VarDecl *Owner = MC ? namedVar(MC->getImplicitObjectArgument()) : nullptr;
       if (MC && (!Owner || !(Owner->isLocalVarDecl() || isa<ParmVarDecl>(Owner))))
-        return std::nullopt;  // a member's or a global's storage: it may be registered anywhere
+        return std::nullopt; // a member's or a global's storage: it may be registered anywhere
       return Owner && pinned(Owner) ? std::nullopt : std::optional<Origin>(Origin{E});
     }
     const auto *DRE = dyn_cast<DeclRefExpr>(E);
@@ -81,11 +81,11 @@ public:
       return M->R == Role::Materialize || hostFactory(CE) ? std::optional<Origin>(Origin{E}) : std::nullopt;
     if (M && M->R == Role::HostWrap)
       return CE->getNumArgs() > 0 && pointer(CE->getArg(0), Depth - 1) ? std::optional<Origin>(Origin{E})
-                                                                        : std::nullopt;
+                                                                       : std::nullopt;
     if (M)
-      return std::nullopt;  // a copy to a device, a model's output, ...
+      return std::nullopt; // a copy to a device, a model's output, ...
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
-      return tensor(MC->getImplicitObjectArgument(), Depth - 1);  // a view or conversion on the host
+      return tensor(MC->getImplicitObjectArgument(), Depth - 1); // a view or conversion on the host
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE); OC && OC->getOperator() == OO_Subscript)
       return tensor(OC->getArg(0), Depth - 1);
     return std::nullopt;
@@ -141,20 +141,23 @@ private:
   bool pinned(const VarDecl *VD) {
     const auto *FD = dyn_cast<FunctionDecl>(VD->getDeclContext());
     const Stmt *Body = FD && FD->getDefinition() ? FD->getDefinition()->getBody() : nullptr;
-    return findIn(Body, [&](const Stmt *S) {
-      if (const auto *CE = dyn_cast<CallExpr>(S))
-        if (const ProfileEntry *E = P.find(CE, Role::Pinned); E && E->HandleArg && *E->HandleArg < CE->getNumArgs()) {
-          const Expr *H = CE->getArg(*E->HandleArg)->IgnoreParenCasts();
-          if (const auto *MC = dyn_cast<CXXMemberCallExpr>(H))
-            H = MC->getImplicitObjectArgument();
-          return namedVar(H) == VD;
-        }
-      const auto *BO = dyn_cast<BinaryOperator>(S);
-      const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
-      if (BO && BO->isAssignmentOp() && namedVar(BO->getLHS()) == VD)
-        return pins(BO->getRHS());
-      return OC && OC->isAssignmentOp() && namedVar(OC->getArg(0)) == VD && pins(OC->getArg(1));
-    }) || (VD->getInit() && pins(VD->getInit()));
+    return findIn(Body,
+                  [&](const Stmt *S) {
+                    if (const auto *CE = dyn_cast<CallExpr>(S))
+                      if (const ProfileEntry *E = P.find(CE, Role::Pinned);
+                          E && E->HandleArg && *E->HandleArg < CE->getNumArgs()) {
+                        const Expr *H = CE->getArg(*E->HandleArg)->IgnoreParenCasts();
+                        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(H))
+                          H = MC->getImplicitObjectArgument();
+                        return namedVar(H) == VD;
+                      }
+                    const auto *BO = dyn_cast<BinaryOperator>(S);
+                    const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+                    if (BO && BO->isAssignmentOp() && namedVar(BO->getLHS()) == VD)
+                      return pins(BO->getRHS());
+                    return OC && OC->isAssignmentOp() && namedVar(OC->getArg(0)) == VD && pins(OC->getArg(1));
+                  }) ||
+           (VD->getInit() && pins(VD->getInit()));
   }
 
   bool assignedIn(const VarDecl *VD) const {
@@ -190,12 +193,12 @@ void PageableAsyncCopyCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   Tracer T(A, *Result.Context);
   std::optional<Origin> Found;
-  unsigned Which = 0;  // 0: the destination, 1: the source, 2: the tensor copied
+  unsigned Which = 0; // 0: the destination, 1: the source, 2: the tensor copied
   if (!E->FlagParam.empty()) {
     const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
     std::optional<RoleMatch> M = A.role(Call);
     if (!MC || !M || M->R != Role::ToDevice)
-      return;  // a copy to the host, or not a method
+      return; // a copy to the host, or not a method
     auto Param = llvm::find_if(FD->parameters(), [&](const ParmVarDecl *P) { return P->getName() == E->FlagParam; });
     unsigned I = Param == FD->param_end() ? ~0u : (*Param)->getFunctionScopeIndex();
     bool Async = false;

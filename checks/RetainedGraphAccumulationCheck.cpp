@@ -40,10 +40,13 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
   // `total = total + loss`: the value is the sum; find the part with history.
   const auto *Assign = dyn_cast<CXXOperatorCallExpr>(Store);
   if (Assign && Assign->getOperator() == OO_Equal) {
-    if (!findInFlow(Value, [&](const Stmt *S) {
-          const auto *D = dyn_cast<DeclRefExpr>(S);
-          return D && D->getDecl() == Acc;
-        }, 0))
+    if (!findInFlow(
+            Value,
+            [&](const Stmt *S) {
+              const auto *D = dyn_cast<DeclRefExpr>(S);
+              return D && D->getDecl() == Acc;
+            },
+            0))
       return;
   }
   // The accumulator outlives the step: declared outside the loop whose
@@ -72,7 +75,7 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
   SourceLocation DeclLoc = Acc->getLocation();
   if (!SM.isBeforeInTranslationUnit(DeclLoc, LoopRange.getBegin()) &&
       SM.isBeforeInTranslationUnit(DeclLoc, LoopRange.getEnd()))
-    return;  // declared in the iteration: it goes with it
+    return; // declared in the iteration: it goes with it
   if (underNoGradGuard(Store, A))
     return;
   // The part of the value that carries history: a model step's or a loss
@@ -100,8 +103,8 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
     }
     if (const auto *CE = dyn_cast<CallExpr>(E))
       if (const FunctionDecl *FD = CE->getDirectCallee(); FD && FD->getIdentifier() &&
-                                                            FD->getName().contains_insensitive("loss") &&
-                                                            A.profiles().autogradTensorProfile(CE->getType())) {
+                                                          FD->getName().contains_insensitive("loss") &&
+                                                          A.profiles().autogradTensorProfile(CE->getType())) {
         Carrier = E;
         return true;
       }
@@ -119,8 +122,7 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
            << Acc;
   const ProfileEntry *Detach = A.profiles().fixFor(*Tensors, Role::Detach);
   if (Detach && isMacroFree(Part->getSourceRange()) && (isa<DeclRefExpr>(Part) || isa<CallExpr>(Part))) {
-    SourceLocation End =
-        Lexer::getLocForEndOfToken(Part->getEndLoc(), 0, SM, Result.Context->getLangOpts());
+    SourceLocation End = Lexer::getLocForEndOfToken(Part->getEndLoc(), 0, SM, Result.Context->getLangOpts());
     D << FixItHint::CreateInsertion(End, Detach->Fix);
   }
 }

@@ -10,12 +10,11 @@ namespace clang::tidy::mlperf {
 void SyncInLoopCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   Finder->addMatcher(
-      callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Sync), runsEveryStep(this)).bind("call"),
+      callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Sync), runsEveryStep(this)).bind("call"), this);
+  Finder->addMatcher(
+      callExpr(unless(isExpansionInSystemHeader()), callsLibraryWith(this, Role::Sync), runsEveryStep(this))
+          .bind("library-call"),
       this);
-  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()), callsLibraryWith(this, Role::Sync),
-                              runsEveryStep(this))
-                         .bind("library-call"),
-                     this);
 }
 
 /// Whether \p S calls, outside lambdas, a function with fact \p R: a clock

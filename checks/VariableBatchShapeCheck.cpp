@@ -12,17 +12,19 @@ namespace clang::tidy::mlperf {
 void VariableBatchShapeCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   Finder->addMatcher(
-      callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Step), runsEveryStep(this)).bind("call"),
-      this);
+      callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Step), runsEveryStep(this)).bind("call"), this);
 }
 
 /// Whether \p E reads a variable that \p Loop changes or declares.
 static bool variesIn(const Expr *E, const Stmt *Loop) {
-  return findInFlow(E, [&](const Stmt *S) {
-           const auto *D = dyn_cast<DeclRefExpr>(S);
-           const auto *VD = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-           return VD && isChangedIn(VD, Loop);
-         }, 2) != nullptr;
+  return findInFlow(
+             E,
+             [&](const Stmt *S) {
+               const auto *D = dyn_cast<DeclRefExpr>(S);
+               const auto *VD = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+               return VD && isChangedIn(VD, Loop);
+             },
+             2) != nullptr;
 }
 
 /// The expression that makes a shape vary between iterations of \p Loop, with
@@ -46,9 +48,9 @@ static const Expr *varyingShape(const Expr *Input, const Stmt *Loop, const Model
       return false;
     }
     const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
-    if (const ProfileEntry *Slice = A.profiles().find(CE, Role::Slice);
-        Slice && *Slice->SizeArg < CE->getNumArgs() && !isConstant(CE->getArg(*Slice->SizeArg), Ctx) &&
-        variesIn(CE->getArg(*Slice->SizeArg), Loop)) {
+    if (const ProfileEntry *Slice = A.profiles().find(CE, Role::Slice); Slice && *Slice->SizeArg < CE->getNumArgs() &&
+                                                                        !isConstant(CE->getArg(*Slice->SizeArg), Ctx) &&
+                                                                        variesIn(CE->getArg(*Slice->SizeArg), Loop)) {
       What = "a " + Name.str() + "() whose length changes between iterations";
       return true;
     }
@@ -78,17 +80,20 @@ static bool dropsLast(const Expr *E, llvm::StringRef Method, const ASTContext &C
 /// The data loader the input comes from when it does not drop its last,
 /// smaller batch (a loader whose profile names the option, built without it).
 static const Expr *unevenLoader(const Expr *Input, const ModelAnalysis &A, std::string &Option) {
-  const Stmt *Found = findInFlow(Input, [&](const Stmt *S) {
-    const auto *CE = dyn_cast<CallExpr>(S);
-    std::optional<RoleMatch> M = CE ? A.role(CE) : std::nullopt;
-    if (!M || M->R != Role::Construct || M->kind() != Kind::DataLoader || M->Entry->DropLastMethod.empty())
-      return false;
-    Option = M->Entry->DropLastMethod;
-    for (const Expr *Arg : CE->arguments())
-      if (dropsLast(Arg, Option, A.context()))
-        return false;
-    return true;
-  }, /*Depth=*/6);  // batch -> range-for's __begin -> __range -> the loader
+  const Stmt *Found = findInFlow(
+      Input,
+      [&](const Stmt *S) {
+        const auto *CE = dyn_cast<CallExpr>(S);
+        std::optional<RoleMatch> M = CE ? A.role(CE) : std::nullopt;
+        if (!M || M->R != Role::Construct || M->kind() != Kind::DataLoader || M->Entry->DropLastMethod.empty())
+          return false;
+        Option = M->Entry->DropLastMethod;
+        for (const Expr *Arg : CE->arguments())
+          if (dropsLast(Arg, Option, A.context()))
+            return false;
+        return true;
+      },
+      /*Depth=*/6); // batch -> range-for's __begin -> __range -> the loader
   return dyn_cast_or_null<Expr>(Found);
 }
 

@@ -10,7 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (llvm::Error E = Profiles.addJson(Json, "fuzz.json")) {
     std::string Message = llvm::toString(std::move(E));
     if (Message.rfind("fuzz.json", 0) != 0)
-      __builtin_trap();  // errors name the profile
+      __builtin_trap(); // errors name the profile
   }
   return 0;
 }

@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   }
   std::string Error;
   auto DB = clang::tooling::JSONCompilationDatabase::loadFromBuffer(Json, Error,
-                                                                     clang::tooling::JSONCommandLineSyntax::AutoDetect);
+                                                                    clang::tooling::JSONCommandLineSyntax::AutoDetect);
   if (!DB)
     return 0;
   for (const std::string &File : DB->getAllFiles())

@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (!Providers) {
     std::string Message = llvm::toString(Providers.takeError());
     if (Message.find('\n') != std::string::npos)
-      __builtin_trap();  // one line
+      __builtin_trap(); // one line
     return 0;
   }
   auto Provider = (*Providers)();

@@ -18,12 +18,12 @@ constexpr int64_t kMaxElements = 4096;
 constexpr size_t kMaxOps = 24;
 
 class Bytes {
- public:
+public:
   Bytes(const uint8_t *Data, size_t Size) : Data(Data), Size(Size) {}
   bool empty() const { return Pos >= Size; }
   uint8_t next() { return Pos < Size ? Data[Pos++] : 0; }
-  int64_t dim() { return next() % 6; }                     // 0..5
-  int64_t axis() { return static_cast<int64_t>(next() % 11) - 5; }  // -5..5, some invalid
+  int64_t dim() { return next() % 6; }                             // 0..5
+  int64_t axis() { return static_cast<int64_t>(next() % 11) - 5; } // -5..5, some invalid
   Shape shape(int MaxRank = 3) {
     std::vector<int64_t> Dims(next() % (MaxRank + 1));
     for (int64_t &D : Dims)
@@ -37,7 +37,7 @@ class Bytes {
     return A;
   }
 
- private:
+private:
   const uint8_t *Data;
   size_t Size;
   size_t Pos = 0;
@@ -83,38 +83,58 @@ Node applyOp(Bytes &In, const std::vector<Node> &Vals) {
   uint8_t Op = In.next() % 30;
   Node A = pick();
   switch (Op) {
-  case 0: return add(A, pick());
-  case 1: return sub(A, pick());
-  case 2: return mul(A, pick());
-  case 3: return div(A, pick());
-  case 4: return max(A, pick());
-  case 5: return matmul(A, pick());
+  case 0:
+    return add(A, pick());
+  case 1:
+    return sub(A, pick());
+  case 2:
+    return mul(A, pick());
+  case 3:
+    return div(A, pick());
+  case 4:
+    return max(A, pick());
+  case 5:
+    return matmul(A, pick());
   case 6: {
     Shape S = In.shape(4);
     if (S.rank() > 0 && In.next() % 3 == 0)
       S.dims[In.next() % S.rank()] = -1;
     return reshape(A, S);
   }
-  case 7: return broadcast_to(A, In.shape(4));
-  case 8: return sum(A, In.axes(), In.next() % 2);
-  case 9: return softmax_cross_entropy(A, pick());
-  case 10: return softmax(A, static_cast<int>(In.axis()));
+  case 7:
+    return broadcast_to(A, In.shape(4));
+  case 8:
+    return sum(A, In.axes(), In.next() % 2);
+  case 9:
+    return softmax_cross_entropy(A, pick());
+  case 10:
+    return softmax(A, static_cast<int>(In.axis()));
   case 11: {
     std::vector<int64_t> Perm(In.next() % 4);
     for (int64_t &P : Perm)
       P = In.next() % 4;
     return transpose(A, Perm);
   }
-  case 12: return concat({A, pick()}, static_cast<int>(In.axis()));
-  case 13: return slice_axis(A, static_cast<int>(In.axis()), In.axis(), In.axis());
-  case 14: return exp(A);
-  case 15: return relu(A);
-  case 16: return cast(A, pickDType(In.next()));
-  case 17: return reduce_max(A, In.axes(), In.next() % 2);
-  case 18: return argmax(A, static_cast<int>(In.axis()), In.next() % 2);
-  case 19: return expand_dims(A, static_cast<int>(In.axis()));
-  case 20: return squeeze(A, static_cast<int>(In.axis()));
-  case 21: return where(pick(), A, pick());
+  case 12:
+    return concat({A, pick()}, static_cast<int>(In.axis()));
+  case 13:
+    return slice_axis(A, static_cast<int>(In.axis()), In.axis(), In.axis());
+  case 14:
+    return exp(A);
+  case 15:
+    return relu(A);
+  case 16:
+    return cast(A, pickDType(In.next()));
+  case 17:
+    return reduce_max(A, In.axes(), In.next() % 2);
+  case 18:
+    return argmax(A, static_cast<int>(In.axis()), In.next() % 2);
+  case 19:
+    return expand_dims(A, static_cast<int>(In.axis()));
+  case 20:
+    return squeeze(A, static_cast<int>(In.axis()));
+  case 21:
+    return where(pick(), A, pick());
   case 22: {
     int R = A.rank();
     std::vector<int64_t> Lo(R), Hi(R);
@@ -124,11 +144,16 @@ Node applyOp(Bytes &In, const std::vector<Node> &Vals) {
     }
     return pad(A, Lo, Hi, 1.5);
   }
-  case 23: return one_hot(A, In.next() % 6, pickDType(In.next()));
-  case 24: return lt(A, pick());
-  case 25: return log_softmax(A, static_cast<int>(In.axis()));
-  case 26: return mean(A, In.axes(), In.next() % 2);
-  case 27: return softmax_cross_entropy_with_probs(A, pick());
+  case 23:
+    return one_hot(A, In.next() % 6, pickDType(In.next()));
+  case 24:
+    return lt(A, pick());
+  case 25:
+    return log_softmax(A, static_cast<int>(In.axis()));
+  case 26:
+    return mean(A, In.axes(), In.next() % 2);
+  case 27:
+    return softmax_cross_entropy_with_probs(A, pick());
   case 28: {
     int R = A.rank();
     std::vector<int64_t> Starts(R), Limits(R), Strides(R);
@@ -139,7 +164,8 @@ Node applyOp(Bytes &In, const std::vector<Node> &Vals) {
     }
     return slice(A, Starts, Limits, Strides);
   }
-  default: return A + 2.0;
+  default:
+    return A + 2.0;
   }
 }
 
@@ -155,7 +181,7 @@ void check(bool Ok) {
   if (!Ok)
     __builtin_trap();
 }
-}  // namespace
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   static std::shared_ptr<Backend> B = [] {
@@ -171,21 +197,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   }
   std::vector<Shape> Shapes;
   std::vector<DType> DTypes;
-  Exec Step(B, [&](Graph &, const std::vector<Node> &Inputs) {
-    std::vector<Node> Vals = Inputs;
-    while (!In.empty() && Vals.size() < Inputs.size() + kMaxOps) {
-      Node N = applyOp(In, Vals);
-      if (N.shape().numel() > kMaxElements)
-        break;
-      Vals.push_back(N);
-    }
-    std::vector<Node> Out(Vals.end() - std::min<size_t>(Vals.size(), 2), Vals.end());
-    for (const Node &N : Out) {
-      Shapes.push_back(N.shape());
-      DTypes.push_back(N.dtype());
-    }
-    return Out;
-  }, static_cast<int>(Args.size()));
+  Exec Step(
+      B,
+      [&](Graph &, const std::vector<Node> &Inputs) {
+        std::vector<Node> Vals = Inputs;
+        while (!In.empty() && Vals.size() < Inputs.size() + kMaxOps) {
+          Node N = applyOp(In, Vals);
+          if (N.shape().numel() > kMaxElements)
+            break;
+          Vals.push_back(N);
+        }
+        std::vector<Node> Out(Vals.end() - std::min<size_t>(Vals.size(), 2), Vals.end());
+        for (const Node &N : Out) {
+          Shapes.push_back(N.shape());
+          DTypes.push_back(N.dtype());
+        }
+        return Out;
+      },
+      static_cast<int>(Args.size()));
   try {
     std::vector<Tensor> Results = Step.run(Args);
     check(Results.size() == Shapes.size());

@@ -5,8 +5,8 @@
 // the 2,000-byte source per message), so a runaway line is a crash, not a
 // memory spike.
 #include "JsonCheck.h"
-#include "report/Report.h"
 #include "TempFile.h"
+#include "report/Report.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -37,8 +37,8 @@ constexpr size_t MaxTextPerMessage = 1 << 20;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   FuzzedDataProvider P(Data, Size);
   std::string Source = P.ConsumeRandomLengthString(2000);
-  std::string File = mlperf::fuzz::writeInput(reinterpret_cast<const uint8_t *>(Source.data()), Source.size(),
-                                              "-source.cc");
+  std::string File =
+      mlperf::fuzz::writeInput(reinterpret_cast<const uint8_t *>(Source.data()), Source.size(), "-source.cc");
   std::vector<ClangTidyError> Errors;
   unsigned N = P.ConsumeIntegralInRange<unsigned>(0, 6);
   for (unsigned I = 0; I < N && P.remaining_bytes(); ++I) {
@@ -51,8 +51,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     for (unsigned K = P.ConsumeIntegralInRange<unsigned>(0, 2); K; --K) {
       unsigned Offset = P.ConsumeIntegralInRange<unsigned>(0, Source.size() + 4);
       unsigned Length = P.ConsumeIntegralInRange<unsigned>(0, 8);
-      llvm::consumeError(E.Message.Fix[File].add(
-          clang::tooling::Replacement(File, Offset, Length, P.ConsumeRandomLengthString(20))));
+      llvm::consumeError(
+          E.Message.Fix[File].add(clang::tooling::Replacement(File, Offset, Length, P.ConsumeRandomLengthString(20))));
     }
     Errors.push_back(std::move(E));
   }

@@ -8,7 +8,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   auto Results = mlperf::validate::loadResults(mlperf::fuzz::writeInput(Data, Size, "-results.json"));
   if (!Results) {
     if (llvm::toString(Results.takeError()).empty())
-      __builtin_trap();  // a damaged store is an error that says what is wrong
+      __builtin_trap(); // a damaged store is an error that says what is wrong
     return 0;
   }
   for (const char *Engine : {"", "libtorch", "runtime"})

@@ -19,20 +19,20 @@ namespace clang::tidy::mlperf {
 
 enum class Role {
   // What a call, construction or type is; ApiProfiles::match() answers these.
-  Materialize,  // device -> host copy or wait
-  ToDevice,     // host -> device copy
-  Sync,         // explicit device synchronization
-  Step,         // runs the model: forward, backward, optimizer step, exec
-  Construct,    // builds a module, optimizer, loader, executable
-  Factory,      // creates a tensor
-  HostWrap,     // wraps host memory as a tensor
-  NoGradGuard,  // RAII guard that disables autograd
-  EvalMode,     // puts a module in evaluation mode
-  Detach,       // drops autograd history: detach(), or a result that is never differentiable (indices, comparisons)
-  Finalize,     // releases a device buffer now
-  Acquire,      // acquires a handle-style resource (paired with Release)
+  Materialize, // device -> host copy or wait
+  ToDevice,    // host -> device copy
+  Sync,        // explicit device synchronization
+  Step,        // runs the model: forward, backward, optimizer step, exec
+  Construct,   // builds a module, optimizer, loader, executable
+  Factory,     // creates a tensor
+  HostWrap,    // wraps host memory as a tensor
+  NoGradGuard, // RAII guard that disables autograd
+  EvalMode,    // puts a module in evaluation mode
+  Detach,      // drops autograd history: detach(), or a result that is never differentiable (indices, comparisons)
+  Finalize,    // releases a device buffer now
+  Acquire,     // acquires a handle-style resource (paired with Release)
   Release,
-  HostData,     // a value whose tensors are host memory (a data loader's examples)
+  HostData, // a value whose tensors are host memory (a data loader's examples)
   // Facts that hold beside the role above; ApiProfiles::find() answers these.
   Layer,          // a layer whose constructor arguments give its parameter count
   BatchSize,      // an argument that is a batch size
@@ -56,10 +56,16 @@ enum class Role {
 /// Refines a role; which kinds a role allows is checked at load.
 enum class Kind {
   None,
-  Forward, Backward, Optimizer, Exec,            // step
-  Module, Executable, DataLoader,                // construct (and Optimizer)
-  NotDifferentiable,                             // detach
-  DeviceTensor, Allocation,                      // acquire
+  Forward,
+  Backward,
+  Optimizer,
+  Exec, // step
+  Module,
+  Executable,
+  DataLoader,        // construct (and Optimizer)
+  NotDifferentiable, // detach
+  DeviceTensor,
+  Allocation, // acquire
 };
 
 std::optional<Role> parseRole(llvm::StringRef Name);
@@ -75,16 +81,16 @@ enum class DeviceContext { Markers, Always };
 struct LayerSizes {
   std::vector<unsigned> SizeArgs;
   std::optional<unsigned> KernelArg, KernelRank, KernelRankTemplateArg, BiasArg, TrainableArg;
-  std::optional<unsigned> OutputArg;  // the width of one example's output (model-memory's activations)
-  std::optional<unsigned> DTypeArg;   // the element type, read through the profile's `memory.dtype_bytes`
+  std::optional<unsigned> OutputArg; // the width of one example's output (model-memory's activations)
+  std::optional<unsigned> DTypeArg;  // the element type, read through the profile's `memory.dtype_bytes`
 };
 
 /// What a training step holds in memory beyond the parameters (model-memory).
 struct OptimizerMemory {
-  unsigned Copies = 0;                   // copies of the parameters kept as state (Adam: 2)
-  std::optional<unsigned> MomentumArg;   // a constant non-zero argument here adds one copy
-  std::string MomentumMethod;            // ... as does a call of this method in the arguments
-  bool OutOfPlace = false;               // a step writes new parameters and state while the old are held
+  unsigned Copies = 0;                 // copies of the parameters kept as state (Adam: 2)
+  std::optional<unsigned> MomentumArg; // a constant non-zero argument here adds one copy
+  std::string MomentumMethod;          // ... as does a call of this method in the arguments
+  bool OutOfPlace = false;             // a step writes new parameters and state while the old are held
 };
 
 struct ProfileEntry {
@@ -94,72 +100,72 @@ struct ProfileEntry {
   std::string Method, ClassDerivedFrom;
   bool Overrides = false;
   std::vector<std::string> ConstructsDerivedFrom;
-  std::vector<std::string> UnlessDerivedFrom;  // exceptions to ConstructsDerivedFrom
-  std::vector<std::string> Constructs;         // exactly these classes (or specializations of these templates)
+  std::vector<std::string> UnlessDerivedFrom; // exceptions to ConstructsDerivedFrom
+  std::vector<std::string> Constructs;        // exactly these classes (or specializations of these templates)
   std::vector<std::string> Types;
   std::optional<std::pair<unsigned, std::string>> ParamType;
   std::optional<unsigned> DeviceArg;
   std::optional<Role> CpuRole;
   std::optional<unsigned> EnumArg;
   std::map<std::string, Role> EnumRoles;
-  std::string Pair;                   // for Acquire/Construct: the releasing function
-  std::optional<unsigned> HandleArg;  // for Acquire/Release: the argument that is the handle
-  std::optional<unsigned> ValueArg;   // for ToDevice: the value copied; BackendChoice: the backend named
-  bool ShapeSpecialized = false;      // for Step: compiles/specializes per input shape
-  LayerSizes Layer;                   // for Layer
-  std::optional<unsigned> SizeArg;    // for BatchSize, Slice: the size or length; Acquire: the size allocated
-  bool Raii = false;                  // for Acquire: released when the returned value is destroyed
-  bool Synchronizes = false;          // for Release: waits for the device as a side effect (cudaFree)
-  std::vector<unsigned> PointerArgs;  // for AsyncCopy: arguments that may be host memory
-  std::string FlagParam;              // for AsyncCopy: the parameter that makes a method copy asynchronously
-  std::optional<unsigned> FlagArg;    // for Pinned: an argument that pins only unless it is `false`
-  std::optional<unsigned> NameArg;    // for BackendChoice: the argument that must be Name
+  std::string Pair;                  // for Acquire/Construct: the releasing function
+  std::optional<unsigned> HandleArg; // for Acquire/Release: the argument that is the handle
+  std::optional<unsigned> ValueArg;  // for ToDevice: the value copied; BackendChoice: the backend named
+  bool ShapeSpecialized = false;     // for Step: compiles/specializes per input shape
+  LayerSizes Layer;                  // for Layer
+  std::optional<unsigned> SizeArg;   // for BatchSize, Slice: the size or length; Acquire: the size allocated
+  bool Raii = false;                 // for Acquire: released when the returned value is destroyed
+  bool Synchronizes = false;         // for Release: waits for the device as a side effect (cudaFree)
+  std::vector<unsigned> PointerArgs; // for AsyncCopy: arguments that may be host memory
+  std::string FlagParam;             // for AsyncCopy: the parameter that makes a method copy asynchronously
+  std::optional<unsigned> FlagArg;   // for Pinned: an argument that pins only unless it is `false`
+  std::optional<unsigned> NameArg;   // for BackendChoice: the argument that must be Name
   std::string Name;
-  std::vector<std::string> SlowValues;  // for BackendChoice: values of ValueArg that choose a slow backend
-  std::string Message;                  // for BackendChoice: what the choice is and what to do instead; Acquire, ElementIndex: the fix
-  std::string Field;                    // for OutputFlags: the field of the batch type
-  std::optional<unsigned> GradModeArg;  // for NoGradGuard: `true` there turns gradients on
-  std::string DropLastMethod;           // for Construct data-loader: the option that drops a short last batch
+  std::vector<std::string> SlowValues; // for BackendChoice: values of ValueArg that choose a slow backend
+  std::string Message; // for BackendChoice: what the choice is and what to do instead; Acquire, ElementIndex: the fix
+  std::string Field;   // for OutputFlags: the field of the batch type
+  std::optional<unsigned> GradModeArg; // for NoGradGuard: `true` there turns gradients on
+  std::string DropLastMethod;          // for Construct data-loader: the option that drops a short last batch
   // Fix-it templates.
-  std::string Fix;            // NoGradGuard: the declaration to insert; Detach: the suffix to append
-  std::string FixLabel;       // NoGradGuard: how a message names the fix
-  std::string DefaultDevice;  // ToDevice without arguments (`.cuda()`): the device it means
-  std::string OptionsType;    // Factory: the type of its trailing options parameter
+  std::string Fix;           // NoGradGuard: the declaration to insert; Detach: the suffix to append
+  std::string FixLabel;      // NoGradGuard: how a message names the fix
+  std::string DefaultDevice; // ToDevice without arguments (`.cuda()`): the device it means
+  std::string OptionsType;   // Factory: the type of its trailing options parameter
   /// Factory: builds its tensor from host values (`torch::tensor(vec)`), so
   /// creating it with a device in its options still copies from the host.
   bool CopiesHostData = false;
-  std::string NewOptions;     // Factory: options from a value, `{0}` is the value ("" for none)
-  std::string SetDevice;      // Factory: the call appended to options to set the device, `{0}` is the device
-  bool KernelLaunch = false;          // the role of a CUDA kernel launch, `kernel<<<grid, block>>>(...)`
+  std::string NewOptions;    // Factory: options from a value, `{0}` is the value ("" for none)
+  std::string SetDevice;     // Factory: the call appended to options to set the device, `{0}` is the device
+  bool KernelLaunch = false; // the role of a CUDA kernel launch, `kernel<<<grid, block>>>(...)`
   /// For Construct: a struct argument whose named fields, when set (true or
   /// non-null), make the construction build only metadata (ggml's no_alloc).
   std::optional<unsigned> MetadataArg;
   std::vector<std::string> MetadataFields;
-  OptimizerMemory Optimizer;  // for OptimizerState
+  OptimizerMemory Optimizer; // for OptimizerState
   const struct Profile *Owner = nullptr;
 };
 
 /// What a profile says about device arguments (`t.to(x)`).
 struct DeviceModel {
-  std::vector<std::string> DeviceTypes;      // values that are a device (c10::Device)
-  std::vector<std::string> DeviceKindTypes;  // enums whose enumerators name a device kind (c10::DeviceType)
-  std::vector<std::string> OptionsTypes;     // options that may carry a device (c10::TensorOptions)
-  std::string OptionsDeviceMethod;           // ... set through this method
-  std::vector<std::string> NotDeviceTypes;   // other arguments of the same calls (dtypes, layouts)
-  std::vector<std::string> DeviceGetters;    // calls whose device is known only at run time
+  std::vector<std::string> DeviceTypes;     // values that are a device (c10::Device)
+  std::vector<std::string> DeviceKindTypes; // enums whose enumerators name a device kind (c10::DeviceType)
+  std::vector<std::string> OptionsTypes;    // options that may carry a device (c10::TensorOptions)
+  std::string OptionsDeviceMethod;          // ... set through this method
+  std::vector<std::string> NotDeviceTypes;  // other arguments of the same calls (dtypes, layouts)
+  std::vector<std::string> DeviceGetters;   // calls whose device is known only at run time
   /// Values whose device a move follows (`t.to(other)`, `t.to(other.options())`):
   /// a tensor type, and the getter of its options.
   std::vector<std::string> DeviceFollowingTypes, OptionsGetters;
-  std::vector<std::string> CpuNames, AcceleratorNames;  // enumerator names; `k*` is a prefix
-  std::vector<std::string> CpuStringPrefixes;           // device strings ("cpu", "cpu:0")
+  std::vector<std::string> CpuNames, AcceleratorNames; // enumerator names; `k*` is a prefix
+  std::vector<std::string> CpuStringPrefixes;          // device strings ("cpu", "cpu:0")
 };
 
 /// Element sizes and the memory advice in the API's own spelling (model-memory).
 struct MemoryModel {
-  std::map<std::string, unsigned> DTypeBytes;  // enumerator or constant name -> bytes per element
-  unsigned DefaultBytes = 4;                   // a layer without a dtype argument
-  std::string HalfPrecision;                   // how to ask for 16-bit parameters
-  std::string Release;                         // how to release device memory early
+  std::map<std::string, unsigned> DTypeBytes; // enumerator or constant name -> bytes per element
+  unsigned DefaultBytes = 4;                  // a layer without a dtype argument
+  std::string HalfPrecision;                  // how to ask for 16-bit parameters
+  std::string Release;                        // how to release device memory early
 };
 
 struct Profile {
@@ -239,12 +245,12 @@ private:
   void index(const Profile &P);
 
   std::vector<std::unique_ptr<Profile>> Profiles;
-  llvm::StringMap<std::vector<const ProfileEntry *>> ByCalleeName;  // last name component
+  llvm::StringMap<std::vector<const ProfileEntry *>> ByCalleeName; // last name component
   llvm::StringMap<std::vector<const ProfileEntry *>> ByMethodName;
   std::vector<const ProfileEntry *> Constructs, TypeEntries, KernelLaunches;
   std::map<Role, std::vector<const ProfileEntry *>> ByRole;
   llvm::StringMap<bool> MarkerDecls, MarkerTypes, MarkerCalls;
-  DeviceModel Devices;  // the union of every profile's
+  DeviceModel Devices; // the union of every profile's
 };
 
 /// Parses and validates one profile (ProfileParser.cpp).

@@ -23,8 +23,8 @@ static bool guardedInFunction(const Stmt *S, const ModelAnalysis &A) {
           if (const auto *VD = dyn_cast<VarDecl>(D))
             if (auto M = A.profiles().matchVarType(VD); M && M->R == Role::NoGradGuard) {
               // A grad-mode guard given `true` (AutoGradMode(true)) turns gradients on.
-              const auto *CE = dyn_cast_or_null<CXXConstructExpr>(VD->getInit() ? stripWrappers(VD->getInit())
-                                                                                  : nullptr);
+              const auto *CE =
+                  dyn_cast_or_null<CXXConstructExpr>(VD->getInit() ? stripWrappers(VD->getInit()) : nullptr);
               if (std::optional<unsigned> I = M->Entry->GradModeArg; I && CE && *I < CE->getNumArgs())
                 if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(CE->getArg(*I)->IgnoreParenImpCasts());
                     B && B->getValue())
@@ -130,8 +130,8 @@ const VarDecl *acquiredHandle(const CallExpr *Call, const ProfileEntry &E, const
   if (E.HandleArg)
     return *E.HandleArg < Call->getNumArgs() ? namedVar(Call->getArg(*E.HandleArg)->IgnoreParenCasts()) : nullptr;
   const Stmt *P = A.parent(Call);
-  while (P && isa<ExprWithCleanups, ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
-                  CXXConstructExpr>(P))
+  while (P &&
+         isa<ExprWithCleanups, ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXConstructExpr>(P))
     P = A.parent(P);
   if (const auto *DS = dyn_cast_or_null<DeclStmt>(P); DS && DS->isSingleDecl())
     return dyn_cast<VarDecl>(DS->getSingleDecl());
@@ -166,11 +166,11 @@ bool exitsBetween(const Stmt *Region, SourceLocation From, SourceLocation To, co
       return;
     // `if (cudaStreamCreate(&s) != cudaSuccess) return false;`: the branches
     // of a test of the acquisition's result; a failed one holds nothing.
-    if (const auto *If = dyn_cast<IfStmt>(S); If && Acquire && If->getCond() &&
-                                              If->getCond()->getSourceRange().fullyContains(Acquire->getSourceRange()))
+    if (const auto *If = dyn_cast<IfStmt>(S);
+        If && Acquire && If->getCond() && If->getCond()->getSourceRange().fullyContains(Acquire->getSourceRange()))
       return;
-    bool InRange = SM.isBeforeInTranslationUnit(From, S->getBeginLoc()) &&
-                   SM.isBeforeInTranslationUnit(S->getBeginLoc(), To);
+    bool InRange =
+        SM.isBeforeInTranslationUnit(From, S->getBeginLoc()) && SM.isBeforeInTranslationUnit(S->getBeginLoc(), To);
     if (InRange && (isa<ReturnStmt>(S) || (!NestedLoop && isa<ContinueStmt, BreakStmt>(S))))
       Found = true;
     bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);

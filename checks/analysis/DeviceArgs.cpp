@@ -94,7 +94,7 @@ DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E) const {
         // `auto device = Device(kCPU); if (gpu) device = Device(kCUDA);`: the CPU only if never reassigned.
         if (Init && Var->isLocalVarDecl())
           return classifyDeviceArg(Init) == DeviceKind::Cpu && !assignedLater(Var) ? DeviceKind::Cpu
-                                                                                  : DeviceKind::UnknownDevice;
+                                                                                   : DeviceKind::UnknownDevice;
         return DeviceKind::UnknownDevice;
       }
     }

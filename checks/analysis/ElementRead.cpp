@@ -19,8 +19,8 @@ const Expr *readObject(const CallExpr *Read) {
 }
 
 struct Selection {
-  const Expr *Outer = nullptr;  // `t[i][j]`
-  const Expr *Base = nullptr;   // `t`
+  const Expr *Outer = nullptr; // `t[i][j]`
+  const Expr *Base = nullptr;  // `t`
   const ProfileEntry *Entry = nullptr;
   llvm::SmallVector<const Expr *, 4> Indices;
 };

@@ -55,9 +55,12 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth);
 /// `TensorOptions().dtype(...)`), unlike another tensor's `options()`.
 bool optionsOnHost(const Expr *Opt, const ModelAnalysis &A, int Depth) {
   switch (A.profiles().classifyDeviceArg(Opt)) {
-  case DeviceKind::Cpu: return true;
-  case DeviceKind::Accelerator: return false;
-  default: break;
+  case DeviceKind::Cpu:
+    return true;
+  case DeviceKind::Accelerator:
+    return false;
+  default:
+    break;
   }
   // Options of no device, or another tensor's options (then the tensor says).
   for (const Expr *Cur = stripWrappers(Opt); Cur && Depth < 8; ++Depth) {
@@ -66,7 +69,7 @@ bool optionsOnHost(const Expr *Opt, const ModelAnalysis &A, int Depth) {
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Cur)) {
       if (const CXXMethodDecl *MD = MC->getMethodDecl();
           MD && MD->getIdentifier() && MD->getName() == A.profiles().devices().OptionsDeviceMethod)
-        return false;  // a device set to something not known here
+        return false; // a device set to something not known here
       const Expr *Obj = stripWrappers(MC->getImplicitObjectArgument());
       if (isTensorType(Obj->getType(), A.profiles()))
         return onHostAt(Obj, A, Depth + 1);
@@ -141,8 +144,7 @@ bool transformsOnly(const Expr *E, const VarDecl *V, const ModelAnalysis &A, int
   if (!CE || Depth > 8 || A.role(CE))
     return false;
   llvm::SmallVector<const Expr *, 4> Operands = tensorOperands(CE, A);
-  return !Operands.empty() &&
-         llvm::all_of(Operands, [&](const Expr *O) { return transformsOnly(O, V, A, Depth + 1); });
+  return !Operands.empty() && llvm::all_of(Operands, [&](const Expr *O) { return transformsOnly(O, V, A, Depth + 1); });
 }
 
 const CallExpr *createdOnHostAt(const Expr *E, const ModelAnalysis &A, const Stmt *Loop, int Depth) {
@@ -186,7 +188,7 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
         return hostFactory(CE, A, Depth);
       if (const Expr *Other = R->R == Role::ToDevice ? followedByMove(CE, *R, A) : nullptr)
         return onHostAt(Other, A, Depth + 1);
-      if (R->R != Role::Detach)  // dropping history keeps the tensor where it is
+      if (R->R != Role::Detach) // dropping history keeps the tensor where it is
         return R->R == Role::Materialize || R->R == Role::HostWrap;
     }
     return hostOperation(CE, A, Depth);

@@ -54,18 +54,15 @@ FixItHint insertBefore(const Stmt *Loop, llvm::StringRef Statement, const ASTCon
   // the indentation, with text that keeps the layout the same.
   unsigned K = state(Ctx).Slots[Loop]++;
   SourceLocation Begin = Loop->getBeginLoc();
-  bool FirstOnLine =
-      !Begin.isMacroID() && Ctx.getSourceManager().getSpellingColumnNumber(Begin) == Indent.size() + 1;
+  bool FirstOnLine = !Begin.isMacroID() && Ctx.getSourceManager().getSpellingColumnNumber(Begin) == Indent.size() + 1;
   if (K == 0 || !FirstOnLine || K > Indent.size() + 1)
     return FixItHint::CreateInsertion(Begin, (Statement + "\n" + Indent).str());
-  if (K == Indent.size() + 1)  // before the end of the previous line
-    return FixItHint::CreateInsertion(Begin.getLocWithOffset(-static_cast<int>(K)),
-                                      ("\n" + Indent + Statement).str());
+  if (K == Indent.size() + 1) // before the end of the previous line
+    return FixItHint::CreateInsertion(Begin.getLocWithOffset(-static_cast<int>(K)), ("\n" + Indent + Statement).str());
   size_t Keep = Indent.size() - K;
-  return FixItHint::CreateInsertion(Begin.getLocWithOffset(-static_cast<int>(K)),
-                                    (llvm::StringRef(Indent).substr(Keep) + Statement + "\n" +
-                                     llvm::StringRef(Indent).substr(0, Keep))
-                                        .str());
+  return FixItHint::CreateInsertion(
+      Begin.getLocWithOffset(-static_cast<int>(K)),
+      (llvm::StringRef(Indent).substr(Keep) + Statement + "\n" + llvm::StringRef(Indent).substr(0, Keep)).str());
 }
 
 /// Where a declaration in front of a loop goes: in its block, or in braces
@@ -80,7 +77,7 @@ Placement placementOf(const Stmt *Loop, const ModelAnalysis &A) {
   auto Braces = [](SourceLocation After) { return Placement{Placement::Braces, After}; };
   if (!P)
     return {};
-  if (isa<CompoundStmt>(P))  // a declaration among a switch's cases would be jumped over
+  if (isa<CompoundStmt>(P)) // a declaration among a switch's cases would be jumped over
     return isa_and_nonnull<SwitchStmt>(A.parent(P)) ? Braces({}) : Placement{Placement::Block, {}};
   if (const auto *If = dyn_cast<IfStmt>(P))
     return Braces(If->getThen() == Loop ? If->getRParenLoc() : If->getElseLoc());
@@ -212,7 +209,8 @@ unsigned profileOf(const Expr *E, const ASTContext &Ctx) {
 
 class SameExpressions : public RecursiveASTVisitor<SameExpressions> {
 public:
-  SameExpressions(const Expr *E, const ASTContext &Ctx) : Ctx(Ctx), Wanted(profileOf(E, Ctx)), Class(E->getStmtClass()) {}
+  SameExpressions(const Expr *E, const ASTContext &Ctx)
+      : Ctx(Ctx), Wanted(profileOf(E, Ctx)), Class(E->getStmtClass()) {}
   bool VisitExpr(Expr *E) {
     if (E->getStmtClass() == Class && profileOf(E, Ctx) == Wanted)
       Found.push_back(E);
@@ -260,8 +258,8 @@ std::optional<FixItHint> removeStatement(const Stmt *S, const ModelAnalysis &A, 
     ++LineEnd;
   // A CRLF line ends with "\r\n": the '\r' belongs to the line ending.
   bool Crlf = LineEnd + 1 < Buf.size() && Buf[LineEnd] == '\r' && Buf[LineEnd + 1] == '\n';
-  bool WholeLine = (LineStart == 0 || Buf[LineStart - 1] == '\n') &&
-                   (LineEnd == Buf.size() || Buf[LineEnd] == '\n' || Crlf);
+  bool WholeLine =
+      (LineStart == 0 || Buf[LineStart - 1] == '\n') && (LineEnd == Buf.size() || Buf[LineEnd] == '\n' || Crlf);
   if (WholeLine && LineStart > 0) {
     // Remove the line with the newline before it: clang's edit merging widens
     // a removal that is followed by a space (the next line's indentation).
@@ -269,8 +267,8 @@ std::optional<FixItHint> removeStatement(const Stmt *S, const ModelAnalysis &A, 
     if (Crlf && From > 0 && Buf[From - 1] == '\r')
       --From;
     SourceLocation FileStart = SM.getLocForStartOfFile(FID);
-    return FixItHint::CreateRemoval(CharSourceRange::getCharRange(FileStart.getLocWithOffset(From),
-                                                                  FileStart.getLocWithOffset(LineEnd)));
+    return FixItHint::CreateRemoval(
+        CharSourceRange::getCharRange(FileStart.getLocWithOffset(From), FileStart.getLocWithOffset(LineEnd)));
   }
   return FixItHint::CreateRemoval(CharSourceRange::getCharRange(R.getBegin(), End));
 }

@@ -21,7 +21,7 @@ llvm::Error fail(const llvm::Twine &Message) {
 
 struct Inputs {
   std::mutex Lock;
-  std::set<std::pair<uint64_t, uint64_t>> Ids;  // device and inode of each file read
+  std::set<std::pair<uint64_t, uint64_t>> Ids; // device and inode of each file read
 };
 
 Inputs &inputs() {
@@ -73,7 +73,7 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(llvm::StringRe
 
 unsigned nestingDepth(llvm::StringRef Text) {
   unsigned Deepest = 0, Brackets = 0;
-  llvm::SmallVector<size_t, 16> Blocks;  // YAML block indentation levels
+  llvm::SmallVector<size_t, 16> Blocks; // YAML block indentation levels
   size_t I = 0;
   while (I < Text.size()) {
     size_t LineEnd = Text.find('\n', I);

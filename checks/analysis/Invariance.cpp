@@ -3,9 +3,9 @@
 #include "SourceUtils.h"
 #include "SummaryCollector.h"
 
-#include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 namespace clang::tidy::mlperf {
 
@@ -50,8 +50,7 @@ public:
 
   bool VisitVarDecl(VarDecl *D) {
     // Declared here, or bound to a mutable reference (`auto &d = data;`).
-    if (D == VD || (D->getType()->isReferenceType() && isMutableReference(D->getType()) &&
-                    refersTo(D->getInit(), VD)))
+    if (D == VD || (D->getType()->isReferenceType() && isMutableReference(D->getType()) && refersTo(D->getInit(), VD)))
       Changed = true;
     return !Changed;
   }
@@ -91,7 +90,7 @@ public:
   }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
-    if (!FD || CE == Self)  // what the expression writes as its result (a copy's destination) is not an input
+    if (!FD || CE == Self) // what the expression writes as its result (a copy's destination) is not an input
       return true;
     unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (unsigned I = Offset; I < CE->getNumArgs() && I - Offset < FD->getNumParams(); ++I) {
@@ -229,7 +228,6 @@ const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> L
   }
   return Best;
 }
-
 
 namespace {
 /// An argument that is the same on every call: a constant expression, an

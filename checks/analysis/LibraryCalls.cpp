@@ -31,7 +31,7 @@ std::optional<LibraryReach> LibraryReaches::find(const FunctionDecl *FD, Role R,
   auto Key = std::make_pair(Def, static_cast<int>(R));
   if (auto It = Memo.find(Key); It != Memo.end())
     return It->second;
-  Memo[Key] = std::nullopt;  // a recursive library function reaches nothing through itself
+  Memo[Key] = std::nullopt; // a recursive library function reaches nothing through itself
   std::vector<const FunctionDecl *> Through = {Def};
   std::optional<LibraryReach> Result;
   if (const Expr *Inner = findIn(Def->getBody(), R, Depth, Through))

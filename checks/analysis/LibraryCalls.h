@@ -28,8 +28,8 @@ private:
 
 /// A call with a role, reached by calling a library function.
 struct LibraryReach {
-  const Expr *Inner;                           // the call with the role, inside the library
-  std::vector<const FunctionDecl *> Through;   // the library functions from the called one to Inner's
+  const Expr *Inner;                         // the call with the role, inside the library
+  std::vector<const FunctionDecl *> Through; // the library functions from the called one to Inner's
 };
 
 /// Finds, per translation unit, the first call with a given role that a

@@ -3,12 +3,12 @@
 #include "SourceUtils.h"
 #include "SummaryCollector.h"
 
-#include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 namespace clang::tidy::mlperf {
 
@@ -175,7 +175,7 @@ bool ModelAnalysis::usesDevice(const CallSite &S) const {
   if (Profiles.find(S.E, Role::DeviceProbe))
     return false;
   if (const auto *CE = dyn_cast<CallExpr>(S.E)) {
-    if (isa<CXXOperatorCallExpr>(CE))  // printing or comparing a device
+    if (isa<CXXOperatorCallExpr>(CE)) // printing or comparing a device
       return false;
     if (CE->getDirectCallee() && Profiles.isDeviceMarkerCall(CE->getDirectCallee()))
       return true;
@@ -184,7 +184,7 @@ bool ModelAnalysis::usesDevice(const CallSite &S) const {
   if (const auto *CE = dyn_cast<CallExpr>(S.E))
     Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
   else if (const auto *CE = dyn_cast<CXXConstructExpr>(S.E)) {
-    if (Profiles.isDeviceMarkerType(CE->getType()))  // the device itself, not where it goes
+    if (Profiles.isDeviceMarkerType(CE->getType())) // the device itself, not where it goes
       return false;
     Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
   }
@@ -201,9 +201,7 @@ bool ModelAnalysis::usesDevice(const CallSite &S) const {
 /// A call of a function another file defines is followed through that file's
 /// summary unless a profile says what it does; a model's forward is followed
 /// too: what it does (trains, differentiates) is in its summary.
-static bool followedAcrossFiles(const std::optional<RoleMatch> &Role) {
-  return !Role || Role->kind() == Kind::Forward;
-}
+static bool followedAcrossFiles(const std::optional<RoleMatch> &Role) { return !Role || Role->kind() == Kind::Forward; }
 
 void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *Owner) {
   if (!S)
@@ -223,8 +221,8 @@ void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *
           Project && !Callee && CE && CE->getDirectCallee() && followedAcrossFiles(Site.Role))
         Site.External = Project->function(usrOf(CE->getDirectCallee()));
       if (!DeviceAware) {
-        if (const auto *CE = dyn_cast<CallExpr>(E); CE && CE->getDirectCallee() &&
-                                                     Profiles.isDeviceMarkerCall(CE->getDirectCallee()))
+        if (const auto *CE = dyn_cast<CallExpr>(E);
+            CE && CE->getDirectCallee() && Profiles.isDeviceMarkerCall(CE->getDirectCallee()))
           DeviceAware = true;
         if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && Profiles.isDeviceMarkerType(CE->getType()))
           DeviceAware = true;
@@ -248,7 +246,7 @@ void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *
   if (const auto *L = dyn_cast<LambdaExpr>(S)) {
     for (const Expr *Init : L->capture_inits())
       walk(Init, S, Owner);
-    return;  // the body is walked as its own function
+    return; // the body is walked as its own function
   }
   for (const Stmt *Child : S->children())
     walk(Child, S, Owner);
@@ -286,8 +284,7 @@ bool ModelAnalysis::isRepeatedBy(const Stmt *Child, const Stmt *Loop) const {
   if (const auto *F = dyn_cast<ForStmt>(Loop))
     return Child != F->getInit();
   if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
-    return Child == R->getBody() || Child == R->getLoopVarStmt() || Child == R->getInc() ||
-           Child == R->getCond();
+    return Child == R->getBody() || Child == R->getLoopVarStmt() || Child == R->getInc() || Child == R->getCond();
   return true;
 }
 
@@ -312,7 +309,7 @@ std::optional<RoleMatch> ModelAnalysis::role(const Expr *E) const {
     return Calls[It->second].Role;
   std::optional<RoleMatch> M = Profiles.match(E);
   if (M && M->ByName)
-    return std::nullopt;  // only calls the analysis has seen in an uninstantiated template
+    return std::nullopt; // only calls the analysis has seen in an uninstantiated template
   return M;
 }
 
@@ -328,8 +325,7 @@ bool ModelAnalysis::callIsStep(const CallSite &C) {
   return (C.Callee && stepsDirectly(C.Callee)) || (C.External && C.External->StepsDirectly);
 }
 
-template <class Key>
-static bool memoized(llvm::DenseMap<Key, int> &Memo, Key K, llvm::function_ref<bool()> Compute) {
+template <class Key> static bool memoized(llvm::DenseMap<Key, int> &Memo, Key K, llvm::function_ref<bool()> Compute) {
   // Set before computing: a recursive query for the same key (a call cycle) answers false.
   auto [It, New] = Memo.try_emplace(K, 0);
   if (!New)
@@ -361,9 +357,8 @@ static bool within(const ModelAnalysis &A, const Stmt *S, const Stmt *Loop) {
 }
 
 bool ModelAnalysis::stepsDirectly(const FunctionDecl *FD) {
-  return memoized(StepsDirectlyMemo, FD, [&] {
-    return anyCall(FD, [&](const CallSite &C) { return !innermostLoop(C.E) && callIsStep(C); });
-  });
+  return memoized(StepsDirectlyMemo, FD,
+                  [&] { return anyCall(FD, [&](const CallSite &C) { return !innermostLoop(C.E) && callIsStep(C); }); });
 }
 
 bool ModelAnalysis::reachesStep(const FunctionDecl *FD) {
@@ -386,8 +381,7 @@ bool ModelAnalysis::reachesTraining(const FunctionDecl *FD) {
 
 bool ModelAnalysis::isStepLoop(const Stmt *Loop) {
   return memoized(StepLoopMemo, Loop, [&] {
-    return anyCall(owner(Loop),
-                   [&](const CallSite &C) { return innermostLoop(C.E) == Loop && callIsStep(C); });
+    return anyCall(owner(Loop), [&](const CallSite &C) { return innermostLoop(C.E) == Loop && callIsStep(C); });
   });
 }
 
@@ -410,8 +404,7 @@ bool ModelAnalysis::isEpochLoop(const Stmt *Loop) {
 bool ModelAnalysis::runsModel(const Stmt *Loop) {
   return memoized(RunsModelMemo, Loop, [&] {
     return anyCall(owner(Loop), [&](const CallSite &C) {
-      return ((C.Role && C.Role->R == Role::Step) || (C.Callee && reachesStep(C.Callee))) &&
-             within(*this, C.E, Loop);
+      return ((C.Role && C.Role->R == Role::Step) || (C.Callee && reachesStep(C.Callee))) && within(*this, C.E, Loop);
     });
   });
 }
@@ -442,8 +435,8 @@ bool ModelAnalysis::isPeriodicGuard(const Stmt *Cond) const {
 bool ModelAnalysis::dropsLoop(const Stmt *Loop) {
   return memoized(DropsLoopMemo, Loop, [&] {
     const SourceManager &SM = Ctx.getSourceManager();
-    CharSourceRange Range = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Loop->getSourceRange()), SM,
-                                                     Ctx.getLangOpts());
+    CharSourceRange Range =
+        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Loop->getSourceRange()), SM, Ctx.getLangOpts());
     if (Range.isInvalid())
       return false;
     auto [File, Begin] = SM.getDecomposedLoc(Range.getBegin());

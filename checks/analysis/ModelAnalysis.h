@@ -106,15 +106,15 @@ public:
 private:
   struct CallSite {
     const Expr *E;
-    const FunctionDecl *Callee;  // definition in this TU, or null
+    const FunctionDecl *Callee; // definition in this TU, or null
     std::optional<RoleMatch> Role;
     const FunctionDecl *Caller;
-    const FunctionFacts *External = nullptr;  // the callee is defined in another file of the project
+    const FunctionFacts *External = nullptr; // the callee is defined in another file of the project
   };
   struct FunctionInfo {
     const FunctionDecl *FD;
     const Stmt *Body;
-    std::vector<size_t> Calls;  // indices into Calls
+    std::vector<size_t> Calls; // indices into Calls
   };
 
   void collect();

@@ -33,9 +33,9 @@ struct StepMemory {
   /// kept for the backward pass, and its gradient.
   static constexpr int64_t ValuesPerOutput = 3;
   double Parameters = 0, Gradients = 0, OptimizerState = 0, UpdatedCopies = 0, Activations = 0;
-  double PerExample = 0;  // activation bytes of one example
+  double PerExample = 0; // activation bytes of one example
   int64_t ParameterCount = 0, Outputs = 0;
-  bool Wide = false;      // some layer stores more than 2 bytes per element
+  bool Wide = false; // some layer stores more than 2 bytes per element
   double fixed() const { return Parameters + Gradients + OptimizerState + UpdatedCopies; }
   double total() const { return fixed() + Activations; }
 };

@@ -15,21 +15,36 @@ using json = nlohmann::json;
 constexpr unsigned MaxArgIndex = 7;
 
 constexpr std::pair<const char *, Role> RoleNames[] = {
-    {"materialize", Role::Materialize}, {"to-device", Role::ToDevice},
-    {"sync", Role::Sync},               {"step", Role::Step},
-    {"construct", Role::Construct},     {"factory", Role::Factory},
-    {"host-wrap", Role::HostWrap},      {"no-grad-guard", Role::NoGradGuard},
-    {"eval-mode", Role::EvalMode},      {"detach", Role::Detach},
-    {"finalize", Role::Finalize},       {"acquire", Role::Acquire},
-    {"release", Role::Release},         {"host-data", Role::HostData},
-    {"layer", Role::Layer},             {"batch-size", Role::BatchSize},
-    {"device-probe", Role::DeviceProbe}, {"training", Role::Training},
-    {"backend-choice", Role::BackendChoice}, {"single-pass", Role::SinglePass},
-    {"slice", Role::Slice},             {"optimizer-state", Role::OptimizerState},
-    {"timer", Role::Timer},             {"pinned", Role::Pinned},
-    {"async-copy", Role::AsyncCopy},    {"pageable", Role::Pageable},
-    {"host-read", Role::HostRead},      {"element-index", Role::ElementIndex},
-    {"token-batch", Role::TokenBatch},  {"output-flags", Role::OutputFlags},
+    {"materialize", Role::Materialize},
+    {"to-device", Role::ToDevice},
+    {"sync", Role::Sync},
+    {"step", Role::Step},
+    {"construct", Role::Construct},
+    {"factory", Role::Factory},
+    {"host-wrap", Role::HostWrap},
+    {"no-grad-guard", Role::NoGradGuard},
+    {"eval-mode", Role::EvalMode},
+    {"detach", Role::Detach},
+    {"finalize", Role::Finalize},
+    {"acquire", Role::Acquire},
+    {"release", Role::Release},
+    {"host-data", Role::HostData},
+    {"layer", Role::Layer},
+    {"batch-size", Role::BatchSize},
+    {"device-probe", Role::DeviceProbe},
+    {"training", Role::Training},
+    {"backend-choice", Role::BackendChoice},
+    {"single-pass", Role::SinglePass},
+    {"slice", Role::Slice},
+    {"optimizer-state", Role::OptimizerState},
+    {"timer", Role::Timer},
+    {"pinned", Role::Pinned},
+    {"async-copy", Role::AsyncCopy},
+    {"pageable", Role::Pageable},
+    {"host-read", Role::HostRead},
+    {"element-index", Role::ElementIndex},
+    {"token-batch", Role::TokenBatch},
+    {"output-flags", Role::OutputFlags},
     {"output-read", Role::OutputRead},
 };
 
@@ -39,12 +54,17 @@ struct KindSpec {
   Role R;
 };
 constexpr KindSpec Kinds[] = {
-    {"forward", Kind::Forward, Role::Step},           {"backward", Kind::Backward, Role::Step},
-    {"optimizer", Kind::Optimizer, Role::Step},       {"exec", Kind::Exec, Role::Step},
-    {"module", Kind::Module, Role::Construct},        {"optimizer", Kind::Optimizer, Role::Construct},
-    {"executable", Kind::Executable, Role::Construct}, {"data-loader", Kind::DataLoader, Role::Construct},
+    {"forward", Kind::Forward, Role::Step},
+    {"backward", Kind::Backward, Role::Step},
+    {"optimizer", Kind::Optimizer, Role::Step},
+    {"exec", Kind::Exec, Role::Step},
+    {"module", Kind::Module, Role::Construct},
+    {"optimizer", Kind::Optimizer, Role::Construct},
+    {"executable", Kind::Executable, Role::Construct},
+    {"data-loader", Kind::DataLoader, Role::Construct},
     {"not-differentiable", Kind::NotDifferentiable, Role::Detach},
-    {"device-tensor", Kind::DeviceTensor, Role::Acquire}, {"allocation", Kind::Allocation, Role::Acquire},
+    {"device-tensor", Kind::DeviceTensor, Role::Acquire},
+    {"allocation", Kind::Allocation, Role::Acquire},
 };
 
 /// The roles a key applies to; empty: every role.
@@ -55,9 +75,17 @@ struct KeySpec {
 const std::vector<KeySpec> &keySpecs() {
   using R = Role;
   static const std::vector<KeySpec> Specs = {
-      {"role", {}}, {"comment", {}}, {"callee", {}}, {"method", {}}, {"class_derived_from", {}},
-      {"overrides", {}}, {"constructs_derived_from", {}}, {"unless_derived_from", {}}, {"constructs", {}},
-      {"param_type", {}}, {"enum_arg", {}},
+      {"role", {}},
+      {"comment", {}},
+      {"callee", {}},
+      {"method", {}},
+      {"class_derived_from", {}},
+      {"overrides", {}},
+      {"constructs_derived_from", {}},
+      {"unless_derived_from", {}},
+      {"constructs", {}},
+      {"param_type", {}},
+      {"enum_arg", {}},
       {"kind", {R::Step, R::Construct, R::Detach, R::Acquire}},
       {"types", {R::NoGradGuard, R::HostData, R::Acquire, R::SinglePass, R::BackendChoice, R::OutputFlags}},
       {"field", {R::OutputFlags}},
@@ -66,22 +94,39 @@ const std::vector<KeySpec> &keySpecs() {
       {"pair", {R::Acquire, R::Construct}},
       {"handle_arg", {R::Acquire, R::Construct, R::Release, R::Finalize, R::Pinned}},
       {"value_arg", {R::ToDevice, R::BackendChoice, R::TokenBatch}},
-      {"shape_specialized", {R::Step}}, {"kernel_launch", {R::Step}},
-      {"size_args", {R::Layer}}, {"kernel_arg", {R::Layer}}, {"kernel_rank", {R::Layer}},
-      {"kernel_rank_template_arg", {R::Layer}}, {"bias_arg", {R::Layer}}, {"trainable_arg", {R::Layer}},
-      {"output_arg", {R::Layer}}, {"dtype_arg", {R::Layer}},
-      {"state_copies", {R::OptimizerState}}, {"momentum_arg", {R::OptimizerState}},
-      {"momentum_method", {R::OptimizerState}}, {"out_of_place", {R::OptimizerState}},
+      {"shape_specialized", {R::Step}},
+      {"kernel_launch", {R::Step}},
+      {"size_args", {R::Layer}},
+      {"kernel_arg", {R::Layer}},
+      {"kernel_rank", {R::Layer}},
+      {"kernel_rank_template_arg", {R::Layer}},
+      {"bias_arg", {R::Layer}},
+      {"trainable_arg", {R::Layer}},
+      {"output_arg", {R::Layer}},
+      {"dtype_arg", {R::Layer}},
+      {"state_copies", {R::OptimizerState}},
+      {"momentum_arg", {R::OptimizerState}},
+      {"momentum_method", {R::OptimizerState}},
+      {"out_of_place", {R::OptimizerState}},
       {"size_arg", {R::BatchSize, R::Slice, R::Acquire, R::TokenBatch}},
-      {"raii", {R::Acquire}}, {"synchronizes", {R::Release}},
-      {"pointer_args", {R::AsyncCopy}}, {"flag_param", {R::AsyncCopy}}, {"flag_arg", {R::Pinned}},
-      {"name_arg", {R::BackendChoice}}, {"name", {R::BackendChoice}}, {"slow_values", {R::BackendChoice}},
+      {"raii", {R::Acquire}},
+      {"synchronizes", {R::Release}},
+      {"pointer_args", {R::AsyncCopy}},
+      {"flag_param", {R::AsyncCopy}},
+      {"flag_arg", {R::Pinned}},
+      {"name_arg", {R::BackendChoice}},
+      {"name", {R::BackendChoice}},
+      {"slow_values", {R::BackendChoice}},
       {"message", {R::BackendChoice, R::Acquire, R::AsyncCopy, R::ElementIndex, R::TokenBatch, R::OutputFlags}},
       {"grad_mode_arg", {R::NoGradGuard}},
-      {"drop_last_method", {R::Construct}}, {"metadata_when_set", {R::Construct}},
-      {"fix", {R::NoGradGuard, R::Detach}}, {"fix_label", {R::NoGradGuard}},
+      {"drop_last_method", {R::Construct}},
+      {"metadata_when_set", {R::Construct}},
+      {"fix", {R::NoGradGuard, R::Detach}},
+      {"fix_label", {R::NoGradGuard}},
       {"default_device", {R::ToDevice}},
-      {"options_type", {R::Factory}}, {"new_options", {R::Factory}}, {"set_device", {R::Factory}},
+      {"options_type", {R::Factory}},
+      {"new_options", {R::Factory}},
+      {"set_device", {R::Factory}},
       {"copies_host_data", {R::Factory}},
   };
   return Specs;
@@ -96,15 +141,22 @@ const KeySpec *findSpec(llvm::StringRef Key) {
 
 std::string describeJson(const json &V) {
   switch (V.type()) {
-  case json::value_t::null: return "null";
-  case json::value_t::boolean: return V.get<bool>() ? "true" : "false";
-  case json::value_t::string: return "\"" + V.get<std::string>() + "\"";
+  case json::value_t::null:
+    return "null";
+  case json::value_t::boolean:
+    return V.get<bool>() ? "true" : "false";
+  case json::value_t::string:
+    return "\"" + V.get<std::string>() + "\"";
   case json::value_t::number_integer:
   case json::value_t::number_unsigned:
-  case json::value_t::number_float: return V.dump();
-  case json::value_t::array: return "a list";
-  case json::value_t::object: return "an object";
-  default: return "a value";
+  case json::value_t::number_float:
+    return V.dump();
+  case json::value_t::array:
+    return "a list";
+  case json::value_t::object:
+    return "an object";
+  default:
+    return "a value";
   }
 }
 
@@ -149,8 +201,8 @@ bool getBool(const json &V, const std::string &Where, llvm::StringRef K) {
 unsigned getUnsigned(const json &V, const std::string &Where, llvm::StringRef K, unsigned Lo, unsigned Hi,
                      const char *What) {
   if (!V.is_number_integer() || V.get<int64_t>() < int64_t(Lo) || V.get<int64_t>() > int64_t(Hi))
-    fail(Where, key(K) + " must be " + What + " from " + std::to_string(Lo) + " to " + std::to_string(Hi) +
-                    ", not " + describeJson(V));
+    fail(Where, key(K) + " must be " + What + " from " + std::to_string(Lo) + " to " + std::to_string(Hi) + ", not " +
+                    describeJson(V));
   return static_cast<unsigned>(V.get<int64_t>());
 }
 
@@ -410,8 +462,8 @@ void parseDevices(const json &V, DeviceModel &D) {
   const char *W = "'devices'";
   const json &O = object(V, "", "devices",
                          {"device_types", "device_kind_types", "options_types", "options_device_method",
-                          "not_device_types", "device_getters", "cpu_names", "accelerator_names",
-                          "cpu_string_prefixes", "device_following_types", "options_getters"});
+                          "not_device_types", "device_getters", "cpu_names", "accelerator_names", "cpu_string_prefixes",
+                          "device_following_types", "options_getters"});
   auto Strs = [&](const char *K, std::vector<std::string> &Out) {
     if (O.contains(K))
       Out = getStrings(O.at(K), W, K);
@@ -449,8 +501,9 @@ void parseMemory(const json &V, MemoryModel &M) {
 }
 
 void parseProfile(const json &J, Profile &P) {
-  static const std::set<std::string> TopKeys = {"name", "description", "device_context", "device_markers",
-                                                "autograd_tensor_types", "devices", "entries", "comment", "memory"};
+  static const std::set<std::string> TopKeys = {
+      "name",    "description", "device_context", "device_markers", "autograd_tensor_types",
+      "devices", "entries",     "comment",        "memory"};
   for (auto It = J.begin(); It != J.end(); ++It)
     if (!TopKeys.count(It.key()))
       fail("", "unknown key '" + It.key() + "'");

@@ -35,12 +35,18 @@ bool isStreamInsertion(const CXXOperatorCallExpr *OC) {
 
 int neededRank(Purpose P) {
   switch (P) {
-  case Purpose::Return: return 5;
-  case Purpose::Store: return 4;
-  case Purpose::Other: return 3;
-  case Purpose::Accumulate: return 2;
-  case Purpose::Condition: return 1;
-  case Purpose::Log: return 0;
+  case Purpose::Return:
+    return 5;
+  case Purpose::Store:
+    return 4;
+  case Purpose::Other:
+    return 3;
+  case Purpose::Accumulate:
+    return 2;
+  case Purpose::Condition:
+    return 1;
+  case Purpose::Log:
+    return 0;
   }
   return 0;
 }
@@ -92,9 +98,9 @@ Purpose purposeOfDiscarded(const Expr *E, const ModelAnalysis &A, int Depth) {
     const Expr *Target = Arg->IgnoreParenCasts();
     if (const auto *UO = dyn_cast<UnaryOperator>(Target); UO && UO->getOpcode() == UO_AddrOf)
       Target = UO->getSubExpr()->IgnoreParenImpCasts();
-    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Target);
-             MC && MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() &&
-             MC->getMethodDecl()->getName() == "data")
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Target); MC && MC->getMethodDecl() &&
+                                                                   MC->getMethodDecl()->getIdentifier() &&
+                                                                   MC->getMethodDecl()->getName() == "data")
       Target = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
     else if (!Target->getType()->isArrayType())
       continue;
@@ -144,7 +150,7 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
           }
         return Purpose::Store;
       }
-      continue;  // arithmetic: keep following the value
+      continue; // arithmetic: keep following the value
     }
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P)) {
       if (isStreamInsertion(OC))
@@ -167,8 +173,8 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
       if (Pointer)
         return Purpose::Store;
       if (const auto *MD = MC->getMethodDecl(); MD && MD->getIdentifier() &&
-                                               (MD->getName() == "push_back" || MD->getName() == "emplace_back" ||
-                                                MD->getName() == "insert" || MD->getName() == "emplace"))
+                                                (MD->getName() == "push_back" || MD->getName() == "emplace_back" ||
+                                                 MD->getName() == "insert" || MD->getName() == "emplace"))
         return Purpose::Store;
       return isLoggingCallee(MC->getMethodDecl()) ? Purpose::Log : Purpose::Other;
     }
@@ -227,12 +233,18 @@ Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, llvm::ArrayRe
 
 llvm::StringRef describe(Purpose P) {
   switch (P) {
-  case Purpose::Log: return "to log it";
-  case Purpose::Condition: return "to test a condition";
-  case Purpose::Accumulate: return "to accumulate a metric";
-  case Purpose::Store: return "to store it";
-  case Purpose::Return: return "to return it";
-  case Purpose::Other: return "";
+  case Purpose::Log:
+    return "to log it";
+  case Purpose::Condition:
+    return "to test a condition";
+  case Purpose::Accumulate:
+    return "to accumulate a metric";
+  case Purpose::Store:
+    return "to store it";
+  case Purpose::Return:
+    return "to return it";
+  case Purpose::Other:
+    return "";
   }
   return "";
 }

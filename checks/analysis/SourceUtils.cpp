@@ -1,7 +1,7 @@
 #include "SourceUtils.h"
 
-#include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
 namespace clang::tidy::mlperf {
@@ -95,8 +95,8 @@ static void collectAssignedValues(const Stmt *S, const VarDecl *V, llvm::SmallVe
     return;
   if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign && namedVar(BO->getLHS()) == V)
     Out.push_back(BO->getRHS());
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Equal &&
-                                                         OC->getNumArgs() == 2 && namedVar(OC->getArg(0)) == V)
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+      OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && namedVar(OC->getArg(0)) == V)
     Out.push_back(OC->getArg(1));
   for (const Stmt *C : S->children())
     collectAssignedValues(C, V, Out);

@@ -62,7 +62,8 @@ Grads layout_vjp(const NodeData& n, int id, Node g, Graph& gr) {
   const Shape xs = x.shape();
   const Attrs& at = n.attrs;
   switch (n.kind) {
-    case OpKind::Reshape: return {reshape(g, xs)};
+    case OpKind::Reshape:
+      return {reshape(g, xs)};
     case OpKind::Transpose: {
       std::vector<int64_t> inv(at.perm.size());
       for (size_t i = 0; i < at.perm.size(); ++i) inv[static_cast<size_t>(at.perm[i])] = static_cast<int64_t>(i);
@@ -97,7 +98,8 @@ Grads layout_vjp(const NodeData& n, int id, Node g, Graph& gr) {
       }
       return {slice(g, st, lim, strides)};
     }
-    case OpKind::ReduceSum: return {broadcast_to(reshape(g, kept_shape(xs, at.axes)), xs)};
+    case OpKind::ReduceSum:
+      return {broadcast_to(reshape(g, kept_shape(xs, at.axes)), xs)};
     case OpKind::ReduceMax: {
       Shape k = kept_shape(xs, at.axes);
       Node y = gr.handle(id);
@@ -105,7 +107,8 @@ Grads layout_vjp(const NodeData& n, int id, Node g, Graph& gr) {
       Node count = reduce_sum(mask, at.axes, true);
       return {broadcast_to(reshape(g, k), xs) * mask / count};
     }
-    default: return {std::nullopt};
+    default:
+      return {std::nullopt};
   }
 }
 
@@ -144,7 +147,8 @@ Grads vjp(const NodeData& n, int id, Node g, Graph& gr) {
     case OpKind::ReduceSum:
     case OpKind::ReduceMax:
       return layout_vjp(n, id, g, gr);
-    default: return Grads(n.inputs.size());
+    default:
+      return Grads(n.inputs.size());
   }
 }
 
@@ -153,9 +157,9 @@ Grads vjp(const NodeData& n, int id, Node g, Graph& gr) {
 std::vector<Node> gradients(Node loss, const std::vector<Node>& wrt) {
   if (!loss.valid()) throw ArgumentError("gradients: empty loss node");
   Graph& g = loss.graph();
-  if (loss.rank() != 0)
-    throw ShapeError("gradients: the loss must be a scalar, got shape " + loss.shape().to_string());
-  if (!is_float(loss.dtype())) throw DTypeError(std::string("gradients: the loss must be float, got ") + dtype_name(loss.dtype()));
+  if (loss.rank() != 0) throw ShapeError("gradients: the loss must be a scalar, got shape " + loss.shape().to_string());
+  if (!is_float(loss.dtype()))
+    throw DTypeError(std::string("gradients: the loss must be float, got ") + dtype_name(loss.dtype()));
   const size_t n = static_cast<size_t>(loss.id()) + 1;
 
   std::vector<bool> needed(n, false);

@@ -12,8 +12,11 @@ std::vector<double> Initializer::generate(const Shape& shape, uint64_t seed) con
   std::vector<double> v(static_cast<size_t>(shape.numel()), 0.0);
   std::mt19937_64 rng(seed);
   switch (kind_) {
-    case Kind::Zeros: break;
-    case Kind::Constant: std::fill(v.begin(), v.end(), a_); break;
+    case Kind::Zeros:
+      break;
+    case Kind::Constant:
+      std::fill(v.begin(), v.end(), a_);
+      break;
     case Kind::Normal: {
       std::normal_distribution<double> d(a_, b_);
       for (auto& x : v) x = d(rng);

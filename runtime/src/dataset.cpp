@@ -9,7 +9,8 @@
 namespace mlperf::rt {
 
 InMemoryDataset::InMemoryDataset(int64_t batch_size, BatchMode mode) : batch_size_(batch_size), mode_(mode) {
-  if (batch_size <= 0) throw ArgumentError("InMemoryDataset: batch size must be positive, got " + std::to_string(batch_size));
+  if (batch_size <= 0)
+    throw ArgumentError("InMemoryDataset: batch size must be positive, got " + std::to_string(batch_size));
 }
 
 InMemoryDataset& InMemoryDataset::add_column_bytes(std::vector<uint8_t> bytes, Shape example_shape, DType dtype) {

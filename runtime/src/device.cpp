@@ -7,9 +7,9 @@ namespace mlperf::rt {
 OutOfDeviceMemory Device::oom_error(size_t bytes) const {
   std::string reserved = reserved_ ? " (" + format_bytes(reserved_) + " of it reserved for queued executions)" : "";
   return OutOfDeviceMemory("out of device memory on backend '" + name_ + "': requested " + format_bytes(bytes) +
-                              " with " + format_bytes(in_use_ + reserved_) + " in use" + reserved + " and a limit of " +
-                              format_bytes(limit_),
-                          bytes, in_use_ + reserved_, limit_);
+                               " with " + format_bytes(in_use_ + reserved_) + " in use" + reserved +
+                               " and a limit of " + format_bytes(limit_),
+                           bytes, in_use_ + reserved_, limit_);
 }
 
 void Device::throw_oom(size_t bytes) const {
@@ -166,7 +166,8 @@ std::shared_ptr<ScratchReservation> reserve_execution(Backend& backend, const st
     }
     if (dev.try_reserve(fresh)) {
       for (size_t i = 0; i < output_bytes.size(); ++i)
-        if (!outputs[i]) outputs[i] = std::make_shared<Buffer>(self, dev.allocate_reserved(output_bytes[i]), output_bytes[i]);
+        if (!outputs[i])
+          outputs[i] = std::make_shared<Buffer>(self, dev.allocate_reserved(output_bytes[i]), output_bytes[i]);
       return std::make_shared<ScratchReservation>(self, scratch);
     }
     outputs.clear();

@@ -2,8 +2,8 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
-#include <map>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>

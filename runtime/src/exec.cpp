@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "device.h"
-#include "options.h"
 #include "mlperf/rt/error.h"
+#include "options.h"
 
 namespace mlperf::rt {
 
@@ -147,7 +147,8 @@ std::shared_ptr<Exec::Entry> Exec::lookup_or_compile(const Key& key, const std::
   }
   c.cache_misses++;
   std::unique_ptr<Graph> g = build(args);
-  if (options::dump_enabled("graph")) std::cerr << "mlperf-rt: compiling for arguments " << describe(key) << "\n" << g->to_string();
+  if (options::dump_enabled("graph"))
+    std::cerr << "mlperf-rt: compiling for arguments " << describe(key) << "\n" << g->to_string();
   auto entry = std::make_shared<Entry>();
   auto t0 = std::chrono::steady_clock::now();
   entry->exe = backend_->impl().compile(*g);
@@ -194,8 +195,9 @@ std::vector<Tensor> Exec::run(const std::vector<Tensor>& args) {
   Key key = signature(args);
   std::shared_ptr<Entry> entry = lookup_or_compile(key, args);
   if (entry->ctx && entry->ctx_alive.expired())
-    throw ArgumentError("Exec::run: the Context whose variables the model function reads has been destroyed; a "
-                        "Context must outlive the Execs that use it");
+    throw ArgumentError(
+        "Exec::run: the Context whose variables the model function reads has been destroyed; a "
+        "Context must outlive the Execs that use it");
 
   for (const std::string& name : entry->variables) {
     try {
@@ -212,7 +214,8 @@ std::vector<Tensor> Exec::run(const std::vector<Tensor>& args) {
   std::shared_ptr<ScratchReservation> scratch;
   try {
     std::vector<size_t> sizes;
-    for (const auto& [shape, dtype] : entry->outputs) sizes.push_back(static_cast<size_t>(shape.numel()) * dtype_size(dtype));
+    for (const auto& [shape, dtype] : entry->outputs)
+      sizes.push_back(static_cast<size_t>(shape.numel()) * dtype_size(dtype));
     scratch = reserve_execution(*backend_, sizes, entry->exe->scratch_bytes(), writes);
   } catch (...) {
     stream.cancel_execution();

@@ -124,8 +124,7 @@ Node Graph::add_node(OpKind kind, std::vector<int> inputs, Shape shape, DType dt
 }
 
 Node Graph::parameter(Shape shape, DType dtype, std::string name) {
-  if (inputs_closed_)
-    throw ArgumentError("parameter: model inputs must be declared before any variable is read");
+  if (inputs_closed_) throw ArgumentError("parameter: model inputs must be declared before any variable is read");
   Attrs a;
   a.index = static_cast<int64_t>(parameters_.size());
   a.name = std::move(name);
@@ -181,7 +180,8 @@ Node Graph::scalar(double value, DType dtype) { return constant({value}, Shape{}
 Node Graph::iota(Shape shape, int axis, DType dtype) {
   int r = shape.rank();
   int a = axis < 0 ? axis + r : axis;
-  if (a < 0 || a >= r) throw ShapeError("iota: axis " + std::to_string(axis) + " out of range for shape " + shape.to_string());
+  if (a < 0 || a >= r)
+    throw ShapeError("iota: axis " + std::to_string(axis) + " out of range for shape " + shape.to_string());
   Attrs at;
   at.axis = a;
   return add_node(OpKind::Iota, {}, std::move(shape), dtype, std::move(at));
@@ -211,8 +211,8 @@ void print_ints(std::ostream& os, const char* name, const std::vector<int64_t>& 
 
 std::string Graph::to_string() const {
   std::ostringstream os;
-  os << "graph: " << nodes_.size() << " nodes, " << num_inputs() << " inputs, " << variables_.size()
-     << " variables, " << outputs_.size() << " outputs, " << assignments_.size() << " assignments\n";
+  os << "graph: " << nodes_.size() << " nodes, " << num_inputs() << " inputs, " << variables_.size() << " variables, "
+     << outputs_.size() << " outputs, " << assignments_.size() << " assignments\n";
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const NodeData& n = nodes_[i];
     os << "  %" << i << " = " << op_name(n.kind) << '(';

@@ -47,7 +47,8 @@ using detail::unary;
 int normalize_axis(const char* op, int axis, int rank, const Shape& shape) {
   int a = axis < 0 ? axis + rank : axis;
   if (a < 0 || a >= rank)
-    throw ShapeError(std::string(op) + ": axis " + std::to_string(axis) + " out of range for shape " + shape.to_string());
+    throw ShapeError(std::string(op) + ": axis " + std::to_string(axis) + " out of range for shape " +
+                     shape.to_string());
   return a;
 }
 
@@ -72,7 +73,8 @@ void require_float(const char* op, Node x) {
 }
 
 void require_numeric(const char* op, Node x) {
-  if (x.dtype() == DType::Bool) throw DTypeError(std::string(op) + ": needs a numeric operand, got bool" + x.shape().to_string());
+  if (x.dtype() == DType::Bool)
+    throw DTypeError(std::string(op) + ": needs a numeric operand, got bool" + x.shape().to_string());
 }
 
 // A unary elementwise node, its operand checked by the op's dtype rule in ops.def.
@@ -112,7 +114,8 @@ Node binary_op(OpKind k, Node a, Node b) {
       require_float(op, a);
       break;
     case DTypeRule::Logical:
-      if (a.dtype() != DType::Bool) throw DTypeError(std::string(op) + ": needs bool operands, got " + dtype_name(a.dtype()));
+      if (a.dtype() != DType::Bool)
+        throw DTypeError(std::string(op) + ": needs bool operands, got " + dtype_name(a.dtype()));
       break;
     default:
       break;
@@ -143,7 +146,8 @@ Node where(Node cond, Node a, Node b) {
   Graph& g = detail::same_graph("where", a, b);
   detail::same_graph("where", cond, a);
   if (cond.dtype() != DType::Bool)
-    throw DTypeError(std::string("where: condition must be bool, got ") + dtype_name(cond.dtype()) + cond.shape().to_string());
+    throw DTypeError(std::string("where: condition must be bool, got ") + dtype_name(cond.dtype()) +
+                     cond.shape().to_string());
   if (a.dtype() != b.dtype())
     throw DTypeError(std::string("where: dtypes differ: ") + dtype_name(a.dtype()) + a.shape().to_string() + " and " +
                      dtype_name(b.dtype()) + b.shape().to_string());

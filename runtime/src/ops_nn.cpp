@@ -38,7 +38,8 @@ Node reduce_max(Node x, std::vector<int64_t> axes, bool keepdims) {
 }
 
 Node reduce_mean(Node x, std::vector<int64_t> axes, bool keepdims) {
-  if (!is_float(x.dtype())) throw DTypeError(std::string("reduce_mean: needs a float operand, got ") + dtype_name(x.dtype()));
+  if (!is_float(x.dtype()))
+    throw DTypeError(std::string("reduce_mean: needs a float operand, got ") + dtype_name(x.dtype()));
   auto norm = detail::normalize_axes("reduce_mean", axes, x.shape());
   int64_t count = 1;
   for (int64_t a : norm) count *= x.shape()[static_cast<int>(a)];
@@ -52,7 +53,8 @@ Node mean(Node x, std::vector<int64_t> axes, bool keepdims) { return reduce_mean
 Node argmax(Node x, int axis, bool keepdims) {
   if (x.dtype() == DType::Bool) throw DTypeError("argmax: cannot take argmax of bool" + x.shape().to_string());
   int ax = normalize_axis("argmax", axis, x.rank(), x.shape());
-  if (x.shape()[ax] == 0) throw ShapeError("argmax: empty axis " + std::to_string(axis) + " in shape " + x.shape().to_string());
+  if (x.shape()[ax] == 0)
+    throw ShapeError("argmax: empty axis " + std::to_string(axis) + " in shape " + x.shape().to_string());
   Shape out = x.shape(), kept = x.shape();
   out.dims.erase(out.dims.begin() + ax);
   kept.dims[static_cast<size_t>(ax)] = 1;
@@ -87,7 +89,8 @@ Node matmul(Node a, Node b) {
     throw DTypeError(std::string("matmul: dtypes differ: ") + dtype_name(a.dtype()) + a.shape().to_string() + " and " +
                      dtype_name(b.dtype()) + b.shape().to_string());
   if (!is_float(a.dtype())) throw DTypeError(std::string("matmul: needs float operands, got ") + dtype_name(a.dtype()));
-  if (a.rank() == 0 || b.rank() == 0) throw ShapeError(detail::shapes_msg("matmul", a.shape(), b.shape()) + " (scalar operand)");
+  if (a.rank() == 0 || b.rank() == 0)
+    throw ShapeError(detail::shapes_msg("matmul", a.shape(), b.shape()) + " (scalar operand)");
   const Shape sa0 = a.shape(), sb0 = b.shape();
   bool va = a.rank() == 1, vb = b.rank() == 1;
   Node x = va ? reshape(a, Shape{1, sa0[0]}) : a;
@@ -187,7 +190,8 @@ Node apply_dropout(Node x, double rate, Node u) {
 }
 void check_rate(Node x, double rate) {
   if (!(rate >= 0.0 && rate < 1.0)) throw ArgumentError("dropout: rate must be in [0, 1), got " + std::to_string(rate));
-  if (!is_float(x.dtype())) throw DTypeError(std::string("dropout: needs a float operand, got ") + dtype_name(x.dtype()));
+  if (!is_float(x.dtype()))
+    throw DTypeError(std::string("dropout: needs a float operand, got ") + dtype_name(x.dtype()));
 }
 }  // namespace
 

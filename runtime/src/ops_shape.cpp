@@ -82,9 +82,9 @@ Node broadcast_to(Node x, Shape shape) {
 Node slice(Node x, std::vector<int64_t> starts, std::vector<int64_t> limits, std::vector<int64_t> strides) {
   const Shape s = x.shape();
   if (strides.empty()) strides.assign(starts.size(), 1);
-  require(static_cast<int>(starts.size()) == s.rank() && limits.size() == starts.size() &&
-              strides.size() == starts.size(),
-          "slice: starts " + ints(starts) + ", limits " + ints(limits) + " do not match shape " + s.to_string());
+  require(
+      static_cast<int>(starts.size()) == s.rank() && limits.size() == starts.size() && strides.size() == starts.size(),
+      "slice: starts " + ints(starts) + ", limits " + ints(limits) + " do not match shape " + s.to_string());
   Shape out;
   for (size_t i = 0; i < starts.size(); ++i) {
     require(starts[i] >= 0 && starts[i] <= limits[i] && limits[i] <= s.dims[i] && strides[i] >= 1,
@@ -119,7 +119,8 @@ Node concat(const std::vector<Node>& xs, int axis) {
   for (const Node& n : xs) {
     detail::same_graph("concat", first, n);
     if (n.dtype() != first.dtype())
-      throw DTypeError(std::string("concat: dtypes differ: ") + dtype_name(first.dtype()) + " and " + dtype_name(n.dtype()));
+      throw DTypeError(std::string("concat: dtypes differ: ") + dtype_name(first.dtype()) + " and " +
+                       dtype_name(n.dtype()));
     bool ok = n.rank() == first.rank();
     for (int i = 0; ok && i < n.rank(); ++i) ok = i == ax || n.shape()[i] == first.shape()[i];
     require(ok, "concat: incompatible shapes " + first.shape().to_string() + " and " + n.shape().to_string() +
@@ -158,7 +159,8 @@ Node expand_dims(Node x, int axis) {
 
 Node squeeze(Node x, int axis) {
   int ax = normalize_axis("squeeze", axis, x.rank(), x.shape());
-  require(x.shape()[ax] == 1, "squeeze: axis " + std::to_string(axis) + " of shape " + x.shape().to_string() + " is not 1");
+  require(x.shape()[ax] == 1,
+          "squeeze: axis " + std::to_string(axis) + " of shape " + x.shape().to_string() + " is not 1");
   Shape s = x.shape();
   s.dims.erase(s.dims.begin() + ax);
   return reshape(x, s);

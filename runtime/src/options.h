@@ -15,7 +15,7 @@ bool dump_enabled(const char* stage);
 //    identical graph compiled again costs almost nothing (faster, but hides the cost of
 //    recompilation from a measurement).
 enum class KernelCache { Executable, Process };
-KernelCache kernel_cache();              // set_kernel_cache()'s value, else the environment's
+KernelCache kernel_cache();  // set_kernel_cache()'s value, else the environment's
 // Overrides the environment (tests, benchmarks); nullopt: read the environment again.
 void set_kernel_cache(std::optional<KernelCache> mode);
 

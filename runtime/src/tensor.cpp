@@ -64,7 +64,7 @@ Tensor Tensor::from_host_bytes(const std::shared_ptr<Backend>& backend, const vo
                      shape.to_string() + " which needs " + std::to_string(expect));
   std::shared_ptr<Buffer> buf = backend->allocate(bytes);
   auto staging = std::make_shared<std::vector<uint8_t>>(static_cast<const uint8_t*>(data),
-                                                       static_cast<const uint8_t*>(data) + bytes);
+                                                        static_cast<const uint8_t*>(data) + bytes);
   Counters& c = backend->device().counters();
   c.h2d_copies++;
   c.h2d_bytes += static_cast<int64_t>(bytes);

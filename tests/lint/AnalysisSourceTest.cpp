@@ -132,8 +132,8 @@ TEST(AnalysisHoist, FreshNamesAndTheInsertionBeforeALoop) {
   ASSERT_EQ(Fix->size(), 1u) << "a braced body: the statement alone, no braces";
   EXPECT_EQ((*Fix)[0].CodeToInsert, "auto z = torch::zeros(n);\n  ");
   EXPECT_EQ((*Fix)[0].RemoveRange.getBegin(), S.loop("f")->getBeginLoc());
-  EXPECT_FALSE(hoistBefore(S.loop("f"), "auto z = torch::zeros(i);", S.call("f", "zeros", 2), S.analysis(),
-                           S.context()))
+  EXPECT_FALSE(
+      hoistBefore(S.loop("f"), "auto z = torch::zeros(i);", S.call("f", "zeros", 2), S.analysis(), S.context()))
       << "zeros(i) uses the loop's own variable";
 }
 

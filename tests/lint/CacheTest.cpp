@@ -3,15 +3,15 @@
 // and merging the shards' reports, and the memory-aware default of -j.
 #include "LintTestSupport.h"
 
+#include "MaterializeInLoopCheck.h"
+#include "SyncInLoopCheck.h"
 #include "engine/Cache.h"
 #include "engine/Jobs.h"
-#include "report/MergeReports.h"
 #include "engine/Preamble.h"
-#include "report/Report.h"
-#include "project/Shard.h"
 #include "engine/WholeProject.h"
-#include "SyncInLoopCheck.h"
-#include "MaterializeInLoopCheck.h"
+#include "project/Shard.h"
+#include "report/MergeReports.h"
+#include "report/Report.h"
 
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -210,8 +210,10 @@ const char *Prelude = "extern \"C\" int cudaDeviceSynchronize();\n"
                       "extern \"C\" int cuLaunchKernel(void *f);\n";
 
 std::string loopUsing(const std::string &Body) {
-  return std::string(Prelude) + "#include \"common.h\"\nvoid train(void *k) {\n  for (int i = 0; i < 10; ++i) {\n"
-                                "    cuLaunchKernel(k);\n    " + Body + ";\n  }\n}\n";
+  return std::string(Prelude) +
+         "#include \"common.h\"\nvoid train(void *k) {\n  for (int i = 0; i < 10; ++i) {\n"
+         "    cuLaunchKernel(k);\n    " +
+         Body + ";\n  }\n}\n";
 }
 
 class CacheCli : public TempDir {
@@ -317,7 +319,8 @@ TEST_F(CacheCli, DamagedEntriesAreMissesAndNoCacheWritesNothing) {
   std::error_code EC;
   for (fs::recursive_directory_iterator It(Root + "/cache/v1", EC), End; It != End && !EC; It.increment(EC))
     if (llvm::StringRef(It->path()).ends_with(".json")) {
-      std::ofstream(It->path(), std::ios::binary) << (Damaged++ ? "{\"format\": \"mlperf-lint-cache-2\"" : "\x01garbage");
+      std::ofstream(It->path(), std::ios::binary)
+          << (Damaged++ ? "{\"format\": \"mlperf-lint-cache-2\"" : "\x01garbage");
     }
   EXPECT_EQ(Damaged, 2u);
   ProcessResult Again = lint({"--format=json", "a.cc", "c.cc"});
@@ -396,8 +399,8 @@ TEST_F(CacheCli, OneParsePerFileUnlessAnotherFileChangesWhatItReads) {
                                               "  for (int i = 0; i < 10; ++i) {\n    step(k);\n"
                                               "    cudaDeviceSynchronize();\n  }\n}\n");
   write("src/alone.cc", std::string(Prelude) + "void other(void *k) { cuLaunchKernel(k); }\n");
-  std::vector<std::string> Args = {"--verbose", "--format=json", "--checks=-*,mlperf-sync-in-loop", "loop.cc",
-                                   "step.cc", "alone.cc"};
+  std::vector<std::string> Args = {"--verbose", "--format=json", "--checks=-*,mlperf-sync-in-loop",
+                                   "loop.cc",   "step.cc",       "alone.cc"};
   // loop.cc is linted before step.cc's summary is known, and once more
   // after; then step.cc once more, now that step() is known to be called on
   // every step of loop.cc's loop. alone.cc reads nothing of the others.
@@ -423,8 +426,10 @@ TEST_F(CacheCli, OneParsePerFileUnlessAnotherFileChangesWhatItReads) {
 
 TEST_F(CacheCli, ShardsPartitionTheTreeAndMergeIntoOneReport) {
   writeTree();
-  write("src/d.cc", std::string(Prelude) + "void f(void *k) { for (;;) { cuLaunchKernel(k); cudaDeviceSynchronize(); } }\n");
-  write("src/e.cc", std::string(Prelude) + "void g(void *k) { while (true) { cuLaunchKernel(k); cudaDeviceSynchronize(); } }\n");
+  write("src/d.cc",
+        std::string(Prelude) + "void f(void *k) { for (;;) { cuLaunchKernel(k); cudaDeviceSynchronize(); } }\n");
+  write("src/e.cc",
+        std::string(Prelude) + "void g(void *k) { while (true) { cuLaunchKernel(k); cudaDeviceSynchronize(); } }\n");
   ProcessResult All = lint({"--format=sarif", "-o", "all.sarif", "."});
   ASSERT_EQ(All.Exit, 1) << All.Err;
   std::vector<std::string> Parts;
@@ -481,9 +486,10 @@ TEST_F(CacheCli, SharedPreambleReportsExactlyWhatParsingAloneDoes) {
   std::string Head = "// heavy includes first\n#include <vector>\n#include <string>\n\n" + std::string(Prelude);
   for (const char *Name : {"a.cc", "b.cc", "c.cc"})
     write(std::string("src/") + Name,
-          Head + "void train_" + Name[0] + "(void *k, std::vector<std::string> &log) {\n"
-                 "  for (int i = 0; i < 10; ++i) {\n    cuLaunchKernel(k);\n    cudaDeviceSynchronize();\n"
-                 "    log.push_back(std::to_string(i));\n  }\n}\n");
+          Head + "void train_" + Name[0] +
+              "(void *k, std::vector<std::string> &log) {\n"
+              "  for (int i = 0; i < 10; ++i) {\n    cuLaunchKernel(k);\n    cudaDeviceSynchronize();\n"
+              "    log.push_back(std::to_string(i));\n  }\n}\n");
   ProcessResult Alone = lint({"--no-cache", "--format=json", "a.cc", "b.cc", "c.cc"});
   ASSERT_EQ(Alone.Exit, 1) << Alone.Err;
   ProcessResult Shared = lint({"--format=json", "a.cc", "b.cc", "c.cc"});
@@ -601,9 +607,13 @@ TEST_F(CacheCli, ADamagedPrecompiledPreambleIsRebuilt) {
 TEST_F(CacheCli, ExamplesGiveTheSameReportWithAndWithoutThePreamble) {
   if (!torchAvailable())
     GTEST_SKIP() << "libtorch's headers are not installed";
-  std::vector<std::string> Args = {"--format=json", std::string(MLPERF_SOURCE_DIR) + "/examples/train_loop.cc",
+  std::vector<std::string> Args = {"--format=json",
+                                   std::string(MLPERF_SOURCE_DIR) + "/examples/train_loop.cc",
                                    std::string(MLPERF_SOURCE_DIR) + "/examples/serve_and_eval.cc",
-                                   "--", "-std=c++17", "-isystem", MLPERF_TORCH_INCLUDE};
+                                   "--",
+                                   "-std=c++17",
+                                   "-isystem",
+                                   MLPERF_TORCH_INCLUDE};
   std::vector<std::string> Plain = Args;
   Plain.insert(Plain.begin(), {"--no-cache", "--no-preamble"});
   ProcessResult Alone = runProcess(MLPERF_LINT_BINARY, Plain, Root);

@@ -64,8 +64,8 @@ TEST_F(ChangedLinesTest, DiffReportsOnlyChangedLinesOfChangedFiles) {
   ASSERT_EQ(G({"commit", "-q", "-m", "base"}).Exit, 0);
   std::string Base = llvm::StringRef(G({"rev-parse", "HEAD"}).Out).trim().str();
 
-  write("a.cc", "// a new first line\n" + syncLoopSource());  // its finding moves, unchanged
-  write("b.cc", syncLoopSource() + SecondLoop);                // a new finding
+  write("a.cc", "// a new first line\n" + syncLoopSource()); // its finding moves, unchanged
+  write("b.cc", syncLoopSource() + SecondLoop);              // a new finding
   write("notes.txt", "still not C++\n");
   ProcessResult R = run({"--diff"});
   EXPECT_EQ(R.Exit, 1) << R.Err;

@@ -214,7 +214,9 @@ TEST_F(CliTest, BadInputs) {
   EXPECT_NE(Missing.Err.find("nope.cc: no such file or directory"), std::string::npos) << Missing.Err;
   EXPECT_NE(Missing.Out.find("[mlperf-sync-in-loop]"), std::string::npos) << "other files are still linted";
 
-  write("blob.cc", std::string("\x7f" "ELF\0\0\0binary", 13));
+  write("blob.cc", std::string("\x7f"
+                               "ELF\0\0\0binary",
+                               13));
   ProcessResult Binary = lint({"blob.cc"});
   EXPECT_EQ(Binary.Exit, 2);
   EXPECT_NE(Binary.Err.find("blob.cc: not a text file"), std::string::npos) << Binary.Err;
@@ -278,7 +280,8 @@ TEST_F(CliTest, FallbackFlagsAreAnnounced) {
 TEST_F(CliTest, CompilationDatabaseIsFound) {
   write("proj/sync.cc", syncLoop());
   write("proj/build/compile_commands.json",
-        "[{\"directory\": \"" + Root + "/proj\", \"file\": \"sync.cc\", \"command\": \"c++ -std=c++17 -DX=1 -c sync.cc\"}]");
+        "[{\"directory\": \"" + Root +
+            "/proj\", \"file\": \"sync.cc\", \"command\": \"c++ -std=c++17 -DX=1 -c sync.cc\"}]");
   ProcessResult R = lint({"proj/sync.cc"}, false);
   EXPECT_EQ(R.Exit, 1) << R.Err;
   EXPECT_EQ(R.Err.find("fallback flags"), std::string::npos) << R.Err;

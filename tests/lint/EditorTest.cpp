@@ -78,7 +78,7 @@ TEST_F(EditorTest, AleClangTidyRecipeShowsTheFinding) {
   const std::string Installed = "/usr/lib/mlperf-lint/mlperf-lint-plugin.so";
   size_t Plugin = Recipe.find(Installed);
   ASSERT_NE(Plugin, std::string::npos) << Recipe;
-  Recipe.replace(Plugin, Installed.size(), MLPERF_PLUGIN);  // here the build's
+  Recipe.replace(Plugin, Installed.size(), MLPERF_PLUGIN); // here the build's
   EXPECT_NE(Recipe.find("g:ale_cpp_clangtidy_extra_options"), std::string::npos);
   nlohmann::json Found = aleFindings(Recipe + "let g:ale_linters = {'cpp': ['clangtidy']}\n", "clangtidy");
   ASSERT_EQ(Found.size(), 1u) << Found.dump(2);
@@ -122,12 +122,14 @@ TEST(EglotTest, EglotRecipeShowsTheFinding) {
          "    (setq found (flymake-diagnostics)))\n"
          "  (let ((lines (mapcar (lambda (d)\n"
          "                         (format \"%d:%d:%s\\n\" (line-number-at-pos (flymake-diagnostic-beg d))\n"
-         "                                 (save-excursion (goto-char (flymake-diagnostic-beg d)) (1+ (current-column)))\n"
+         "                                 (save-excursion (goto-char (flymake-diagnostic-beg d)) (1+ "
+         "(current-column)))\n"
          "                                 (flymake-diagnostic-text d)))\n"
          "                       found)))\n"
          "    (with-temp-file \"found.txt\" (apply #'insert lines))))\n"
          "(kill-emacs 0)\n";
-  ProcessResult R = runProcess(*Emacs, {"--batch", "-l", "init.el"}, Root, {{"PATH", pathWithLinter()}, {"HOME", Root}});
+  ProcessResult R =
+      runProcess(*Emacs, {"--batch", "-l", "init.el"}, Root, {{"PATH", pathWithLinter()}, {"HOME", Root}});
   bool NoEglot = llvm::sys::fs::exists(Root + "/no-eglot");
   std::string Found = readFile(Root + "/found.txt");
   llvm::sys::fs::remove_directories(Root);

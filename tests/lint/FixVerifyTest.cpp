@@ -61,7 +61,7 @@ TEST(FixVerifyTest, ACompileErrorIsRefusedUnlessTheFileHadOne) {
   LintOutcome After = outcome({Err});
   EXPECT_NE(lint::refutation(Before, After, FixedA).find("does not compile (/p/a.cc: redefinition of 'w')"),
             std::string::npos);
-  Before.Uncompilable.insert("/p/a.cc");  // --fix-errors on a file that did not compile
+  Before.Uncompilable.insert("/p/a.cc"); // --fix-errors on a file that did not compile
   EXPECT_EQ(lint::refutation(Before, After, FixedA), "");
 }
 

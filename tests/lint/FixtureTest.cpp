@@ -22,8 +22,8 @@ std::string describe(const clang::tidy::ClangTidyError &E, const std::string &So
       Col = 0;
     }
   std::ostringstream OS;
-  OS << Line << ":" << Col << ": " << (Note ? "note: " + M.Message : "warning: " + M.Message + " [" +
-                                                                         E.DiagnosticName + "]");
+  OS << Line << ":" << Col << ": "
+     << (Note ? "note: " + M.Message : "warning: " + M.Message + " [" + E.DiagnosticName + "]");
   return OS.str();
 }
 
@@ -94,8 +94,8 @@ TEST_P(FixtureTest, ExpectationsHold) {
 
 std::string testName(const ::testing::TestParamInfo<std::string> &Info) {
   llvm::StringRef P(Info.param);
-  std::string Name = (llvm::sys::path::filename(llvm::sys::path::parent_path(P)) + "_" +
-                      llvm::sys::path::stem(P)).str();
+  std::string Name =
+      (llvm::sys::path::filename(llvm::sys::path::parent_path(P)) + "_" + llvm::sys::path::stem(P)).str();
   for (char &C : Name)
     if (!isalnum(static_cast<unsigned char>(C)))
       C = '_';

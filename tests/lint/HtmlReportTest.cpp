@@ -146,7 +146,9 @@ protected:
     std::ofstream(Path, std::ios::binary) << Text;
   }
   void store(double Sync, double Transfer) {
-    ValidationRun Run{"test machine", "2026-12-01T09:00:00Z", 5,
+    ValidationRun Run{"test machine",
+                      "2026-12-01T09:00:00Z",
+                      5,
                       {pair("mlperf-sync-in-loop", "sync-in-loop", Verdict::Confirmed, Sync, "syncs", 5),
                        pair("mlperf-loop-invariant-transfer", "loop-invariant-transfer", Verdict::Confirmed, Transfer,
                             "h2d_bytes", 5)}};
@@ -154,9 +156,8 @@ protected:
     write("results.json", toJson(Run).dump(2));
   }
   ProcessResult report(const std::string &Out = "report.html") {
-    return runProcess(MLPERF_LINT_BINARY,
-                      {"--format=html", "-o", Out, "--profile=p.json", "src/", "--", "-std=c++17"}, Root,
-                      {{"MLPERF_LINT_RESULTS", Root + "/results.json"}});
+    return runProcess(MLPERF_LINT_BINARY, {"--format=html", "-o", Out, "--profile=p.json", "src/", "--", "-std=c++17"},
+                      Root, {{"MLPERF_LINT_RESULTS", Root + "/results.json"}});
   }
   std::string Root;
 };
@@ -198,7 +199,8 @@ TEST_F(FindingsReportTest, SummaryOrderedByMeasuredCost) {
   EXPECT_NE(Measured[0].find("21x device syncs per step"), std::string::npos) << Measured[0];
   EXPECT_NE(Measured[0].find("cpu backend, 2026-11-30T08:00:00Z"), std::string::npos) << Measured[0];
   // The fix-it as a diff.
-  std::vector<std::string> Diff = D.texts("//section[@data-check='mlperf-loop-invariant-transfer']//pre[@class='diff']");
+  std::vector<std::string> Diff =
+      D.texts("//section[@data-check='mlperf-loop-invariant-transfer']//pre[@class='diff']");
   ASSERT_EQ(Diff.size(), 1u);
   EXPECT_NE(Diff[0].find("+  auto w_on_device = w.upload();"), std::string::npos) << Diff[0];
   EXPECT_NE(Diff[0].find("-    e.run(w.upload());"), std::string::npos) << Diff[0];
@@ -217,10 +219,12 @@ TEST_F(FindingsReportTest, SummaryOrderedByMeasuredCost) {
   HtmlDoc Swapped(readFile(Root + "/report.html"));
   EXPECT_EQ(Labels(Swapped), (std::vector<std::string>{"mlperf-loop-invariant-transfer", "mlperf-sync-in-loop"}));
   // A time from one run is no evidence: no bar length, and it ranks after a measured effect.
-  ValidationRun Noisy{"m", "d", 1,
-                      {pair("mlperf-sync-in-loop", "sync-in-loop", Verdict::NotMeasurable, 50, "step_time", 1),
-                       pair("mlperf-loop-invariant-transfer", "loop-invariant-transfer", Verdict::Confirmed, 1.5,
-                            "h2d_bytes", 1)}};
+  ValidationRun Noisy{
+      "m",
+      "d",
+      1,
+      {pair("mlperf-sync-in-loop", "sync-in-loop", Verdict::NotMeasurable, 50, "step_time", 1),
+       pair("mlperf-loop-invariant-transfer", "loop-invariant-transfer", Verdict::Confirmed, 1.5, "h2d_bytes", 1)}};
   write("results.json", toJson(Noisy).dump());
   ASSERT_EQ(report().Exit, 1);
   HtmlDoc Quick(readFile(Root + "/report.html"));
@@ -232,9 +236,9 @@ TEST_F(FindingsReportTest, SummaryOrderedByMeasuredCost) {
   HtmlDoc None(readFile(Root + "/report.html"));
   ASSERT_EQ(None.errors(), "");
   EXPECT_EQ(None.count("//*[@id='summary']"), 0u) << "no chart without a measurement";
-  EXPECT_EQ(None.texts("//table[@id='by-check']//tr/td[3]"),
-            (std::vector<std::string>{"not measured (run mlperf-lint validate)",
-                                      "not measured (run mlperf-lint validate)"}));
+  EXPECT_EQ(
+      None.texts("//table[@id='by-check']//tr/td[3]"),
+      (std::vector<std::string>{"not measured (run mlperf-lint validate)", "not measured (run mlperf-lint validate)"}));
   EXPECT_EQ(None.count("//p[@class='measured']"), 0u);
 }
 

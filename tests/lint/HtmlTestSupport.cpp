@@ -62,9 +62,8 @@ std::vector<std::string> HtmlDoc::texts(const std::string &XPath) const {
 
 std::vector<std::string> HtmlDoc::attrs(const std::string &XPath, const std::string &Attr) const {
   std::vector<std::string> Out;
-  eachNode(P->Doc, XPath, [&](xmlNodePtr N) {
-    Out.push_back(owned(xmlGetProp(N, reinterpret_cast<const xmlChar *>(Attr.c_str()))));
-  });
+  eachNode(P->Doc, XPath,
+           [&](xmlNodePtr N) { Out.push_back(owned(xmlGetProp(N, reinterpret_cast<const xmlChar *>(Attr.c_str())))); });
   return Out;
 }
 
@@ -81,9 +80,15 @@ Rendered renderHeadless(const std::string &Chromium, const std::string &HtmlPath
   llvm::sys::fs::createUniqueDirectory("mlperf-chromium", Profile);
   // A renderer that hangs must not hang the test run.
   auto Timeout = llvm::sys::findProgramByName("timeout");
-  std::vector<std::string> Args = {"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                   "--user-data-dir=" + std::string(Profile), "--enable-logging=stderr", "--v=0",
-                                   "--virtual-time-budget=2000", "--dump-dom",
+  std::vector<std::string> Args = {"--headless",
+                                   "--no-sandbox",
+                                   "--disable-gpu",
+                                   "--no-first-run",
+                                   "--user-data-dir=" + std::string(Profile),
+                                   "--enable-logging=stderr",
+                                   "--v=0",
+                                   "--virtual-time-budget=2000",
+                                   "--dump-dom",
                                    "file://" + HtmlPath};
   if (Timeout)
     Args.insert(Args.begin(), {"120", Chromium});

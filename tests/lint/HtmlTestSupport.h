@@ -32,8 +32,8 @@ std::string findChromium();
 
 struct Rendered {
   bool Ok = false;
-  std::string Dom;     // the DOM after scripts ran (--dump-dom)
-  std::string Log;     // chromium's stderr, console messages included
+  std::string Dom; // the DOM after scripts ran (--dump-dom)
+  std::string Log; // chromium's stderr, console messages included
   std::string Problem;
 };
 Rendered renderHeadless(const std::string &Chromium, const std::string &HtmlPath);

@@ -79,7 +79,9 @@ protected:
     if (Rev.Exit != 0)
       GTEST_SKIP() << MLPERF_SOURCE_DIR << " is not a git checkout: " << Rev.Err;
     SourceRev = llvm::StringRef(Rev.Out).trim().str();
-    Env = {{"PATH", hookPath()}, {"HOME", Root}, {"PRE_COMMIT_HOME", Root + "/pre-commit-cache"},
+    Env = {{"PATH", hookPath()},
+           {"HOME", Root},
+           {"PRE_COMMIT_HOME", Root + "/pre-commit-cache"},
            {"GIT_CONFIG_NOSYSTEM", "1"}};
     ASSERT_EQ(git({"init", "-q", "repo"}, "").Exit, 0);
     git({"config", "user.email", "dev@example.com"});
@@ -96,10 +98,12 @@ TEST_F(PreCommitTest, HookBlocksACommitWithAFindingInAHeader) {
   // The README's .pre-commit-config.yaml, with this checkout as the repo.
   write("repo/.pre-commit-config.yaml", "repos:\n"
                                         "  - repo: " MLPERF_SOURCE_DIR "\n"
-                                        "    rev: " + SourceRev + "\n"
-                                        "    hooks:\n"
-                                        "      - id: mlperf-lint\n"
-                                        "        args: [--extra-arg=-DMODEL_CONFIG=1]\n");
+                                        "    rev: " +
+                                            SourceRev +
+                                            "\n"
+                                            "    hooks:\n"
+                                            "      - id: mlperf-lint\n"
+                                            "        args: [--extra-arg=-DMODEL_CONFIG=1]\n");
   write("repo/src/model.h", headerSource());
   ASSERT_EQ(git({"add", "."}).Exit, 0);
   ProcessResult Install = runProcess(PreCommitBin, {"install"}, Root + "/repo", Env);
@@ -169,8 +173,7 @@ TEST_F(StreamingTest, FindingsComeInInputOrderWhenNotATerminal) {
   std::vector<std::string> Args = {"-j4", "a.cc", "b.cc", "c.cc", "d.cc", "--", "-std=c++17"};
   ProcessResult R = lint(Args);
   EXPECT_EQ(R.Exit, 1) << R.Err;
-  size_t A = R.Out.find("a.cc:6:5"), B = R.Out.find("b.cc:6:5"), C = R.Out.find("c.cc:6:5"),
-         D = R.Out.find("d.cc:6:5");
+  size_t A = R.Out.find("a.cc:6:5"), B = R.Out.find("b.cc:6:5"), C = R.Out.find("c.cc:6:5"), D = R.Out.find("d.cc:6:5");
   ASSERT_NE(D, std::string::npos) << R.Out;
   EXPECT_LT(A, B);
   EXPECT_LT(B, C);

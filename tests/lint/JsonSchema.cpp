@@ -114,7 +114,8 @@ private:
   static bool hasFormat(const std::string &S, const json &Format) {
     static const std::regex Uri("^[A-Za-z][A-Za-z0-9+.-]*:[^ ]*$");
     static const std::regex UriReference("^[^ ]*$");
-    static const std::regex DateTime("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$");
+    static const std::regex DateTime(
+        "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$");
     if (Format == "uri")
       return std::regex_match(S, Uri);
     if (Format == "uri-reference")

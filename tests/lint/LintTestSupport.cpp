@@ -160,8 +160,8 @@ std::vector<std::string> allFixtureFiles() {
   return Files;
 }
 
-ProcessResult runProcess(const std::string &Program, const std::vector<std::string> &Args,
-                         const std::string &WorkDir, const std::vector<std::pair<std::string, std::string>> &Env) {
+ProcessResult runProcess(const std::string &Program, const std::vector<std::string> &Args, const std::string &WorkDir,
+                         const std::vector<std::pair<std::string, std::string>> &Env) {
   char OutName[] = "/tmp/mlperf-test-out-XXXXXX", ErrName[] = "/tmp/mlperf-test-err-XXXXXX";
   int OutFd = mkstemp(OutName), ErrFd = mkstemp(ErrName);
   pid_t Pid = fork();

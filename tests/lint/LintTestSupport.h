@@ -31,18 +31,18 @@ inline const char *const TransferSource = "namespace fw { struct Dev {}; struct 
 
 struct Expectation {
   unsigned Line, Column;
-  std::string Kind;  // "warning" or "note"
-  std::string Text;  // must be a substring of "KIND: message [check]" (notes: "note: message")
+  std::string Kind; // "warning" or "note"
+  std::string Text; // must be a substring of "KIND: message [check]" (notes: "note: message")
 };
 
 struct Fixture {
   std::string Path, Checks;
-  std::string Source;    // the file with expectation comments blanked to "//"
+  std::string Source; // the file with expectation comments blanked to "//"
   std::map<std::string, std::string> Options;
   std::vector<Expectation> Messages, Notes;
   std::vector<std::string> Fixes;
   bool NeedsTorch = false;
-  bool NeedsRuntime = false;  // the runtime's headers need C++20, libtorch 1.13's C++17
+  bool NeedsRuntime = false; // the runtime's headers need C++20, libtorch 1.13's C++17
 };
 
 Fixture parseFixture(const std::string &Path, std::string &Error);

@@ -103,13 +103,16 @@ TEST_F(LspTest, DiagnosticsQuickFixAndShutdownOverStdio) {
 
   request(1, "initialize", {{"processId", nullptr}, {"rootUri", "file://" + Root}, {"capabilities", json::object()}});
   notify("initialized", json::object());
-  notify("textDocument/didOpen",
-         {{"textDocument", {{"uri", uri("sync.cc")}, {"languageId", "cpp"}, {"version", 1}, {"text", syncLoopSource()}}}});
-  notify("textDocument/didOpen",
-         {{"textDocument", {{"uri", uri("fixme.cc")}, {"languageId", "cpp"}, {"version", 1}, {"text", TransferSource}}}});
+  notify(
+      "textDocument/didOpen",
+      {{"textDocument", {{"uri", uri("sync.cc")}, {"languageId", "cpp"}, {"version", 1}, {"text", syncLoopSource()}}}});
+  notify(
+      "textDocument/didOpen",
+      {{"textDocument", {{"uri", uri("fixme.cc")}, {"languageId", "cpp"}, {"version", 1}, {"text", TransferSource}}}});
   json Line4 = {{"start", {{"line", 4}, {"character", 0}}}, {"end", {{"line", 4}, {"character", 0}}}};
-  request(2, "textDocument/codeAction",
-          {{"textDocument", {{"uri", uri("fixme.cc")}}}, {"range", Line4}, {"context", {{"diagnostics", json::array()}}}});
+  request(
+      2, "textDocument/codeAction",
+      {{"textDocument", {{"uri", uri("fixme.cc")}}}, {"range", Line4}, {"context", {{"diagnostics", json::array()}}}});
   int Exit = -1;
   std::vector<json> First = serve({"--profile=" + Root + "/p.json", "--", "-std=c++17"}, Exit);
   EXPECT_EQ(Exit, 1) << "no exit yet: the input ended";

@@ -58,14 +58,17 @@ TEST(RealCodeTest, RolesNeverDependOnUnresolvedTypes) {
   EXPECT_EQ(R.Exit, 1) << R.Err;
   // Only the loop that needs nothing from the missing header.
   EXPECT_EQ(findings(R.Out), std::vector<std::string>{"30 mlperf-sync-in-loop"}) << R.Out;
-  EXPECT_NE(R.Err.find("unresolved_types.cc: 1 include not found (vision/frame.h); results may be incomplete"), std::string::npos) << R.Err;
+  EXPECT_NE(R.Err.find("unresolved_types.cc: 1 include not found (vision/frame.h); results may be incomplete"),
+            std::string::npos)
+      << R.Err;
 }
 
 TEST(RealCodeTest, WithTheHeaderTheSameLoopsHaveRoles) {
   ProcessResult R = lint({"--format=json", "unresolved_types.cc"}, {"-std=c++17", "-I" + Cases + "complete"});
   EXPECT_EQ(R.Exit, 1) << R.Err;
   EXPECT_EQ(findings(R.Out), (std::vector<std::string>{"14 mlperf-sync-in-loop", "22 mlperf-loop-invariant-transfer",
-                                                      "30 mlperf-sync-in-loop"})) << R.Out;
+                                                       "30 mlperf-sync-in-loop"}))
+      << R.Out;
   EXPECT_EQ(R.Err.find("not found"), std::string::npos) << R.Err;
 }
 
@@ -137,12 +140,13 @@ TEST(RealCodeTest, AnOpenCvStandInKeepsADatasetClassValid) {
 TEST(RealCodeTest, AnInstalledSdkWinsOverTheStandIns) {
   // The declarations on the include path, as an installed SDK: nothing is
   // missing or replaced, so the call they do not declare is a compiler error.
-  ProcessResult R = lint({"--format=json", "tensorrt_without_sdk.cc"},
-                         {"-std=c++17", "-I" MLPERF_SOURCE_DIR "/fixtures/common", "-I" MLPERF_SOURCE_DIR "/profiles/include"});
+  ProcessResult R =
+      lint({"--format=json", "tensorrt_without_sdk.cc"},
+           {"-std=c++17", "-I" MLPERF_SOURCE_DIR "/fixtures/common", "-I" MLPERF_SOURCE_DIR "/profiles/include"});
   EXPECT_EQ(R.Exit, 2) << R.Err;
   EXPECT_EQ(R.Err.find("not found"), std::string::npos) << R.Err;
   EXPECT_EQ(findings(R.Out), (std::vector<std::string>{"17 mlperf-compile-in-loop", "18 mlperf-compile-in-loop",
-                                                      "20 clang-diagnostic-error"}))
+                                                       "20 clang-diagnostic-error"}))
       << R.Out;
 }
 
@@ -152,16 +156,16 @@ TEST(RealCodeTest, ALoopClangDroppedIsNoProofOfInference) {
   EXPECT_EQ(R.Exit, 1) << R.Err;
   // The evaluation loop only: the epoch loop's training loop was dropped.
   EXPECT_EQ(findings(R.Out), std::vector<std::string>{"42 mlperf-no-grad-inference"}) << R.Out;
-  EXPECT_NE(R.Err.find("dropped_loop.cc: 1 include not found (vision/frame.h); results may be incomplete"), std::string::npos) << R.Err;
+  EXPECT_NE(R.Err.find("dropped_loop.cc: 1 include not found (vision/frame.h); results may be incomplete"),
+            std::string::npos)
+      << R.Err;
   std::vector<std::string> WithHeader = Torch;
   WithHeader.push_back("-I" + Cases + "complete");
   R = lint({"--format=json", "--checks=-*,mlperf-no-grad-inference", "dropped_loop.cc"}, WithHeader);
   EXPECT_EQ(findings(R.Out), std::vector<std::string>{"42 mlperf-no-grad-inference"}) << R.Out;
 }
 
-bool cudaHeadersInstalled() {
-  return llvm::sys::fs::exists("/usr/local/cuda/include/cuda_runtime.h");
-}
+bool cudaHeadersInstalled() { return llvm::sys::fs::exists("/usr/local/cuda/include/cuda_runtime.h"); }
 
 TEST(RealCodeTest, CudaFilesLintHostOnly) {
   if (!cudaHeadersInstalled())
@@ -240,8 +244,9 @@ TEST_F(WholeProjectTest, FunctionsOfOtherFilesAndHeadersAreSeen) {
   // step.cc's train_step makes train.cc's loop a step loop; metrics.cc's
   // report() runs on every step of it; staging.h is reported once for its two
   // includers; the vendored fastlog::flush is reported where train.cc calls it.
-  EXPECT_EQ(placed(R.Out), (std::vector<std::string>{"metrics.cc:4 mlperf-sync-in-loop", "staging.h:8 mlperf-sync-in-loop",
-                                                     "train.cc:10 mlperf-sync-in-loop", "train.cc:8 mlperf-sync-in-loop"}))
+  EXPECT_EQ(placed(R.Out),
+            (std::vector<std::string>{"metrics.cc:4 mlperf-sync-in-loop", "staging.h:8 mlperf-sync-in-loop",
+                                      "train.cc:10 mlperf-sync-in-loop", "train.cc:8 mlperf-sync-in-loop"}))
       << R.Out << R.Err;
   auto J = nlohmann::json::parse(R.Out, nullptr, false);
   for (const auto &D : J["diagnostics"]) {
@@ -255,8 +260,7 @@ TEST_F(WholeProjectTest, FunctionsOfOtherFilesAndHeadersAreSeen) {
       EXPECT_TRUE(llvm::StringRef(D["notes"][1]["file"].get<std::string>()).ends_with("train.cc"));
     }
     if (llvm::StringRef(File).ends_with("train.cc") && D["line"] == 10)
-      EXPECT_NE(D["message"].get<std::string>().find("'flush' waits for the device on every call"),
-                std::string::npos)
+      EXPECT_NE(D["message"].get<std::string>().find("'flush' waits for the device on every call"), std::string::npos)
           << D.dump();
   }
 }
@@ -272,8 +276,8 @@ TEST_F(WholeProjectTest, ASubsetStillSeesTheRestThroughTheCache) {
 
   std::ofstream(Repo + "project/train.cc", std::ios::app) << "// changed\n";
   R = lintProject({"metrics.cc"});
-  EXPECT_NE(R.Err.find("summaries of 1 file(s) not linted now are stale (changed since they were summarized): " +
-                       Repo + "project/train.cc"),
+  EXPECT_NE(R.Err.find("summaries of 1 file(s) not linted now are stale (changed since they were summarized): " + Repo +
+                       "project/train.cc"),
             std::string::npos)
       << R.Err;
 }
@@ -293,8 +297,9 @@ TEST_F(WholeProjectTest, WithoutGitTheBuildFileMarksTheProject) {
   llvm::sys::fs::create_directories(Repo + "src");
   std::ofstream(Repo + "src/main.cc") << "#include \"staging.h\"\nint main() { stage(nullptr); }\n";
   auto Lint = [&] {
-    return runProcess(MLPERF_LINT_BINARY, {"--format=json", "--no-cache", "src/main.cc", "--", "-std=c++17", "-Iinclude"},
-                      Repo, {{"XDG_CACHE_HOME", Cache}});
+    return runProcess(MLPERF_LINT_BINARY,
+                      {"--format=json", "--no-cache", "src/main.cc", "--", "-std=c++17", "-Iinclude"}, Repo,
+                      {{"XDG_CACHE_HOME", Cache}});
   };
   ProcessResult R = Lint();
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << R.Out << R.Err;
@@ -317,7 +322,8 @@ TEST_F(WholeProjectTest, ANoGradGuardHeldInAnotherFileCovers) {
   ProcessResult R = Lint(".");
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << R.Out << R.Err;
   // One call without the guard, in a third file: gradients are on there.
-  std::ofstream(Repo + "gradoff/bench.cc") << "#include \"fw.h\"\nvoid bench(const fw::Model &m) { detect_all(m, 3); }\n";
+  std::ofstream(Repo + "gradoff/bench.cc")
+      << "#include \"fw.h\"\nvoid bench(const fw::Model &m) { detect_all(m, 3); }\n";
   R = Lint(".");
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{"detector.cc:6 mlperf-no-grad-inference"}) << R.Out << R.Err;
 }
@@ -336,7 +342,8 @@ TEST_F(WholeProjectTest, AnArgumentTheLoopNeverChangesIsAnInvariantCopy) {
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{"upload.cc:4 mlperf-loop-invariant-transfer"}) << R.Out << R.Err;
   std::ofstream(Repo + "invariantarg/stream.cc")
       << "#include \"api.h\"\nvoid stream(void *k, float *dev, float *buf) {\n"
-         "  for (int i = 0; i < 10; ++i) {\n    buf[0] = i;\n    cuLaunchKernel(k);\n    upload_table(dev, buf, 1);\n  }\n}\n";
+         "  for (int i = 0; i < 10; ++i) {\n    buf[0] = i;\n    cuLaunchKernel(k);\n    upload_table(dev, buf, 1);\n  "
+         "}\n}\n";
   R = Lint();
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << R.Out << R.Err;
 }
@@ -347,8 +354,8 @@ TEST_F(WholeProjectTest, AForwardThatDifferentiatesNeedsGradients) {
   for (const char *Name : {"fw.h", "profile.json", "models.cc", "eval.cc", ".mlperf-lint"})
     copy(Cases + "needsgrad/" + Name, Repo + "needsgrad/" + Name);
   auto Lint = [&](const std::string &Path) {
-    return runProcess(MLPERF_LINT_BINARY, {"--format=json", "--no-cache", Path, "--", "-std=c++17"},
-                      Repo + "needsgrad", {{"XDG_CACHE_HOME", Cache}});
+    return runProcess(MLPERF_LINT_BINARY, {"--format=json", "--no-cache", Path, "--", "-std=c++17"}, Repo + "needsgrad",
+                      {{"XDG_CACHE_HOME", Cache}});
   };
   EXPECT_EQ(placed(Lint("eval.cc").Out),
             (std::vector<std::string>{"eval.cc:11 mlperf-no-grad-inference", "eval.cc:6 mlperf-no-grad-inference"}));

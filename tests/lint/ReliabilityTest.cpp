@@ -1,10 +1,10 @@
 // Bad input never damages a file, hangs, or ends the run without the other
 // files' findings: --fix safety, outputs, the directory walk, configuration
 // and crash isolation (issue 12). Inputs are tiny and need no libtorch.
-#include "support/FileGuard.h"
-#include "findings/Fixes.h"
 #include "LintTestSupport.h"
+#include "findings/Fixes.h"
 #include "report/Report.h"
+#include "support/FileGuard.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -69,7 +69,7 @@ protected:
     llvm::sys::path::append(Model, "mlperf-reliability");
     ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory(Model, Dir));
     Root = std::string(Dir);
-    ::chmod(Root.c_str(), 0755);  // readable by the unprivileged user of some tests
+    ::chmod(Root.c_str(), 0755); // readable by the unprivileged user of some tests
     write("p.json", TransferProfile);
   }
   void TearDown() override {
@@ -109,7 +109,7 @@ TEST_F(ReliabilityTest, FixRefusesAFileChangedSinceItWasRead) {
   std::string Path = write("stale.cc", "int a = 1;\n");
   lint::ContentHashes Hashes;
   Hashes.record(Path, lint::contentHash("int a = 1;\n"));
-  write("stale.cc", "struct S {};\nint a = 1;\n");  // edited after linting
+  write("stale.cc", "struct S {};\nint a = 1;\n"); // edited after linting
   clang::tidy::ClangTidyError E("mlperf-test", clang::tidy::ClangTidyError::Warning, Root, false);
   E.Message.FilePath = Path;
   ASSERT_FALSE(E.Message.Fix[Path].add(clang::tooling::Replacement(Path, 8, 1, "2")));
@@ -149,11 +149,11 @@ TEST_F(ReliabilityTest, ConcurrentFixRunsNeverInterleave) {
 
 TEST_F(ReliabilityTest, DuplicateCopiesAreHoistedOnce) {
   std::string Path = write("dup.cc", std::string(TransferApi) + "void train(fw::Exec &e, const fw::Host &w) {\n"
-                                                                 "  for (int i = 0; i < 10; ++i) {\n"
-                                                                 "    e.run(w.upload());\n"
-                                                                 "    e.run(w.upload());\n"
-                                                                 "  }\n"
-                                                                 "}\n");
+                                                                "  for (int i = 0; i < 10; ++i) {\n"
+                                                                "    e.run(w.upload());\n"
+                                                                "    e.run(w.upload());\n"
+                                                                "  }\n"
+                                                                "}\n");
   ProcessResult R = fix("dup.cc");
   EXPECT_EQ(R.Exit, 1) << R.Err;
   std::string Fixed = readFile(Path);
@@ -173,8 +173,9 @@ TEST_F(ReliabilityTest, NoHoistOfAValueANonConstCallChanges) {
   EXPECT_EQ(R.Exit, 0) << R.Out << R.Err;
   // Changed through a pointer, an element or a non-const reference alias.
   for (const char *Change : {"fw::Host *p = &w; p->refresh();", "auto &alias = w; alias.refresh();"}) {
-    write("alias.cc", std::string(TransferApi) + "void train(fw::Exec &e, fw::Host &w) {\n"
-                                               "  for (int i = 0; i < 10; ++i) {\n    " +
+    write("alias.cc", std::string(TransferApi) +
+                          "void train(fw::Exec &e, fw::Host &w) {\n"
+                          "  for (int i = 0; i < 10; ++i) {\n    " +
                           Change + "\n    e.run(w.upload());\n  }\n}\n");
     R = lint({"--profile=p.json", "--checks=-*,mlperf-loop-invariant-transfer", "alias.cc"});
     EXPECT_EQ(R.Exit, 0) << Change << "\n" << R.Out;
@@ -296,13 +297,15 @@ TEST_F(ReliabilityTest, TextReportPlacesStayInsideTheirFile) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   lint::writeText({E, Past}, OS);
-  EXPECT_EQ(Text, A + ":2:5: warning: in a [mlperf-test]\n"
+  EXPECT_EQ(Text, A +
+                      ":2:5: warning: in a [mlperf-test]\n"
                       "    1 | int a;\n"
                       "      |     ~\n"
                       "      |     y\n"
                       "    2 | int b;\n"
                       "      |     ^\n" +
-                      B + ":1:5: note: in b\n"
+                      B +
+                      ":1:5: note: in b\n"
                       "    1 | int bbbbbbbbbbbbbbbbbbbbbbbb;\n"
                       "      |     ^\n" +
                       A + ":3:1: warning: past the end of a [mlperf-test]\n");
@@ -346,7 +349,8 @@ TEST_F(ReliabilityTest, ParallelWorkersWriteEachFilesStderrAsOneBlock) {
   for (const std::string &L : Err)
     EXPECT_TRUE(L == "1 warning and 1 error generated." || llvm::StringRef(L).starts_with("Error while processing /") ||
                 llvm::StringRef(L).starts_with("mlperf-lint: ") || llvm::StringRef(L).starts_with("Suppressed "))
-        << L << "\n" << R.Err;
+        << L << "\n"
+        << R.Err;
 }
 
 // The directory walk ----------------------------------------------------------
@@ -478,15 +482,16 @@ TEST_F(ReliabilityTest, CommandLineGlobsAndRegexesAreValidated) {
 
 TEST_F(ReliabilityTest, DamagedCompileDatabaseIsRejected) {
   write("db/s.cc", SyncLoop);
-  write("db/compile_commands.json",
-        "[{\"directory\": \"" + Root + "/db\", \"file\": \"s.cc\", \"arguments\": [\"c++\", \"-c\", \"s.cc\"]},\n"
-        " {\"directory\": \"" + Root + "/db\", \"file\": \"t.cc\", \"argu");
+  write("db/compile_commands.json", "[{\"directory\": \"" + Root +
+                                        "/db\", \"file\": \"s.cc\", \"arguments\": [\"c++\", \"-c\", \"s.cc\"]},\n"
+                                        " {\"directory\": \"" +
+                                        Root + "/db\", \"file\": \"t.cc\", \"argu");
   for (std::vector<std::string> Args : {std::vector<std::string>{"db/s.cc"}, {"-p", "db", "db/s.cc"}}) {
     ProcessResult R = lint(Args, false);
     EXPECT_EQ(R.Exit, 2);
     EXPECT_EQ(lines(R.Err).size(), 1u) << R.Err;
-    EXPECT_EQ(R.Err.rfind("mlperf-lint: error: " + Root + "/db/compile_commands.json: invalid compilation database: ", 0),
-              0u)
+    EXPECT_EQ(
+        R.Err.rfind("mlperf-lint: error: " + Root + "/db/compile_commands.json: invalid compilation database: ", 0), 0u)
         << R.Err;
     EXPECT_NE(R.Err.find("Unterminated string"), std::string::npos) << R.Err;
   }
@@ -587,12 +592,12 @@ TEST_F(ReliabilityTest, GitRefsAreNeverReadAsOptions) {
   }
   write("victim.cc", std::string(SyncLoop) + "void more() {}\n");
   ProcessResult R = lint({"--diff=HEAD", "victim.cc"});
-  EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;  // the changed line has no finding
+  EXPECT_EQ(R.Exit, 0) << R.Err << R.Out; // the changed line has no finding
 }
 
 TEST_F(ReliabilityTest, AFixKilledInTheMiddleOfAnInPlaceWriteIsUndoneByTheNextRun) {
   std::string A = write("a.cc", SyncLoop), B = Root + "/b.cc";
-  ASSERT_EQ(::link(A.c_str(), B.c_str()), 0);  // two links: written in place
+  ASSERT_EQ(::link(A.c_str(), B.c_str()), 0); // two links: written in place
   std::string Fixed = std::string(SyncLoop) + "// fixed\n";
   // What a SIGKILL during the write leaves: the journal, and the file half
   // written (the rest NUL bytes from the space reserved).

@@ -101,11 +101,10 @@ TEST(ResultsTest, ReportOrderIsConfirmedByImpactThenNotMeasurableThenFailed) {
     R.Runs = Runs;
     return R;
   };
-  std::vector<PairResult> Rs = {Make("noisy-time", Verdict::NotMeasurable, 68.3, "step_time", 1),
-                                Make("failed", Verdict::Failed, 1, "syncs", 1),
-                                Make("small", Verdict::Confirmed, 1.2, "syncs", 1),
-                                Make("flat", Verdict::NotMeasurable, 1.01, "syncs", 1),
-                                Make("big", Verdict::Confirmed, 600, "syncs", 1)};
+  std::vector<PairResult> Rs = {
+      Make("noisy-time", Verdict::NotMeasurable, 68.3, "step_time", 1), Make("failed", Verdict::Failed, 1, "syncs", 1),
+      Make("small", Verdict::Confirmed, 1.2, "syncs", 1), Make("flat", Verdict::NotMeasurable, 1.01, "syncs", 1),
+      Make("big", Verdict::Confirmed, 600, "syncs", 1)};
   sortForReport(Rs);
   std::vector<std::string> Order;
   for (const PairResult &R : Rs)

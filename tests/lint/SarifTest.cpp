@@ -1,8 +1,8 @@
 // SARIF for GitHub code scanning: the output validates against the SARIF
 // 2.1.0 schema and carries what GitHub's ingestion needs.
+#include "report/Sarif.h"
 #include "IntegrationSupport.h"
 #include "JsonSchema.h"
-#include "report/Sarif.h"
 
 #include <nlohmann/json.hpp>
 
@@ -11,9 +11,7 @@ namespace {
 
 using nlohmann::json;
 
-json sarifSchema() {
-  return json::parse(readFile(MLPERF_SOURCE_DIR "/tests/lint/data/sarif-schema-2.1.0.json"));
-}
+json sarifSchema() { return json::parse(readFile(MLPERF_SOURCE_DIR "/tests/lint/data/sarif-schema-2.1.0.json")); }
 
 class SarifTest : public ProjectTest {
 protected:
@@ -63,9 +61,9 @@ TEST(SarifSchema, ValidatorRejectsBrokenDocuments) {
   BadLevel["runs"][0]["results"] = json::array({{{"message", {{"text", "m"}}}, {"level", "fatal"}}});
   EXPECT_FALSE(validateJson(BadLevel, Schema).empty());
   json BadLine = Good;
-  BadLine["runs"][0]["results"] = json::array(
-      {{{"message", {{"text", "m"}}},
-        {"locations", json::array({{{"physicalLocation", {{"region", {{"startLine", 0}}}}}}})}}});
+  BadLine["runs"][0]["results"] =
+      json::array({{{"message", {{"text", "m"}}},
+                    {"locations", json::array({{{"physicalLocation", {{"region", {{"startLine", 0}}}}}}})}}});
   EXPECT_FALSE(validateJson(BadLine, Schema).empty());
   json Extra = Good;
   Extra["runs"][0]["toolz"] = 1;

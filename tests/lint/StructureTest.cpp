@@ -19,7 +19,8 @@
 namespace {
 
 /// The pipeline, first to last.
-const std::vector<std::string> Layers = {"cli", "lsp", "project", "engine", "findings", "report", "validate", "support"};
+const std::vector<std::string> Layers = {"cli",      "lsp",    "project",  "engine",
+                                         "findings", "report", "validate", "support"};
 
 int layerOf(llvm::StringRef Path) {
   auto It = std::find(Layers.begin(), Layers.end(), Path.split('/').first.str());
@@ -57,7 +58,9 @@ std::map<std::string, std::vector<std::string>> linterIncludes(const std::string
 }
 
 /// "report/Sarif.cpp" and "report/Sarif.h" are one unit.
-std::string unitOf(llvm::StringRef File) { return llvm::sys::path::parent_path(File).str() + "/" + llvm::sys::path::stem(File).str(); }
+std::string unitOf(llvm::StringRef File) {
+  return llvm::sys::path::parent_path(File).str() + "/" + llvm::sys::path::stem(File).str();
+}
 
 const std::string LinterRoot = MLPERF_SOURCE_DIR "/linter";
 
@@ -88,7 +91,7 @@ TEST(StructureTest, NoIncludeCycles) {
     for (const std::string &Inc : Incs)
       if (unitOf(Inc) != unitOf(File))
         Graph[unitOf(File)].insert(unitOf(Inc));
-  std::map<std::string, int> State;  // 1: on the path, 2: done
+  std::map<std::string, int> State; // 1: on the path, 2: done
   std::vector<std::string> Path;
   std::function<void(const std::string &)> Visit = [&](const std::string &U) {
     State[U] = 1;

@@ -89,8 +89,8 @@ TEST(ValidateTest, LibtorchPairsCountWithLibtorchsObservers) {
     GTEST_SKIP() << "libtorch is not installed: its fixture programs are not built";
   std::string Dir = tempDir("mlperf-validate-torch");
   std::string Json = Dir + "/v.json";
-  ProcessResult R = runProcess(MLPERF_LINT_BINARY, {"validate", "--quick", "--no-store", "--engine", "libtorch",
-                                                    "--json", Json});
+  ProcessResult R =
+      runProcess(MLPERF_LINT_BINARY, {"validate", "--quick", "--no-store", "--engine", "libtorch", "--json", Json});
   ASSERT_EQ(R.Exit, 0) << R.Out << R.Err;
   nlohmann::json J = nlohmann::json::parse(readFile(Json));
   expectSoundResults(J, "libtorch-");
@@ -102,8 +102,7 @@ TEST(ValidateTest, LibtorchPairsCountWithLibtorchsObservers) {
   for (const char *C : {"mlperf-backend-choice", "mlperf-batch-size-pow2", "mlperf-compile-in-loop",
                         "mlperf-create-on-device", "mlperf-loop-invariant-transfer", "mlperf-materialize-in-loop",
                         "mlperf-no-grad-inference", "mlperf-per-element-read", "mlperf-retained-graph-accumulation",
-                        "mlperf-sync-in-loop",
-                        "mlperf-variable-batch-shape"})
+                        "mlperf-sync-in-loop", "mlperf-variable-batch-shape"})
     EXPECT_TRUE(Checks.count(C)) << C;
   for (const auto &Res : J["results"])
     if (Res["check"] == "mlperf-materialize-in-loop")
@@ -176,7 +175,9 @@ TEST(ValidateTest, OptionsAreLlvmCommandLineOptions) {
   EXPECT_EQ(Usage.Exit, 2);
   EXPECT_NE(Usage.Err.find("--backend must be reference, cpu or cuda"), std::string::npos);
   for (std::vector<std::string> Bad : {std::vector<std::string>{"validate", "--repeat=abc"},
-                                       {"validate", "--repeat=0"}, {"validate", "--frob"}, {"validate", "extra"}}) {
+                                       {"validate", "--repeat=0"},
+                                       {"validate", "--frob"},
+                                       {"validate", "extra"}}) {
     ProcessResult R = runProcess(MLPERF_LINT_BINARY, Bad);
     EXPECT_EQ(R.Exit, 2) << Bad.back();
     EXPECT_EQ(lines(R.Err), 1u) << Bad.back() << ": one line\n" << R.Err;
@@ -190,8 +191,9 @@ TEST(ValidateTest, OptionsAreLlvmCommandLineOptions) {
   // `--opt value` and `--opt=value` both work.
   FakeFixture F;
   std::string Json = F.Dir + "/v.json";
-  ProcessResult R = runProcess(MLPERF_LINT_BINARY, {"validate", "--quick", "--no-store", "--fixtures=" + F.Dir +
-                                                    "/fixtures", "--build-dir", F.Dir + "/build", "--json=" + Json});
+  ProcessResult R =
+      runProcess(MLPERF_LINT_BINARY, {"validate", "--quick", "--no-store", "--fixtures=" + F.Dir + "/fixtures",
+                                      "--build-dir", F.Dir + "/build", "--json=" + Json});
   EXPECT_EQ(R.Exit, 0) << R.Err;
   EXPECT_EQ(nlohmann::json::parse(readFile(Json))["results"][0]["verdict"], "confirmed");
 }
@@ -263,13 +265,13 @@ TEST(ValidateTest, AFailedFixtureBuildIsReported) {
 TEST(ValidateTest, ADamagedStoreIsOneWarningAndLintingContinues) {
   std::string Dir = tempDir("mlperf-validate-damaged");
   std::string Src = Dir + "/s.cc", Results = Dir + "/validation.json";
-  std::ofstream(Src) << "extern \"C\" int cudaDeviceSynchronize();\nextern \"C\" int cuLaunchKernel(void *);\n"
-                        "void f(void *k) { for (int i = 0; i < 3; ++i) { cuLaunchKernel(k); cudaDeviceSynchronize(); } }\n";
-  for (const char *Store :
-       {R"({"schema": 2, "results": [{"check": "mlperf-sync-in-loop", "engine": 5, "backend": "cpu",
+  std::ofstream(Src)
+      << "extern \"C\" int cudaDeviceSynchronize();\nextern \"C\" int cuLaunchKernel(void *);\n"
+         "void f(void *k) { for (int i = 0; i < 3; ++i) { cuLaunchKernel(k); cudaDeviceSynchronize(); } }\n";
+  for (const char *Store : {R"({"schema": 2, "results": [{"check": "mlperf-sync-in-loop", "engine": 5, "backend": "cpu",
             "metric": "syncs", "metric_description": "d", "runs": 1, "verdict": "confirmed",
             "ratio": {"median": 2, "min": 2, "max": 2}}]})",
-        "{not json", R"({"machine": "written by an older mlperf-lint", "results": []})"}) {
+                            "{not json", R"({"machine": "written by an older mlperf-lint", "results": []})"}) {
     std::ofstream(Results) << Store;
     ProcessResult R = runProcess(MLPERF_LINT_BINARY, {"--format=json", "--quiet", Src, "--", "-std=c++17"}, "",
                                  {{"MLPERF_LINT_RESULTS", Results}});
@@ -283,8 +285,9 @@ TEST(ValidateTest, ADamagedStoreIsOneWarningAndLintingContinues) {
     EXPECT_EQ(J["diagnostics"].size(), 1u);
     EXPECT_EQ(R.Out.find("measured on the fixture"), std::string::npos);
   }
-  ProcessResult Engine5 = runProcess(MLPERF_LINT_BINARY, {"--format=html", "-o", Dir + "/r.html", Src, "--",
-                                                          "-std=c++17"}, "", {{"MLPERF_LINT_RESULTS", Results}});
+  ProcessResult Engine5 =
+      runProcess(MLPERF_LINT_BINARY, {"--format=html", "-o", Dir + "/r.html", Src, "--", "-std=c++17"}, "",
+                 {{"MLPERF_LINT_RESULTS", Results}});
   EXPECT_EQ(Engine5.Exit, 1) << Engine5.Err;
   // validate replaces a damaged store.
   FakeFixture F;
@@ -303,8 +306,9 @@ TEST(ValidateTest, FindingsCarryTheStoredMeasurement) {
        "metric_description": "device syncs per step", "verdict": "confirmed",
        "ratio": {"median": 21.0, "min": 20.0, "max": 22.0}, "explain": "1.05 vs 0.05"}]})";
   std::string Src = Dir + "/s.cc";
-  std::ofstream(Src) << "extern \"C\" int cudaDeviceSynchronize();\nextern \"C\" int cuLaunchKernel(void *);\n"
-                        "void f(void *k) { for (int i = 0; i < 3; ++i) { cuLaunchKernel(k); cudaDeviceSynchronize(); } }\n";
+  std::ofstream(Src)
+      << "extern \"C\" int cudaDeviceSynchronize();\nextern \"C\" int cuLaunchKernel(void *);\n"
+         "void f(void *k) { for (int i = 0; i < 3; ++i) { cuLaunchKernel(k); cudaDeviceSynchronize(); } }\n";
   ProcessResult R = runProcess(MLPERF_LINT_BINARY, {"--format=json", Src, "--", "-std=c++17"}, "",
                                {{"MLPERF_LINT_RESULTS", Results}});
   ASSERT_EQ(R.Exit, 1) << R.Err;
@@ -339,8 +343,8 @@ TEST(ValidateTest, FindingsCarryTheStoredMeasurement) {
   std::ofstream(TorchSrc) << "#include <torch/torch.h>\n"
                              "void f(void *k) { for (int i = 0; i < 3; ++i) { cuLaunchKernel(k); "
                              "cudaDeviceSynchronize(); } }\n";
-  ProcessResult Torch = runProcess(MLPERF_LINT_BINARY, {"--format=json", TorchSrc, "--", "-std=c++17", "-I" + Dir},
-                                   "", {{"MLPERF_LINT_RESULTS", Results}});
+  ProcessResult Torch = runProcess(MLPERF_LINT_BINARY, {"--format=json", TorchSrc, "--", "-std=c++17", "-I" + Dir}, "",
+                                   {{"MLPERF_LINT_RESULTS", Results}});
   EXPECT_NE(Torch.Out.find("measured on the fixture: no measurable effect on step time (libtorch, CPU)"),
             std::string::npos)
       << Torch.Out;

@@ -1,2 +1,2 @@
-#include <torch/torch.h>
 #include <torch/script.h>
+#include <torch/torch.h>

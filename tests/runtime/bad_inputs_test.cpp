@@ -25,7 +25,8 @@ TEST_P(BadInputs, AnExecWhoseContextWasDestroyedThrows) {
   e.run(x)[0].materialize<float>();
   ctx.reset();
   EXPECT_THROW(e.run(x), rt::ArgumentError);
-  EXPECT_NE(message_of([&] { e.run(x); }).find("Context this Exec was built with has been destroyed"), std::string::npos);
+  EXPECT_NE(message_of([&] { e.run(x); }).find("Context this Exec was built with has been destroyed"),
+            std::string::npos);
 }
 
 TEST_P(BadInputs, AModelFunctionReadingADestroyedContextThrows) {
@@ -44,7 +45,9 @@ TEST(ShapeArithmetic, OverflowIsAShapeError) {
 }
 
 TEST_P(BadInputs, ABroadcastToMoreElementsThanCanBeCountedIsAShapeError) {
-  rt::Exec e(backend, [](rt::Graph&, Node x) { return rt::sum(rt::broadcast_to(x, Shape{int64_t{1} << 40, int64_t{1} << 30})); });
+  rt::Exec e(backend, [](rt::Graph&, Node x) {
+    return rt::sum(rt::broadcast_to(x, Shape{int64_t{1} << 40, int64_t{1} << 30}));
+  });
   auto x = upload(backend, {1}, Shape{1});
   EXPECT_THROW(e.run(x), rt::ShapeError);
   EXPECT_NE(message_of([&] { e.run(x); }).find("broadcast_to"), std::string::npos);
@@ -77,7 +80,9 @@ TEST_P(BadInputs, ANodeOfAnotherGraphIsTheSameArgumentErrorOnEveryBackend) {
 
 TEST(BadInputsReference, AClassIdOutsideTheClassesIsAnError) {
   auto b = rt::Backend::create("reference");
-  rt::Exec e(b, [](rt::Graph&, Node logits, Node labels) { return rt::reduce_mean(rt::softmax_cross_entropy(logits, labels)); });
+  rt::Exec e(b, [](rt::Graph&, Node logits, Node labels) {
+    return rt::reduce_mean(rt::softmax_cross_entropy(logits, labels));
+  });
   auto logits = upload(b, random_floats(30, 3), Shape{3, 10});
   auto good = rt::Tensor::from_host<int32_t>(b, std::vector<int32_t>{0, 9, 4}, Shape{3});
   auto bad = rt::Tensor::from_host<int32_t>(b, std::vector<int32_t>{0, 12, 4}, Shape{3});

@@ -5,7 +5,9 @@ using rt::Shape;
 
 class Cache : public BackendTest {
  protected:
-  rt::Tensor batch(int64_t n) { return upload(backend, std::vector<float>(static_cast<size_t>(n * 3), 1.0f), Shape{n, 3}); }
+  rt::Tensor batch(int64_t n) {
+    return upload(backend, std::vector<float>(static_cast<size_t>(n * 3), 1.0f), Shape{n, 3});
+  }
 };
 
 TEST_P(Cache, CompilesOncePerSignature) {

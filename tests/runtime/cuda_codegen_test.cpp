@@ -60,14 +60,22 @@ TEST(CudaCodegen, EveryOpKindCompilesThroughNvrtc) {
   Node i = rt::cast(x * 4.0, rt::DType::I32), l = g.iota(Shape{6, 7}, 0, rt::DType::I64);
   std::vector<Node> outs = {
       rt::gelu(x + y) * rt::sigmoid(x) - rt::tanh(x) / (rt::abs(x) + 1.0),
-      rt::exp(x) + rt::log(rt::abs(x) + 1.0) + rt::sqrt(rt::abs(x)) + rt::rsqrt(rt::abs(x) + 1.0) + rt::pow(rt::abs(x), x),
+      rt::exp(x) + rt::log(rt::abs(x) + 1.0) + rt::sqrt(rt::abs(x)) + rt::rsqrt(rt::abs(x) + 1.0) +
+          rt::pow(rt::abs(x), x),
       rt::where(rt::logical_or(rt::gt(x, y), rt::logical_not(rt::le(x, y))), rt::max(x, y), rt::min(x, rt::neg(y))),
       rt::cast(rt::relu(h) * h, rt::DType::F32) + rt::cast(rt::square(bf), rt::DType::F32),
       rt::cast(i / (i + 1) * rt::sign(i), rt::DType::F32) + rt::cast(l, rt::DType::F32),
-      rt::reduce_sum(x, {0}), rt::reduce_max(x, {1}), rt::cast(rt::argmax(x, 1), rt::DType::F32),
-      rt::transpose(x) * 2.0, rt::slice(x, {1, 0}, {6, 7}, {2, 3}), rt::pad(x, {1, 0}, {0, 2}, 3.0),
-      rt::concat({x, x * 2.0}, 0), rt::softmax(x), rt::random_uniform(g, Shape{6, 7}, 42) + x,
-      rt::dropout(x, 0.5, 3), rt::matmul(rt::relu(x), rt::transpose(x)) + 1.0};
+      rt::reduce_sum(x, {0}),
+      rt::reduce_max(x, {1}),
+      rt::cast(rt::argmax(x, 1), rt::DType::F32),
+      rt::transpose(x) * 2.0,
+      rt::slice(x, {1, 0}, {6, 7}, {2, 3}),
+      rt::pad(x, {1, 0}, {0, 2}, 3.0),
+      rt::concat({x, x * 2.0}, 0),
+      rt::softmax(x),
+      rt::random_uniform(g, Shape{6, 7}, 42) + x,
+      rt::dropout(x, 0.5, 3),
+      rt::matmul(rt::relu(x), rt::transpose(x)) + 1.0};
   g.set_outputs(outs);
   auto ks = cuda_kernels(g);
   EXPECT_GT(ks.size(), 10u);
@@ -83,7 +91,8 @@ TEST(CudaCodegen, MlpTrainingStepCompilesThroughNvrtc) {
   Node y = g.parameter(Shape{128}, rt::DType::I32);
   Node h = rt::relu(rt::matmul(x, ctx.variable(g, "w1", Shape{784, 512})) + ctx.variable(g, "b1", Shape{512}));
   h = rt::relu(rt::matmul(h, ctx.variable(g, "w2", Shape{512, 512})) + ctx.variable(g, "b2", Shape{512}));
-  Node loss = rt::reduce_mean(rt::softmax_cross_entropy(rt::matmul(h, ctx.variable(g, "w3", Shape{512, 10})) + ctx.variable(g, "b3", Shape{10}), y));
+  Node loss = rt::reduce_mean(rt::softmax_cross_entropy(
+      rt::matmul(h, ctx.variable(g, "w3", Shape{512, 10})) + ctx.variable(g, "b3", Shape{10}), y));
   adam.minimize(ctx, g, loss);
   g.set_outputs({loss});
   double secs = 0;
@@ -108,10 +117,9 @@ TEST(CudaCodegen, PersistentCacheStoresPtxOnceAndLoadsItAgain) {
   bool first_from_disk = true, second_from_disk = false, other_from_disk = true;
   std::string a = mlperf::rt::cuda::compile_ptx(tu, "compute_75", nullptr, &first_from_disk);
   std::string b = mlperf::rt::cuda::compile_ptx(tu, "compute_75", nullptr, &second_from_disk);
-  mlperf::rt::cuda::compile_ptx(tu, "compute_80", nullptr, &other_from_disk); // another key
+  mlperf::rt::cuda::compile_ptx(tu, "compute_80", nullptr, &other_from_disk);  // another key
   size_t entries = 0;
-  for (const auto &e : std::filesystem::directory_iterator(dir))
-    entries += e.path().extension() == ".ptx";
+  for (const auto& e : std::filesystem::directory_iterator(dir)) entries += e.path().extension() == ".ptx";
   mlperf::rt::options::set_kernel_cache_dir(std::nullopt);
   std::filesystem::remove_all(dir);
   EXPECT_FALSE(first_from_disk);
@@ -129,7 +137,7 @@ TEST(KernelCache, Sha256MatchesTheStandardTestVectors) {
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   EXPECT_EQ(kc::sha256_hex(std::string(1000000, 'a')),
             "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-  EXPECT_NE(kc::key({"ab", "c"}), kc::key({"a", "bc"})); // parts are delimited
+  EXPECT_NE(kc::key({"ab", "c"}), kc::key({"a", "bc"}));  // parts are delimited
 }
 
 TEST(CudaCodegen, BinaryLoadsWithoutADriverAndCudaIsOnlyRegisteredWithOne) {
@@ -158,7 +166,8 @@ TEST(CudaGpu, FusedKernelsMatchTheReferenceOnTheGpu) {
   };
   auto a = run(gpu), r = run(ref);
   for (size_t i = 0; i < a.first.size(); ++i) ASSERT_NEAR(a.first[i], r.first[i], 1e-5);
-  for (size_t i = 0; i < a.second.size(); ++i) ASSERT_NEAR(a.second[i], r.second[i], 1e-2 + 1e-4 * std::fabs(r.second[i]));
+  for (size_t i = 0; i < a.second.size(); ++i)
+    ASSERT_NEAR(a.second[i], r.second[i], 1e-2 + 1e-4 * std::fabs(r.second[i]));
 }
 
 }  // namespace

@@ -88,8 +88,8 @@ TEST_P(HalfOps, FloatToIntegerCastsSaturateAndMapNaNToZero) {
   auto out = cast.run(upload(backend, v, rt::Shape{9}));
   EXPECT_EQ(out[0].materialize<int32_t>(),
             (std::vector<int32_t>{0, INT32_MAX, INT32_MIN, INT32_MAX, INT32_MIN, INT32_MAX, INT32_MIN, -2, 2}));
-  EXPECT_EQ(out[1].materialize<int64_t>(), (std::vector<int64_t>{0, INT64_MAX, INT64_MIN, 3000000000LL, -3000000000LL,
-                                                                 INT64_MAX, INT64_MIN, -2, 2}));
+  EXPECT_EQ(out[1].materialize<int64_t>(),
+            (std::vector<int64_t>{0, INT64_MAX, INT64_MIN, 3000000000LL, -3000000000LL, INT64_MAX, INT64_MIN, -2, 2}));
 }
 
 INSTANTIATE_FOR_ALL_BACKENDS(HalfOps);

@@ -31,16 +31,20 @@ TEST(GraphErrors, ShapeErrorsNameTheOpAndBothShapes) {
                   {"add", "[2,3]", "[4]"});
   expect_contains(build_error<rt::ShapeError>({{2, 3}, {4, 5}}, [](rt::Graph&, auto& x) { rt::matmul(x[0], x[1]); }),
                   {"matmul", "[2,3]", "[4,5]"});
-  expect_contains(build_error<rt::ShapeError>({{2, 2, 3}, {3, 3, 4}}, [](rt::Graph&, auto& x) { rt::matmul(x[0], x[1]); }),
-                  {"matmul", "[2,2,3]", "[3,3,4]", "batch"});
-  expect_contains(build_error<rt::ShapeError>({{2, 3}, {2, 4}}, [](rt::Graph&, auto& x) { rt::concat({x[0], x[1]}, 0); }),
-                  {"concat", "[2,3]", "[2,4]"});
-  expect_contains(build_error<rt::ShapeError>({{2, 3}, {3}, {2}}, [](rt::Graph&, auto& x) { rt::where(rt::gt(x[0], x[0]), x[1], x[2]); }),
+  expect_contains(
+      build_error<rt::ShapeError>({{2, 2, 3}, {3, 3, 4}}, [](rt::Graph&, auto& x) { rt::matmul(x[0], x[1]); }),
+      {"matmul", "[2,2,3]", "[3,3,4]", "batch"});
+  expect_contains(
+      build_error<rt::ShapeError>({{2, 3}, {2, 4}}, [](rt::Graph&, auto& x) { rt::concat({x[0], x[1]}, 0); }),
+      {"concat", "[2,3]", "[2,4]"});
+  expect_contains(build_error<rt::ShapeError>({{2, 3}, {3}, {2}},
+                                              [](rt::Graph&, auto& x) { rt::where(rt::gt(x[0], x[0]), x[1], x[2]); }),
                   {"where", "[3]", "[2]"});
   expect_contains(build_error<rt::ShapeError>({{2, 3}}, [](rt::Graph&, auto& x) { rt::reshape(x[0], Shape{4, 2}); }),
                   {"reshape", "[2,3]", "[4,2]"});
-  expect_contains(build_error<rt::ShapeError>({{2, 3}}, [](rt::Graph&, auto& x) { rt::broadcast_to(x[0], Shape{3, 3}); }),
-                  {"broadcast_to", "[2,3]", "[3,3]"});
+  expect_contains(
+      build_error<rt::ShapeError>({{2, 3}}, [](rt::Graph&, auto& x) { rt::broadcast_to(x[0], Shape{3, 3}); }),
+      {"broadcast_to", "[2,3]", "[3,3]"});
   expect_contains(build_error<rt::ShapeError>({{2, 3}}, [](rt::Graph&, auto& x) { rt::reduce_sum(x[0], {2}); }),
                   {"reduce_sum", "axis 2", "[2,3]"});
   expect_contains(build_error<rt::ShapeError>({{2, 3}}, [](rt::Graph&, auto& x) { rt::slice(x[0], {0, 1}, {2, 4}); }),

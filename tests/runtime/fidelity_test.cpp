@@ -186,8 +186,8 @@ TEST_P(Fidelity, FinalizeAllReleasesEveryVariable) {
 }
 
 // The chapter's other memory advice: 16-bit variables and activations halve the peak. Trains an
-// MLP 256-512-10 with SGD and momentum (Adam's eps = 1e-8 is 0 in f16) for 3 steps in `dtype` under `limit`; returns its peak and losses, or
-// nothing when it ran out of memory.
+// MLP 256-512-10 with SGD and momentum (Adam's eps = 1e-8 is 0 in f16) for 3 steps in `dtype` under `limit`; returns
+// its peak and losses, or nothing when it ran out of memory.
 std::optional<std::pair<size_t, std::vector<float>>> train_in(const std::string& name, rt::DType dtype, size_t limit) {
   auto b = rt::Backend::create(name);
   b->set_memory_limit(limit);
@@ -197,7 +197,8 @@ std::optional<std::pair<size_t, std::vector<float>>> train_in(const std::string&
     rt::Exec step(b, ctx, [&](rt::Context& c, rt::Graph& g, Node x, Node y) {
       auto init = rt::Initializer::glorot_uniform();
       Node h = rt::relu(rt::matmul(x, c.variable(g, "w1", Shape{256, 512}, init, dtype)));
-      Node loss = rt::reduce_mean(rt::softmax_cross_entropy(rt::matmul(h, c.variable(g, "w2", Shape{512, 10}, init, dtype)), y));
+      Node loss = rt::reduce_mean(
+          rt::softmax_cross_entropy(rt::matmul(h, c.variable(g, "w2", Shape{512, 10}, init, dtype)), y));
       sgd.minimize(c, g, loss);
       return rt::cast(loss, rt::DType::F32);
     });

@@ -57,10 +57,10 @@ TEST(FusionLiveness, DeadNodesAreNotLiveAndUsesAreCounted) {
 TEST(FusionMaterialize, ChainsAreInlinedAndSharedValuesAndMatmulOperandsGetBuffers) {
   rt::Graph g;
   Node x = g.parameter(Shape{4, 8}, rt::DType::F32), w = g.parameter(Shape{16, 8}, rt::DType::F32);
-  Node scaled = x * 2.0;                           // one use: inlined into relu's kernel
-  Node act = rt::relu(scaled);                     // a matmul operand
-  Node y = rt::matmul(act, rt::transpose(w));      // w read through the transpose flag
-  Node e = rt::exp(y);                             // two uses: computed once
+  Node scaled = x * 2.0;                       // one use: inlined into relu's kernel
+  Node act = rt::relu(scaled);                 // a matmul operand
+  Node y = rt::matmul(act, rt::transpose(w));  // w read through the transpose flag
+  Node e = rt::exp(y);                         // two uses: computed once
   g.set_outputs({e + rt::sum(e)});
   auto s = stages(g);
   auto mat = [&](Node n) { return static_cast<bool>(s.M.mat[static_cast<size_t>(n.id())]); };
@@ -145,8 +145,8 @@ TEST(FusionLifetimes, ScratchThatDoesNotOverlapIsNotCountedTwice) {
   Node b = rt::matmul(a, x);  // 16 KiB scratch, last read by the third
   g.set_outputs({rt::reduce_sum(rt::matmul(b, x))});
   fu::Program P = fu::plan(g);
-  EXPECT_EQ(fu::peak_scratch_bytes(P, true), 3 * 16384);      // all at once (cuda)
-  EXPECT_EQ(fu::peak_scratch_bytes(P, false), 2 * 16384);     // at most two alive (cpu)
+  EXPECT_EQ(fu::peak_scratch_bytes(P, true), 3 * 16384);   // all at once (cuda)
+  EXPECT_EQ(fu::peak_scratch_bytes(P, false), 2 * 16384);  // at most two alive (cpu)
 }
 
 }  // namespace

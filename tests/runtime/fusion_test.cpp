@@ -58,9 +58,9 @@ class Fused : public ::testing::TestWithParam<std::string> {
   }
 };
 
-const std::vector<Shape> kFlatShapes = {Shape{1},  Shape{7},      Shape{8},       Shape{9},         Shape{31},
-                                        Shape{33}, Shape{1000},   Shape{65537},   Shape{140001},    Shape{3, 5},
-                                        Shape{17, 129}, Shape{2, 3, 7}, Shape{4, 1, 9}, Shape{0}, Shape{3, 0}};
+const std::vector<Shape> kFlatShapes = {Shape{1},       Shape{7},       Shape{8},       Shape{9},      Shape{31},
+                                        Shape{33},      Shape{1000},    Shape{65537},   Shape{140001}, Shape{3, 5},
+                                        Shape{17, 129}, Shape{2, 3, 7}, Shape{4, 1, 9}, Shape{0},      Shape{3, 0}};
 
 TEST_P(Fused, ElementwiseChainsOnManyShapes) {
   Fn fn = [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
@@ -82,7 +82,7 @@ TEST_P(Fused, BroadcastsAndBiasEpilogues) {
     compare(
         [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
           Node h = rt::relu(in[0] + in[1]) * in[2];  // [m,n] + [n], times [m,1]
-          return {h, rt::sigmoid(in[1]) + in[2]};   // [n] + [m,1] -> [m,n]
+          return {h, rt::sigmoid(in[1]) + in[2]};    // [n] + [m,1] -> [m,n]
         },
         {Shape{m, n}, Shape{n}, Shape{m, 1}});
   }
@@ -103,8 +103,11 @@ TEST_P(Fused, ReductionsOverEveryAxisSet) {
           },
           {s}, 1e-5, 1e-4);
     }
-    compare([](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> { return {rt::cast(rt::argmax(in[0], -1), rt::DType::F32)}; },
-            {s});
+    compare(
+        [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
+          return {rt::cast(rt::argmax(in[0], -1), rt::DType::F32)};
+        },
+        {s});
   }
 }
 
@@ -123,9 +126,9 @@ TEST_P(Fused, SoftmaxAndCrossEntropy) {
 TEST_P(Fused, LayoutOpsInlineIntoConsumers) {
   compare(
       [](rt::Graph&, const std::vector<Node>& in) -> std::vector<Node> {
-        Node t = rt::transpose(in[0], {1, 0, 2}) + 1.0;                                    // [5,3,7]
-        Node s = rt::slice(in[0], {0, 1, 0}, {3, 5, 7}, {2, 2, 3});                         // [2,2,3]
-        Node p = rt::pad(rt::exp(s), {1, 0, 2}, {0, 3, 1}, -1.0);                           // [3,5,6]
+        Node t = rt::transpose(in[0], {1, 0, 2}) + 1.0;              // [5,3,7]
+        Node s = rt::slice(in[0], {0, 1, 0}, {3, 5, 7}, {2, 2, 3});  // [2,2,3]
+        Node p = rt::pad(rt::exp(s), {1, 0, 2}, {0, 3, 1}, -1.0);    // [3,5,6]
         Node c = rt::concat({rt::tanh(in[0]), in[0] * 2.0, rt::reshape(in[1], Shape{3, 5, 7})}, 1);
         return {t, p, c, rt::reshape(t, Shape{15, 7}) * 3.0};
       },
@@ -190,8 +193,10 @@ TEST_P(Fused, TrainingStepsMatchTheReference) {
     rt::Context ctx(b, 5);
     rt::Adam adam(1e-2);
     rt::Exec step(b, ctx, [&](rt::Context& c, rt::Graph& g, Node x, Node y) {
-      Node h = rt::relu(rt::matmul(x, c.variable(g, "w1", Shape{13, 33})) + c.variable(g, "b1", Shape{33}, rt::Initializer::zeros()));
-      Node logits = rt::matmul(h, c.variable(g, "w2", Shape{33, 5})) + c.variable(g, "b2", Shape{5}, rt::Initializer::zeros());
+      Node h = rt::relu(rt::matmul(x, c.variable(g, "w1", Shape{13, 33})) +
+                        c.variable(g, "b1", Shape{33}, rt::Initializer::zeros()));
+      Node logits =
+          rt::matmul(h, c.variable(g, "w2", Shape{33, 5})) + c.variable(g, "b2", Shape{5}, rt::Initializer::zeros());
       Node loss = rt::reduce_mean(rt::softmax_cross_entropy(logits, y));
       adam.minimize(c, g, loss);
       return loss;

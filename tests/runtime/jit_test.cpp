@@ -28,7 +28,9 @@ struct KernelCacheMode {
 
 TEST(Jit, CompilesCAndCachesBySource) {
   KernelCacheMode mode(opt::KernelCache::Process);
-  std::string src = "void jit_test_axpy(float* y, const float* x, float a, long long n) { for (long long i = 0; i < n; ++i) y[i] += a * x[i]; }\n";
+  std::string src =
+      "void jit_test_axpy(float* y, const float* x, float a, long long n) { for (long long i = 0; i < n; ++i) y[i] += "
+      "a * x[i]; }\n";
   auto r1 = mlperf::rt::jit::compile("", {{"jit_test_axpy", src}});
   ASSERT_EQ(r1.fns.size(), 1u);
   ASSERT_NE(r1.fns[0], nullptr);
@@ -124,18 +126,17 @@ struct PersistentCache {
   }
   std::vector<std::filesystem::path> entries() const {
     std::vector<std::filesystem::path> v;
-    for (const auto &e : std::filesystem::directory_iterator(dir))
-      v.push_back(e.path());
+    for (const auto& e : std::filesystem::directory_iterator(dir)) v.push_back(e.path());
     return v;
   }
 };
 
-int64_t disk_hits(const std::shared_ptr<rt::Backend> &b) {
+int64_t disk_hits(const std::shared_ptr<rt::Backend>& b) {
   return b->stats_json()["backend_stats"]["jit_persistent_cache_hits"].get<int64_t>();
 }
 
-std::vector<float> run_fresh_exec(const std::shared_ptr<rt::Backend> &b, double k) {
-  rt::Exec e(b, [k](rt::Graph &, Node x) { return rt::tanh(x * k) + rt::exp(x) * 0.5; });
+std::vector<float> run_fresh_exec(const std::shared_ptr<rt::Backend>& b, double k) {
+  rt::Exec e(b, [k](rt::Graph&, Node x) { return rt::tanh(x * k) + rt::exp(x) * 0.5; });
   return e.run(upload(b, random_floats(1000, 3), Shape{10, 100}))[0].materialize<float>();
 }
 
@@ -146,11 +147,11 @@ TEST(Jit, PersistentCacheStoresAnExecutableOnceAndLoadsItForTheNext) {
   ASSERT_EQ(cache.entries().size(), 1u);
   EXPECT_EQ(cache.entries()[0].extension(), ".o");
   EXPECT_EQ(disk_hits(b), 0);
-  std::vector<float> second = run_fresh_exec(b, 1.25); // a new executable: its own JITDylib, from disk
+  std::vector<float> second = run_fresh_exec(b, 1.25);  // a new executable: its own JITDylib, from disk
   EXPECT_EQ(disk_hits(b), 1);
   EXPECT_EQ(second, first);
-  EXPECT_EQ(b->stats().compilations, 2); // the recompilation is still counted
-  run_fresh_exec(b, 2.5);                // another source, another entry
+  EXPECT_EQ(b->stats().compilations, 2);  // the recompilation is still counted
+  run_fresh_exec(b, 2.5);                 // another source, another entry
   EXPECT_EQ(cache.entries().size(), 2u);
   EXPECT_EQ(disk_hits(b), 1);
 }
@@ -160,13 +161,13 @@ TEST(Jit, PersistentCacheRecompilesAnUnreadableEntryAndStoresItAgain) {
   auto b = rt::Backend::create("cpu");
   std::vector<float> want = run_fresh_exec(b, 0.75);
   ASSERT_EQ(cache.entries().size(), 1u);
-  for (const char *junk : {"not an object file", "mlperf-jit-object 1 0.01\ngarbage"}) {
+  for (const char* junk : {"not an object file", "mlperf-jit-object 1 0.01\ngarbage"}) {
     std::ofstream(cache.entries()[0], std::ios::binary | std::ios::trunc) << junk;
     int64_t hits = disk_hits(b);
     EXPECT_EQ(run_fresh_exec(b, 0.75), want);
-    EXPECT_EQ(disk_hits(b), hits); // compiled, not loaded
+    EXPECT_EQ(disk_hits(b), hits);  // compiled, not loaded
     EXPECT_EQ(run_fresh_exec(b, 0.75), want);
-    EXPECT_EQ(disk_hits(b), hits + 1); // stored again
+    EXPECT_EQ(disk_hits(b), hits + 1);  // stored again
   }
 }
 
@@ -175,7 +176,7 @@ TEST(Jit, PersistentCacheThatCannotBeWrittenOnlyCostsTheCompile) {
   int fd = mkstemp(tmpl);
   ASSERT_GE(fd, 0);
   close(fd);
-  opt::set_kernel_cache_dir(std::string(tmpl) + "/sub"); // under a regular file
+  opt::set_kernel_cache_dir(std::string(tmpl) + "/sub");  // under a regular file
   auto b = rt::Backend::create("cpu");
   std::vector<float> a = run_fresh_exec(b, 1.5), c = run_fresh_exec(b, 1.5);
   opt::set_kernel_cache_dir(std::nullopt);
@@ -195,7 +196,7 @@ TEST(Jit, SteadyStateTrainingStepAllocatesNoHostMemory) {
   auto b = rt::Backend::create("cpu");
   rt::Context ctx(b, 3);
   rt::Adam adam(1e-2);
-  rt::Exec step(b, ctx, [&](rt::Context &c, rt::Graph &g, Node x, Node y) {
+  rt::Exec step(b, ctx, [&](rt::Context& c, rt::Graph& g, Node x, Node y) {
     Node h = rt::relu(rt::matmul(x, c.variable(g, "w1", Shape{16, 32})) + c.variable(g, "b1", Shape{32}));
     Node loss = rt::reduce_mean(rt::softmax_cross_entropy(rt::matmul(h, c.variable(g, "w2", Shape{32, 4})), y));
     adam.minimize(c, g, loss);
@@ -203,22 +204,19 @@ TEST(Jit, SteadyStateTrainingStepAllocatesNoHostMemory) {
   });
   auto x = upload(b, random_floats(64 * 16, 5), Shape{64, 16});
   std::vector<int32_t> labels(64);
-  for (size_t i = 0; i < labels.size(); ++i)
-    labels[i] = static_cast<int32_t>(i % 4);
+  for (size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<int32_t>(i % 4);
   auto y = rt::Tensor::from_host(b, labels, Shape{64});
   auto host_allocs = [&] { return b->stats_json()["backend_stats"]["host_allocations"].get<int64_t>(); };
-  for (int i = 0; i < 3; ++i)
-    step.run(x, y)[0].materialize<float>();
+  for (int i = 0; i < 3; ++i) step.run(x, y)[0].materialize<float>();
   const int64_t before = host_allocs(), device_before = b->stats().allocations;
   float first = 0, last = 0;
   for (int i = 0; i < 20; ++i) {
     last = step.run(x, y)[0].materialize<float>()[0];
-    if (i == 0)
-      first = last;
+    if (i == 0) first = last;
   }
   EXPECT_EQ(host_allocs(), before) << "a steady-state step allocated host memory for device buffers";
-  EXPECT_GT(b->stats().allocations, device_before); // its buffers are allocated, from freed ones
-  EXPECT_LT(last, first);                           // and it trains
+  EXPECT_GT(b->stats().allocations, device_before);  // its buffers are allocated, from freed ones
+  EXPECT_LT(last, first);                            // and it trains
 }
 
 TEST(Jit, DumpPrintsFusedGraphSourceAndCompileTime) {
@@ -278,13 +276,12 @@ TEST(Jit, SmallKernelsCompileUnoptimizedAndAgreeWithOptimizedOnes) {
   auto b = rt::Backend::create("cpu");
   const std::vector<float> xs = random_floats(1 << 16, 9);
   auto run = [&](int64_t n) {
-    rt::Exec e(b, [](rt::Graph &, Node x) { return rt::tanh(x * 1.5) + rt::exp(x); });
+    rt::Exec e(b, [](rt::Graph&, Node x) { return rt::tanh(x * 1.5) + rt::exp(x); });
     std::vector<float> part(xs.begin(), xs.begin() + n);
     return e.run(upload(b, part, Shape{n}))[0].materialize<float>();
   };
   std::vector<float> small = run(100), large = run(1 << 16);
-  for (size_t i = 0; i < small.size(); ++i)
-    EXPECT_NEAR(small[i], large[i], 1e-6f * (1 + std::fabs(large[i]))) << i;
+  for (size_t i = 0; i < small.size(); ++i) EXPECT_NEAR(small[i], large[i], 1e-6f * (1 + std::fabs(large[i]))) << i;
 }
 
 TEST(Fusion, AdamUpdateOfOneVariableIsOneKernel) {

@@ -55,7 +55,7 @@ TEST_P(Memory, OutputsHeldByTheUserStayAllocatedAndIntermediatesAreFreed) {
   backend->reset_stats();
   auto out = e.run(x)[0];
   backend->synchronize();
-  EXPECT_EQ(backend->bytes_in_use(), base + 4);          // only the scalar output remains
+  EXPECT_EQ(backend->bytes_in_use(), base + 4);  // only the scalar output remains
   // reference: matmul and exp were alive together; fused backends never materialize exp
   EXPECT_GE(backend->peak_bytes(), base + 4 + (backend->name() == "reference" ? 2 : 1) * 4096);
   out.finalize();

@@ -24,12 +24,12 @@ struct ElementwiseRow {
 };
 
 // The builder of each elementwise row, taken from ops.def itself.
-const std::vector<ElementwiseRow> &elementwise_rows() {
+const std::vector<ElementwiseRow>& elementwise_rows() {
   static const std::vector<ElementwiseRow> rows = {
 #define MLPERF_UNARY(Kind, name, ...) {OpKind::Kind, 1, [](Node x) { return rt::name(x); }, nullptr},
 #define MLPERF_BINARY(Kind, name, ...) {OpKind::Kind, 2, nullptr, [](Node a, Node b) { return rt::name(a, b); }},
-#define MLPERF_CONVERT(Kind, ...)                                                                                      \
-  {OpKind::Kind, 1, [](Node x) { return rt::cast(x, rt::is_float(x.dtype()) ? rt::DType::I64 : rt::DType::F32); },     \
+#define MLPERF_CONVERT(Kind, ...)                                                                                  \
+  {OpKind::Kind, 1, [](Node x) { return rt::cast(x, rt::is_float(x.dtype()) ? rt::DType::I64 : rt::DType::F32); }, \
    nullptr},
 #define MLPERF_TERNARY(Kind, ...) {OpKind::Kind, 3, nullptr, nullptr},
 #define MLPERF_OP(...)
@@ -55,7 +55,7 @@ TEST(OpTable, OneRowPerKindInEnumOrder) {
 }
 
 TEST(OpTable, EveryRowHasKernelGradientAndCode) {
-  for (const rt::OpInfo &op : rt::op_table()) {
+  for (const rt::OpInfo& op : rt::op_table()) {
     SCOPED_TRACE(op.name);
     EXPECT_GT(std::string(op.reference).size(), 0u) << "no reference kernel";
     std::string grad = op.gradient;
@@ -66,24 +66,18 @@ TEST(OpTable, EveryRowHasKernelGradientAndCode) {
     EXPECT_EQ(inlined, rt::is_elementwise(op.kind));
     if (inlined) {
       EXPECT_EQ(op.shape_rule, rt::ShapeRule::Broadcast);
-      if (admits_float(op.dtype_rule))
-        EXPECT_NE(op.code_float, nullptr) << "no code template for floats";
-      if (admits_int(op.dtype_rule))
-        EXPECT_NE(op.code_int, nullptr) << "no code template for integers";
-      if (!admits_float(op.dtype_rule))
-        EXPECT_EQ(op.code_float, nullptr) << "a float template the builder never uses";
-      if (!admits_int(op.dtype_rule))
-        EXPECT_EQ(op.code_int, nullptr) << "an integer template the builder never uses";
+      if (admits_float(op.dtype_rule)) EXPECT_NE(op.code_float, nullptr) << "no code template for floats";
+      if (admits_int(op.dtype_rule)) EXPECT_NE(op.code_int, nullptr) << "no code template for integers";
+      if (!admits_float(op.dtype_rule)) EXPECT_EQ(op.code_float, nullptr) << "a float template the builder never uses";
+      if (!admits_int(op.dtype_rule)) EXPECT_EQ(op.code_int, nullptr) << "an integer template the builder never uses";
     } else {
       EXPECT_EQ(op.code_float, nullptr);
       EXPECT_EQ(op.code_int, nullptr);
-      if (op.differentiable)
-        EXPECT_EQ(grad, "STRUCTURAL");
+      if (op.differentiable) EXPECT_EQ(grad, "STRUCTURAL");
     }
   }
   size_t elementwise = 0;
-  for (const rt::OpInfo &op : rt::op_table())
-    elementwise += op.fusion == FusionClass::Inline;
+  for (const rt::OpInfo& op : rt::op_table()) elementwise += op.fusion == FusionClass::Inline;
   EXPECT_EQ(elementwise_rows().size(), elementwise);
 }
 
@@ -95,22 +89,21 @@ struct RowResult {
   std::vector<std::vector<float>> grads;
 };
 
-RowResult run_row(const std::shared_ptr<rt::Backend> &b, const ElementwiseRow &row, bool integer,
-                  const std::vector<std::vector<float>> &xs, bool grads) {
+RowResult run_row(const std::shared_ptr<rt::Backend>& b, const ElementwiseRow& row, bool integer,
+                  const std::vector<std::vector<float>>& xs, bool grads) {
   const rt::Shape shape{static_cast<int64_t>(xs[0].size())};
-  rt::Exec exec(b, [&](rt::Graph &g, const std::vector<Node> &in) -> std::vector<Node> {
+  rt::Exec exec(b, [&](rt::Graph& g, const std::vector<Node>& in) -> std::vector<Node> {
     std::vector<Node> outs;
     Node y = row.arity == 1 ? row.unary(in[0]) : row.binary(in[0], in[1]);
     outs.push_back(y);
     if (grads) {
       Node loss = rt::reduce_sum(y * g.constant(std::vector<double>(xs[0].size(), 0.5), shape, y.dtype()));
-      for (Node d : rt::gradients(loss, in))
-        outs.push_back(d);
+      for (Node d : rt::gradients(loss, in)) outs.push_back(d);
     }
     return outs;
   });
   std::vector<rt::Tensor> args;
-  for (const auto &x : xs) {
+  for (const auto& x : xs) {
     if (integer) {
       std::vector<int32_t> v(x.begin(), x.end());
       args.push_back(rt::Tensor::from_host(b, v, shape));
@@ -121,28 +114,24 @@ RowResult run_row(const std::shared_ptr<rt::Backend> &b, const ElementwiseRow &r
   std::vector<rt::Tensor> res = exec.run(args);
   RowResult r;
   r.out = res[0].materialize<double>();
-  for (size_t i = 1; i < res.size(); ++i)
-    r.grads.push_back(res[i].materialize<float>());
+  for (size_t i = 1; i < res.size(); ++i) r.grads.push_back(res[i].materialize<float>());
   return r;
 }
 
 TEST_P(TableOps, EveryElementwiseRowMatchesTheReferenceAndItsGradient) {
   auto ref = rt::Backend::create("reference");
-  for (const ElementwiseRow &row : elementwise_rows()) {
-    const rt::OpInfo &op = rt::op_info(row.kind);
-    if (row.arity == 3 || op.dtype_rule == DTypeRule::Bool || op.dtype_rule == DTypeRule::Logical)
-      continue;
+  for (const ElementwiseRow& row : elementwise_rows()) {
+    const rt::OpInfo& op = rt::op_info(row.kind);
+    if (row.arity == 3 || op.dtype_rule == DTypeRule::Bool || op.dtype_rule == DTypeRule::Logical) continue;
     for (bool integer : {false, true}) {
-      if (integer ? !admits_int(op.dtype_rule) : !admits_float(op.dtype_rule))
-        continue;
+      if (integer ? !admits_int(op.dtype_rule) : !admits_float(op.dtype_rule)) continue;
       SCOPED_TRACE(std::string(op.name) + (integer ? " i32" : " f32"));
       std::vector<std::vector<float>> xs;
       for (int i = 0; i < row.arity; ++i) {
         std::vector<float> v =
             random_floats(64, 7 + static_cast<uint64_t>(i), integer ? -3.f : 0.3f, integer ? 3.f : 2.f);
         if (integer)
-          for (float &f : v)
-            f = std::round(f) == 0 ? 1.f : std::round(f);
+          for (float& f : v) f = std::round(f) == 0 ? 1.f : std::round(f);
         xs.push_back(v);
       }
       const bool grads = !integer && op.differentiable && op.dtype_rule != DTypeRule::Convert;
@@ -150,8 +139,7 @@ TEST_P(TableOps, EveryElementwiseRowMatchesTheReferenceAndItsGradient) {
       ASSERT_EQ(got.out.size(), want.out.size());
       for (size_t i = 0; i < got.out.size(); ++i)
         EXPECT_NEAR(got.out[i], want.out[i], 1e-5 * (1 + std::fabs(want.out[i]))) << "element " << i;
-      if (!grads)
-        continue;
+      if (!grads) continue;
       // The table's gradient against central differences of the reference forward pass.
       ASSERT_EQ(got.grads.size(), xs.size());
       for (size_t a = 0; a < xs.size(); ++a)
@@ -171,4 +159,4 @@ TEST_P(TableOps, EveryElementwiseRowMatchesTheReferenceAndItsGradient) {
 
 INSTANTIATE_FOR_ALL_BACKENDS(TableOps);
 
-} // namespace
+}  // namespace

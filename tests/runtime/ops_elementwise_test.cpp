@@ -2,16 +2,16 @@
 
 #include "op_check.h"
 
-using rt::Node;
 using href::Arr;
+using rt::Node;
 
 namespace {
 
 class ElementwiseOps : public BackendTest {};
 
 const Shapes kUnaryShapes = {{}, {7}, {3, 4}, {2, 0, 3}, {2, 3, 5}};
-const std::vector<Shapes> kBinaryShapes = {
-    {{3, 4}, {3, 4}}, {{3, 4}, {4}}, {{2, 1, 4}, {3, 1}}, {{}, {2, 3}}, {{0, 3}, {3}}, {{5}, {1}}};
+const std::vector<Shapes> kBinaryShapes = {{{3, 4}, {3, 4}}, {{3, 4}, {4}}, {{2, 1, 4}, {3, 1}},
+                                           {{}, {2, 3}},     {{0, 3}, {3}}, {{5}, {1}}};
 
 using UnaryNode = Node (*)(Node);
 
@@ -46,23 +46,47 @@ double gelu_ref(double x) { return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) 
 
 }  // namespace
 
-TEST_P(ElementwiseOps, Neg) { unary_case(backend, rt::neg, [](double x) { return -x; }); }
-TEST_P(ElementwiseOps, Abs) { unary_case(backend, rt::abs, [](double x) { return std::fabs(x); }); }
-TEST_P(ElementwiseOps, Exp) { unary_case(backend, rt::exp, [](double x) { return std::exp(x); }); }
-TEST_P(ElementwiseOps, Log) { unary_case(backend, rt::log, [](double x) { return std::log(x); }, 0.2, 3); }
-TEST_P(ElementwiseOps, Sqrt) { unary_case(backend, rt::sqrt, [](double x) { return std::sqrt(x); }, 0.2, 3); }
-TEST_P(ElementwiseOps, Rsqrt) { unary_case(backend, rt::rsqrt, [](double x) { return 1 / std::sqrt(x); }, 0.2, 3); }
-TEST_P(ElementwiseOps, Tanh) { unary_case(backend, rt::tanh, [](double x) { return std::tanh(x); }, -2, 2); }
+TEST_P(ElementwiseOps, Neg) {
+  unary_case(backend, rt::neg, [](double x) { return -x; });
+}
+TEST_P(ElementwiseOps, Abs) {
+  unary_case(backend, rt::abs, [](double x) { return std::fabs(x); });
+}
+TEST_P(ElementwiseOps, Exp) {
+  unary_case(backend, rt::exp, [](double x) { return std::exp(x); });
+}
+TEST_P(ElementwiseOps, Log) {
+  unary_case(backend, rt::log, [](double x) { return std::log(x); }, 0.2, 3);
+}
+TEST_P(ElementwiseOps, Sqrt) {
+  unary_case(backend, rt::sqrt, [](double x) { return std::sqrt(x); }, 0.2, 3);
+}
+TEST_P(ElementwiseOps, Rsqrt) {
+  unary_case(backend, rt::rsqrt, [](double x) { return 1 / std::sqrt(x); }, 0.2, 3);
+}
+TEST_P(ElementwiseOps, Tanh) {
+  unary_case(backend, rt::tanh, [](double x) { return std::tanh(x); }, -2, 2);
+}
 TEST_P(ElementwiseOps, Sigmoid) {
   unary_case(backend, rt::sigmoid, [](double x) { return 1 / (1 + std::exp(-x)); }, -3, 3);
 }
-TEST_P(ElementwiseOps, Relu) { unary_case(backend, rt::relu, [](double x) { return x > 0 ? x : 0.0; }); }
+TEST_P(ElementwiseOps, Relu) {
+  unary_case(backend, rt::relu, [](double x) { return x > 0 ? x : 0.0; });
+}
 TEST_P(ElementwiseOps, Gelu) { unary_case(backend, rt::gelu, gelu_ref, -3, 3); }
-TEST_P(ElementwiseOps, Square) { unary_case(backend, rt::square, [](double x) { return x * x; }); }
+TEST_P(ElementwiseOps, Square) {
+  unary_case(backend, rt::square, [](double x) { return x * x; });
+}
 
-TEST_P(ElementwiseOps, Add) { binary_case(backend, rt::add, [](double a, double b) { return a + b; }); }
-TEST_P(ElementwiseOps, Sub) { binary_case(backend, rt::sub, [](double a, double b) { return a - b; }); }
-TEST_P(ElementwiseOps, Mul) { binary_case(backend, rt::mul, [](double a, double b) { return a * b; }); }
+TEST_P(ElementwiseOps, Add) {
+  binary_case(backend, rt::add, [](double a, double b) { return a + b; });
+}
+TEST_P(ElementwiseOps, Sub) {
+  binary_case(backend, rt::sub, [](double a, double b) { return a - b; });
+}
+TEST_P(ElementwiseOps, Mul) {
+  binary_case(backend, rt::mul, [](double a, double b) { return a * b; });
+}
 TEST_P(ElementwiseOps, Div) {
   binary_case(backend, rt::div, [](double a, double b) { return a / b; }, {-1, 1}, {0.5, 2});
 }
@@ -89,7 +113,9 @@ TEST_P(ElementwiseOps, WhereBroadcastsAllThreeOperands) {
   for (const Shapes& s : std::vector<Shapes>{{{3, 4}, {3, 4}, {3, 4}}, {{4}, {3, 1}, {3, 4}}, {{0, 2}, {2}, {1}}}) {
     OpCase c;
     c.shapes = s;
-    c.build = [](rt::Graph&, const std::vector<Node>& in) { return rt::where(rt::gt(in[2], rt::scalar_like(in[2], 0)), in[0], in[1]); };
+    c.build = [](rt::Graph&, const std::vector<Node>& in) {
+      return rt::where(rt::gt(in[2], rt::scalar_like(in[2], 0)), in[0], in[1]);
+    };
     c.ref = [](const std::vector<Arr>& in) {
       Arr cond = href::unary(in[2], [](double x) { return double(x > 0); });
       return href::where(cond, in[0], in[1]);
@@ -136,8 +162,8 @@ TEST_P(ElementwiseOps, IntegerArithmeticAndLogic) {
   auto b = rt::Tensor::from_host(backend, std::vector<int32_t>{2, 2, 0, -5}, rt::Shape{4});
   rt::Exec e(backend, [](rt::Graph&, Node x, Node y) {
     Node m = rt::logical_and(rt::ge(x, y), rt::logical_not(rt::eq(x, y)));
-    return std::vector<Node>{x + y, x * y, x / y, rt::max(x, y), rt::abs(x), rt::relu(x), m,
-                             rt::logical_or(m, rt::lt(x, y))};
+    return std::vector<Node>{x + y,      x * y,       x / y, rt::max(x, y),
+                             rt::abs(x), rt::relu(x), m,     rt::logical_or(m, rt::lt(x, y))};
   });
   auto out = e.run(a, b);
   EXPECT_EQ(out[0].materialize<int32_t>(), (std::vector<int32_t>{9, -1, 0, 0}));
@@ -152,9 +178,12 @@ TEST_P(ElementwiseOps, IntegerArithmeticAndLogic) {
 
 TEST_P(ElementwiseOps, ConstantsScalarsAndIota) {
   rt::Exec e(backend, [](rt::Graph& g, const std::vector<Node>&) {
-    return std::vector<Node>{g.constant({1, 2, 3, 4, 5, 6}, rt::Shape{2, 3}), g.scalar(2.5),
-                             g.iota(rt::Shape{2, 3}, 1, rt::DType::I64), g.iota(rt::Shape{2, 3}, 0, rt::DType::F32),
-                             g.zeros(rt::Shape{2}), g.ones(rt::Shape{2}, rt::DType::I32)};
+    return std::vector<Node>{g.constant({1, 2, 3, 4, 5, 6}, rt::Shape{2, 3}),
+                             g.scalar(2.5),
+                             g.iota(rt::Shape{2, 3}, 1, rt::DType::I64),
+                             g.iota(rt::Shape{2, 3}, 0, rt::DType::F32),
+                             g.zeros(rt::Shape{2}),
+                             g.ones(rt::Shape{2}, rt::DType::I32)};
   });
   auto out = e.run(std::vector<rt::Tensor>{});
   EXPECT_EQ(out[0].materialize<float>(), (std::vector<float>{1, 2, 3, 4, 5, 6}));
@@ -189,7 +218,8 @@ TEST_P(ElementwiseOps, IntegerArithmeticWrapsOnOverflow) {
 TEST_P(ElementwiseOps, IntegerSumsWrapOnOverflow) {
   std::vector<int64_t> v = {INT64_MIN, INT64_MIN, INT64_MAX, 3};
   auto x = rt::Tensor::from_host(backend, v, rt::Shape{2, 2});
-  rt::Exec e(backend, [](rt::Graph&, Node a) -> std::vector<Node> { return {rt::reduce_sum(a, {0}), rt::reduce_sum(a)}; });
+  rt::Exec e(backend,
+             [](rt::Graph&, Node a) -> std::vector<Node> { return {rt::reduce_sum(a, {0}), rt::reduce_sum(a)}; });
   auto out = e.run(x);
   EXPECT_EQ(out[0].materialize<int64_t>(), (std::vector<int64_t>{-1, INT64_MIN + 3}));
   EXPECT_EQ(out[1].materialize<int64_t>(), (std::vector<int64_t>{INT64_MIN + 2}));

@@ -1,7 +1,7 @@
 #include "op_check.h"
 
-using rt::Node;
 using href::Arr;
+using rt::Node;
 
 namespace {
 class LayoutOps : public BackendTest {};
@@ -69,7 +69,9 @@ TEST_P(LayoutOps, Concat) {
     OpCase c;
     c.shapes = shapes;
     c.build = [a = axis](rt::Graph&, const std::vector<Node>& x) { return rt::concat(x, a); };
-    c.ref = [a = axis](const std::vector<Arr>& x) { return href::concat(x, a < 0 ? a + static_cast<int>(x[0].shape.size()) : a); };
+    c.ref = [a = axis](const std::vector<Arr>& x) {
+      return href::concat(x, a < 0 ? a + static_cast<int>(x[0].shape.size()) : a);
+    };
     check_op(backend, c);
   }
 }
@@ -79,7 +81,8 @@ TEST_P(LayoutOps, Pad) {
     std::vector<int64_t> shape, lo, hi;
     double v;
   };
-  for (const P& p : std::vector<P>{{{2, 3}, {1, 0}, {0, 2}, 0.0}, {{4}, {2}, {3}, -1.5}, {{0, 2}, {1, 1}, {1, 0}, 7.0}}) {
+  for (const P& p :
+       std::vector<P>{{{2, 3}, {1, 0}, {0, 2}, 0.0}, {{4}, {2}, {3}, -1.5}, {{0, 2}, {1, 1}, {1, 0}, 7.0}}) {
     OpCase c;
     c.shapes = {p.shape};
     c.build = [p](rt::Graph&, const std::vector<Node>& x) { return rt::pad(x[0], p.lo, p.hi, p.v); };

@@ -2,8 +2,8 @@
 
 #include "op_check.h"
 
-using rt::Node;
 using href::Arr;
+using rt::Node;
 
 namespace {
 class NNOps : public BackendTest {};
@@ -12,8 +12,8 @@ struct Red {
   std::vector<int64_t> shape, axes;
   bool keep;
 };
-const std::vector<Red> kReductions = {{{3, 4}, {1}, false}, {{3, 4}, {0}, true}, {{2, 3, 4}, {0, 2}, false},
-                                      {{2, 3, 4}, {}, false}, {{5}, {0}, true},  {{2, 0, 3}, {1}, false},
+const std::vector<Red> kReductions = {{{3, 4}, {1}, false},   {{3, 4}, {0}, true}, {{2, 3, 4}, {0, 2}, false},
+                                      {{2, 3, 4}, {}, false}, {{5}, {0}, true},    {{2, 0, 3}, {1}, false},
                                       {{0, 3}, {1}, true}};
 
 void reduction_case(const std::shared_ptr<rt::Backend>& b, Node (*op)(Node, std::vector<int64_t>, bool),
@@ -34,7 +34,8 @@ TEST_P(NNOps, ReduceMean) { reduction_case(backend, rt::reduce_mean, href::Red::
 TEST_P(NNOps, ReduceMax) { reduction_case(backend, rt::reduce_max, href::Red::Max); }
 
 TEST_P(NNOps, ArgMax) {
-  for (auto [s, axis] : std::vector<std::pair<std::vector<int64_t>, int>>{{{3, 4}, 1}, {{3, 4}, 0}, {{2, 3, 4}, -2}, {{0, 3}, 1}}) {
+  for (auto [s, axis] :
+       std::vector<std::pair<std::vector<int64_t>, int>>{{{3, 4}, 1}, {{3, 4}, 0}, {{2, 3, 4}, -2}, {{0, 3}, 1}}) {
     OpCase c;
     c.shapes = {s};
     c.grad = false;
@@ -111,9 +112,7 @@ TEST_P(NNOps, MatMulWithVectors) {
 TEST_P(NNOps, MatMulTransposedOperandsThroughGradients) {
   OpCase c;
   c.shapes = {{2, 4, 3}, {2, 5, 4}};
-  c.build = [](rt::Graph&, const std::vector<Node>& x) {
-    return rt::matmul(rt::transpose(x[0]), rt::transpose(x[1]));
-  };
+  c.build = [](rt::Graph&, const std::vector<Node>& x) { return rt::matmul(rt::transpose(x[0]), rt::transpose(x[1])); };
   c.ref = [](const std::vector<Arr>& x) {
     return href::matmul(href::transpose(x[0], {0, 2, 1}), href::transpose(x[1], {0, 2, 1}));
   };
@@ -121,7 +120,8 @@ TEST_P(NNOps, MatMulTransposedOperandsThroughGradients) {
 }
 
 TEST_P(NNOps, SoftmaxAndLogSoftmax) {
-  for (auto [s, axis] : std::vector<std::pair<std::vector<int64_t>, int>>{{{3, 5}, -1}, {{4, 3}, 0}, {{2, 3, 4}, 1}, {{0, 4}, -1}}) {
+  for (auto [s, axis] :
+       std::vector<std::pair<std::vector<int64_t>, int>>{{{3, 5}, -1}, {{4, 3}, 0}, {{2, 3, 4}, 1}, {{0, 4}, -1}}) {
     for (bool lg : {false, true}) {
       OpCase c;
       c.shapes = {s};
@@ -157,7 +157,8 @@ TEST_P(NNOps, CrossEntropyWithIntegerLabels) {
     };
     c.ref = [labels, s](const std::vector<Arr>& x) {
       Arr t{s, std::vector<double>(x[0].v.size(), 0.0)};
-      for (size_t i = 0; i < labels.size(); ++i) t.v[i * static_cast<size_t>(s.back()) + static_cast<size_t>(labels[i])] = 1;
+      for (size_t i = 0; i < labels.size(); ++i)
+        t.v[i * static_cast<size_t>(s.back()) + static_cast<size_t>(labels[i])] = 1;
       return href::cross_entropy(x[0], t);
     };
     check_op(backend, c);

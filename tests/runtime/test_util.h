@@ -16,7 +16,7 @@ class BackendTest : public ::testing::TestWithParam<std::string> {
   std::shared_ptr<rt::Backend> backend;
 };
 
-#define INSTANTIATE_FOR_ALL_BACKENDS(Suite)                                                   \
+#define INSTANTIATE_FOR_ALL_BACKENDS(Suite)                                                    \
   INSTANTIATE_TEST_SUITE_P(AllBackends, Suite, ::testing::ValuesIn(rt::registered_backends()), \
                            [](const ::testing::TestParamInfo<std::string>& i) { return i.param; })
 

@@ -64,9 +64,9 @@ Result train(const std::shared_ptr<rt::Backend>& backend, rt::Optimizer& opt, in
     Node pred = rt::argmax(mlp(c, g, x), -1);
     return rt::reduce_mean(rt::cast(rt::eq(pred, rt::cast(y, rt::DType::I64)), rt::DType::F32));
   });
-  r.accuracy = eval.run(rt::Tensor::from_host(backend, xs, Shape{256, 2}),
-                        rt::Tensor::from_host(backend, ys, Shape{256}))[0]
-                   .materialize<float>()[0];
+  r.accuracy =
+      eval.run(rt::Tensor::from_host(backend, xs, Shape{256, 2}), rt::Tensor::from_host(backend, ys, Shape{256}))[0]
+          .materialize<float>()[0];
   return r;
 }
 

@@ -129,21 +129,30 @@ const char* ctype(DType d) {
   switch (d) {
     case DType::F32:
     case DType::F16:
-    case DType::BF16: return "float";
-    case DType::I32: return "i32";
-    case DType::I64: return "i64";
-    case DType::Bool: return "u8";
+    case DType::BF16:
+      return "float";
+    case DType::I32:
+      return "i32";
+    case DType::I64:
+      return "i64";
+    case DType::Bool:
+      return "u8";
   }
   return "float";
 }
 const char* stype(DType d) {
   switch (d) {
-    case DType::F32: return "float";
+    case DType::F32:
+      return "float";
     case DType::F16:
-    case DType::BF16: return "u16";
-    case DType::I32: return "i32";
-    case DType::I64: return "i64";
-    case DType::Bool: return "u8";
+    case DType::BF16:
+      return "u16";
+    case DType::I32:
+      return "i32";
+    case DType::I64:
+      return "i64";
+    case DType::Bool:
+      return "u8";
   }
   return "float";
 }
@@ -171,12 +180,18 @@ std::string wrapped(DType d, const std::string& v) {
 // A literal of dtype d holding v (converted as convert_to_storage would).
 std::string literal(DType d, double v) {
   switch (d) {
-    case DType::F32: return float_lit(static_cast<float>(v));
-    case DType::F16: return float_lit(f16_to_float(float_to_f16(static_cast<float>(v))));
-    case DType::BF16: return float_lit(bf16_to_float(float_to_bf16(static_cast<float>(v))));
-    case DType::I32: return "((i32)" + std::to_string(float_to_i32(v)) + ")";
-    case DType::I64: return "((i64)" + int_lit(float_to_i64(v)) + ")";
-    case DType::Bool: return v != 0.0 ? "((u8)1)" : "((u8)0)";
+    case DType::F32:
+      return float_lit(static_cast<float>(v));
+    case DType::F16:
+      return float_lit(f16_to_float(float_to_f16(static_cast<float>(v))));
+    case DType::BF16:
+      return float_lit(bf16_to_float(float_to_bf16(static_cast<float>(v))));
+    case DType::I32:
+      return "((i32)" + std::to_string(float_to_i32(v)) + ")";
+    case DType::I64:
+      return "((i64)" + int_lit(float_to_i64(v)) + ")";
+    case DType::Bool:
+      return v != 0.0 ? "((u8)1)" : "((u8)0)";
   }
   return "0";
 }
@@ -222,8 +237,8 @@ class Gen {
       for (size_t j = 0; j < out.params.size(); ++j) {
         const fusion::Buffer& buf = program_.buffers[static_cast<size_t>(out.params[j])];
         bool ld = j < out.num_loads;
-        sig += std::string("  ") + (ld ? "const " : "") + stype(buf.dtype) + "* RT_RESTRICT p" + std::to_string(j) + " = (" +
-               (ld ? "const " : "") + stype(buf.dtype) + "*)b[" + std::to_string(j) + "];\n";
+        sig += std::string("  ") + (ld ? "const " : "") + stype(buf.dtype) + "* RT_RESTRICT p" + std::to_string(j) +
+               " = (" + (ld ? "const " : "") + stype(buf.dtype) + "*)b[" + std::to_string(j) + "];\n";
       }
     } else {
       sig = "extern \"C\" __global__ void @NAME@(";
@@ -234,9 +249,9 @@ class Gen {
       }
       sig += "i64 begin, i64 end) {\n";
     }
-    std::string loop = target_ == Target::CPU
-                           ? "  for (i64 i = begin; i < end; ++i) {\n"
-                           : "  for (i64 i = begin + (i64)blockIdx.x * blockDim.x + threadIdx.x; i < end; i += (i64)gridDim.x * blockDim.x) {\n";
+    std::string loop = target_ == Target::CPU ? "  for (i64 i = begin; i < end; ++i) {\n"
+                                              : "  for (i64 i = begin + (i64)blockIdx.x * blockDim.x + threadIdx.x; i "
+                                                "< end; i += (i64)gridDim.x * blockDim.x) {\n";
     indent_ = "    ";
     const NodeData& r0 = node(kernel_.roots[0]);
     if (kernel_.kind == fusion::KernelDesc::Kind::Elementwise) {
@@ -454,7 +469,8 @@ class Gen {
         bool suffix = true;
         for (int j = first; j < s.rank(); ++j)
           if (s[j] != out_shape[lead + j]) suffix = false;
-        if (idx.flat && suffix) return val(in(0), Idx::flat_index(let("i64", "(" + idx.f + ") % " + std::to_string(s.numel()))));
+        if (idx.flat && suffix)
+          return val(in(0), Idx::flat_index(let("i64", "(" + idx.f + ") % " + std::to_string(s.numel()))));
         int last = s.rank();
         while (last > 0 && s[last - 1] == 1) --last;
         bool prefix = true;
@@ -467,7 +483,8 @@ class Gen {
         }
         auto ax = axes_of(idx, out_shape);
         std::vector<std::string> ia(static_cast<size_t>(s.rank()));
-        for (int j = 0; j < s.rank(); ++j) ia[static_cast<size_t>(j)] = s[j] == 1 ? "0" : ax[static_cast<size_t>(lead + j)];
+        for (int j = 0; j < s.rank(); ++j)
+          ia[static_cast<size_t>(j)] = s[j] == 1 ? "0" : ax[static_cast<size_t>(lead + j)];
         return val(in(0), Idx::axes_index(ia));
       }
       case OpKind::Transpose: {
@@ -519,8 +536,8 @@ class Gen {
           if (dim == 0) continue;
           std::vector<std::string> ia = ax;
           std::string c = off == 0 ? ax[a] : ax[a] + " - " + std::to_string(off);
-          ia[a] = let("i64", "(" + ax[a] + " >= " + std::to_string(off) + " && " + ax[a] + " < " + std::to_string(off + dim) +
-                                  ") ? " + c + " : 0");
+          ia[a] = let("i64", "(" + ax[a] + " >= " + std::to_string(off) + " && " + ax[a] + " < " +
+                                 std::to_string(off + dim) + ") ? " + c + " : 0");
           parts.push_back({off + dim, val(x, Idx::axes_index(ia))});
           off += dim;
         }
@@ -530,7 +547,8 @@ class Gen {
           e = "(" + ax[a] + " < " + std::to_string(parts[j].first) + " ? " + parts[j].second + " : " + e + ")";
         return let(ct, e);
       }
-      default: break;
+      default:
+        break;
     }
     throw Error(std::string("codegen: cannot inline op ") + op_name(k) + " (node %" + std::to_string(n) + ")");
   }
@@ -581,8 +599,8 @@ class Gen {
   // or i64, a max in the input's type from its lowest value).
   static std::pair<std::string, std::string> accumulator(const NodeData& x, bool sum) {
     std::string acc_t = sum ? (is_float(x.dtype) ? "double" : "i64") : ctype(x.dtype);
-    std::string init = sum ? "0"
-                       : is_float(x.dtype)   ? "(-RT_INF)"
+    std::string init = sum                     ? "0"
+                       : is_float(x.dtype)     ? "(-RT_INF)"
                        : x.dtype == DType::I32 ? "(i32)(-2147483647 - 1)"
                                                : "(-9223372036854775807LL - 1)";
     return {acc_t, init};

@@ -114,7 +114,8 @@ Materialization materialize(const std::vector<NodeData>& nodes, const std::vecto
     if (!live.live[i]) continue;
     const NodeData& d = nodes[i];
     bool leafish = d.kind == OpKind::Iota || (d.kind == OpKind::Constant && d.shape.numel() == 1);
-    bool remap_of_cheap = is_layout_remap(d.kind) && (mat[static_cast<size_t>(d.inputs[0])] || cheap[static_cast<size_t>(d.inputs[0])]);
+    bool remap_of_cheap =
+        is_layout_remap(d.kind) && (mat[static_cast<size_t>(d.inputs[0])] || cheap[static_cast<size_t>(d.inputs[0])]);
     cheap[i] = !mat[i] && (leafish || remap_of_cheap);
     if (!mat[i] && !cheap[i] && live.uses[i] > 1) mat[i] = true;
     // A broadcast that expands a computed value: compute it once.
@@ -360,7 +361,10 @@ std::string Program::to_string() const {
   std::ostringstream os;
   auto bufname = [&](int b) {
     const Buffer& buf = buffers[static_cast<size_t>(b)];
-    const char* k = buf.kind == Buffer::Kind::Input ? "in" : buf.kind == Buffer::Kind::Output ? "out" : buf.kind == Buffer::Kind::Constant ? "const" : "tmp";
+    const char* k = buf.kind == Buffer::Kind::Input      ? "in"
+                    : buf.kind == Buffer::Kind::Output   ? "out"
+                    : buf.kind == Buffer::Kind::Constant ? "const"
+                                                         : "tmp";
     return std::string(k) + std::to_string(b) + "(%" + std::to_string(buf.node) + ":" + dtype_name(buf.dtype) + ")";
   };
   os << "fused program: " << steps.size() << " steps, " << kernels.size() << " kernels, " << matmuls.size()
@@ -370,11 +374,14 @@ std::string Program::to_string() const {
     os << "  [" << s << "] ";
     if (st.kind == Step::Kind::Kernel) {
       const KernelDesc& k = kernels[static_cast<size_t>(st.index)];
-      os << (k.kind == KernelDesc::Kind::Elementwise ? "kernel" : k.kind == KernelDesc::Kind::Reduce ? "reduce" : "argmax")
+      os << (k.kind == KernelDesc::Kind::Elementwise ? "kernel"
+             : k.kind == KernelDesc::Kind::Reduce    ? "reduce"
+                                                     : "argmax")
          << " over " << k.space.to_string();
       if (k.kind != KernelDesc::Kind::Elementwise) os << " x" << k.reduce_count;
       os << " roots {";
-      for (size_t i = 0; i < k.roots.size(); ++i) os << (i ? ", " : "") << "%" << k.roots[i] << " " << op_name(nodes[static_cast<size_t>(k.roots[i])].kind);
+      for (size_t i = 0; i < k.roots.size(); ++i)
+        os << (i ? ", " : "") << "%" << k.roots[i] << " " << op_name(nodes[static_cast<size_t>(k.roots[i])].kind);
       os << "} loads {";
       for (size_t i = 0; i < k.loads.size(); ++i) os << (i ? ", " : "") << bufname(k.loads[i]);
       os << "} stores {";
@@ -382,9 +389,9 @@ std::string Program::to_string() const {
       os << "}\n";
     } else if (st.kind == Step::Kind::MatMul) {
       const MatMulDesc& m = matmuls[static_cast<size_t>(st.index)];
-      os << "matmul %" << m.node << " " << dtype_name(m.dtype) << " " << m.batch << "x[" << m.m << "x" << m.k << "]x[" << m.k << "x" << m.n << "]"
-         << (m.ta ? " ta" : "") << (m.tb ? " tb" : "") << " " << bufname(m.a) << " " << bufname(m.b) << " -> "
-         << bufname(m.out) << "\n";
+      os << "matmul %" << m.node << " " << dtype_name(m.dtype) << " " << m.batch << "x[" << m.m << "x" << m.k << "]x["
+         << m.k << "x" << m.n << "]" << (m.ta ? " ta" : "") << (m.tb ? " tb" : "") << " " << bufname(m.a) << " "
+         << bufname(m.b) << " -> " << bufname(m.out) << "\n";
     } else {
       const CopyDesc& c = copies[static_cast<size_t>(st.index)];
       os << "copy " << bufname(c.src) << " -> " << bufname(c.dst) << " " << c.bytes << " bytes\n";

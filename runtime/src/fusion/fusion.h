@@ -31,17 +31,17 @@ struct Buffer {
 struct KernelDesc {
   enum class Kind { Elementwise, Reduce, ArgMax };
   Kind kind = Kind::Elementwise;
-  std::vector<int> roots;   // nodes computed and stored, in topological order
-  Shape space;              // iteration space: the roots' shape (elementwise) or the output shape
-  int64_t reduce_count = 1; // elements reduced per output element (Reduce, ArgMax)
-  std::vector<int> loads;   // buffer ids read (kernel parameters, in order)
-  std::vector<int> stores;  // buffer ids written, one per root
+  std::vector<int> roots;    // nodes computed and stored, in topological order
+  Shape space;               // iteration space: the roots' shape (elementwise) or the output shape
+  int64_t reduce_count = 1;  // elements reduced per output element (Reduce, ArgMax)
+  std::vector<int> loads;    // buffer ids read (kernel parameters, in order)
+  std::vector<int> stores;   // buffer ids written, one per root
   int64_t iterations() const { return space.numel(); }
 };
 
 struct MatMulDesc {
   int node = -1;
-  DType dtype = DType::F32;  // of both operands and the result (16-bit only with half_matmuls)
+  DType dtype = DType::F32;      // of both operands and the result (16-bit only with half_matmuls)
   int a = -1, b = -1, out = -1;  // buffer ids
   bool ta = false, tb = false;
   int64_t batch = 1, m = 0, n = 0, k = 0;
@@ -59,8 +59,8 @@ struct Step {
 };
 
 struct Program {
-  std::vector<NodeData> nodes;  // the lowered graph (16-bit matmuls rewritten to f32)
-  std::vector<int> node_buffer; // buffer holding each node's value, or -1 (inlined)
+  std::vector<NodeData> nodes;   // the lowered graph (16-bit matmuls rewritten to f32)
+  std::vector<int> node_buffer;  // buffer holding each node's value, or -1 (inlined)
   std::vector<Buffer> buffers;
   std::vector<KernelDesc> kernels;
   std::vector<MatMulDesc> matmuls;

@@ -143,20 +143,33 @@ void where_t(const Arr& ca, const Arr& aa, const Arr& ba, const Arr& out) {
 
 }  // namespace
 
-#define MLPERF_REF_DISPATCH(dtype, FN, ...)                                          \
-  switch (dtype) {                                                                   \
-    case DType::F32: FN<float>(__VA_ARGS__); break;                                  \
-    case DType::I32: FN<int32_t>(__VA_ARGS__); break;                                \
-    case DType::I64: FN<int64_t>(__VA_ARGS__); break;                                \
-    case DType::Bool: FN<uint8_t>(__VA_ARGS__); break;                               \
-    default: throw Error("reference backend: kernel called on a 16-bit float buffer"); \
+#define MLPERF_REF_DISPATCH(dtype, FN, ...)                                     \
+  switch (dtype) {                                                              \
+    case DType::F32:                                                            \
+      FN<float>(__VA_ARGS__);                                                   \
+      break;                                                                    \
+    case DType::I32:                                                            \
+      FN<int32_t>(__VA_ARGS__);                                                 \
+      break;                                                                    \
+    case DType::I64:                                                            \
+      FN<int64_t>(__VA_ARGS__);                                                 \
+      break;                                                                    \
+    case DType::Bool:                                                           \
+      FN<uint8_t>(__VA_ARGS__);                                                 \
+      break;                                                                    \
+    default:                                                                    \
+      throw Error("reference backend: kernel called on a 16-bit float buffer"); \
   }
 
 void unary(OpKind k, const Arr& x, const Arr& out) { MLPERF_REF_DISPATCH(x.dtype, unary_t, k, x, out) }
 
-void binary(OpKind k, const Arr& a, const Arr& b, const Arr& out) { MLPERF_REF_DISPATCH(a.dtype, binary_t, k, a, b, out) }
+void binary(OpKind k, const Arr& a, const Arr& b, const Arr& out) {
+  MLPERF_REF_DISPATCH(a.dtype, binary_t, k, a, b, out)
+}
 
-void where(const Arr& c, const Arr& a, const Arr& b, const Arr& out) { MLPERF_REF_DISPATCH(a.dtype, where_t, c, a, b, out) }
+void where(const Arr& c, const Arr& a, const Arr& b, const Arr& out) {
+  MLPERF_REF_DISPATCH(a.dtype, where_t, c, a, b, out)
+}
 
 void cast(const Arr& x, const Arr& out) {
   constexpr int64_t kChunk = 4096;

@@ -42,10 +42,18 @@ void gather(const Arr& in, int64_t base, const std::vector<int64_t>& strides, co
   auto* src = static_cast<const uint8_t*>(in.p);
   auto* dst = static_cast<uint8_t*>(out.p);
   switch (dtype_size(in.dtype)) {
-    case 1: gather_es<1>(src, base, strides, out.shape, dst); break;
-    case 2: gather_es<2>(src, base, strides, out.shape, dst); break;
-    case 4: gather_es<4>(src, base, strides, out.shape, dst); break;
-    default: gather_es<8>(src, base, strides, out.shape, dst); break;
+    case 1:
+      gather_es<1>(src, base, strides, out.shape, dst);
+      break;
+    case 2:
+      gather_es<2>(src, base, strides, out.shape, dst);
+      break;
+    case 4:
+      gather_es<4>(src, base, strides, out.shape, dst);
+      break;
+    default:
+      gather_es<8>(src, base, strides, out.shape, dst);
+      break;
   }
 }
 

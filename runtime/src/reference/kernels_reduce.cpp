@@ -30,9 +30,9 @@ std::vector<int64_t> reduce_strides(const Shape& in, const std::vector<int64_t>&
 template <class T, class Acc>
 void reduce_t(OpKind k, const Arr& x, const std::vector<int64_t>& axes, const Arr& out) {
   std::vector<Acc> acc(static_cast<size_t>(out.n()));
-  const Acc init = k == OpKind::ReduceSum ? Acc(0)
+  const Acc init = k == OpKind::ReduceSum                   ? Acc(0)
                    : std::numeric_limits<Acc>::has_infinity ? -std::numeric_limits<Acc>::infinity()
-                                                              : std::numeric_limits<Acc>::lowest();
+                                                            : std::numeric_limits<Acc>::lowest();
   std::fill(acc.begin(), acc.end(), init);
   std::vector<int64_t> st = reduce_strides(x.shape, axes);
   const T* in = x.as<T>();
@@ -83,7 +83,6 @@ void argmax_t(const Arr& x, int axis, const Arr& out) {
   }
 }
 
-
 }  // namespace
 
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
@@ -122,18 +121,30 @@ void reduce(OpKind k, const Arr& x, const std::vector<int64_t>& axes, const Arr&
         reduce_t<float, float>(k, x, axes, out);
       }
       break;
-    case DType::I32: reduce_t<int32_t, int64_t>(k, x, axes, out); break;
-    case DType::I64: reduce_t<int64_t, int64_t>(k, x, axes, out); break;
-    default: throw Error(std::string("reference backend: cannot reduce ") + dtype_name(x.dtype));
+    case DType::I32:
+      reduce_t<int32_t, int64_t>(k, x, axes, out);
+      break;
+    case DType::I64:
+      reduce_t<int64_t, int64_t>(k, x, axes, out);
+      break;
+    default:
+      throw Error(std::string("reference backend: cannot reduce ") + dtype_name(x.dtype));
   }
 }
 
 void argmax(const Arr& x, int axis, const Arr& out) {
   switch (x.dtype) {
-    case DType::F32: argmax_t<float>(x, axis, out); break;
-    case DType::I32: argmax_t<int32_t>(x, axis, out); break;
-    case DType::I64: argmax_t<int64_t>(x, axis, out); break;
-    default: throw Error(std::string("reference backend: cannot argmax ") + dtype_name(x.dtype));
+    case DType::F32:
+      argmax_t<float>(x, axis, out);
+      break;
+    case DType::I32:
+      argmax_t<int32_t>(x, axis, out);
+      break;
+    case DType::I64:
+      argmax_t<int64_t>(x, axis, out);
+      break;
+    default:
+      throw Error(std::string("reference backend: cannot argmax ") + dtype_name(x.dtype));
   }
 }
 

@@ -146,20 +146,35 @@ class ReferenceExecutable : public Executable {
     auto in = [&](size_t j) { return storage(nd.inputs[j], val); };
     if (writes_storage_directly(nd.kind)) {
       switch (nd.kind) {
-        case OpKind::Iota: ref::iota(nd.attrs.axis, out); break;
-        case OpKind::Cast: ref::cast(in(0), out); break;
-        case OpKind::Reshape: std::memcpy(out.p, in(0).p, storage_bytes(nd)); break;
-        case OpKind::Transpose: ref::transpose(in(0), nd.attrs.perm, out); break;
-        case OpKind::BroadcastTo: ref::broadcast(in(0), out); break;
-        case OpKind::Slice: ref::slice(in(0), nd.attrs, out); break;
-        case OpKind::Pad: ref::pad(in(0), nd.attrs, out); break;
+        case OpKind::Iota:
+          ref::iota(nd.attrs.axis, out);
+          break;
+        case OpKind::Cast:
+          ref::cast(in(0), out);
+          break;
+        case OpKind::Reshape:
+          std::memcpy(out.p, in(0).p, storage_bytes(nd));
+          break;
+        case OpKind::Transpose:
+          ref::transpose(in(0), nd.attrs.perm, out);
+          break;
+        case OpKind::BroadcastTo:
+          ref::broadcast(in(0), out);
+          break;
+        case OpKind::Slice:
+          ref::slice(in(0), nd.attrs, out);
+          break;
+        case OpKind::Pad:
+          ref::pad(in(0), nd.attrs, out);
+          break;
         case OpKind::Concat: {
           std::vector<ref::Arr> xs;
           for (size_t j = 0; j < nd.inputs.size(); ++j) xs.push_back(in(j));
           ref::concat(xs, nd.attrs.axis, out);
           break;
         }
-        default: break;
+        default:
+          break;
       }
       return;
     }
@@ -179,7 +194,9 @@ class ReferenceExecutable : public Executable {
       ref::binary(nd.kind, xs[0], xs[1], o);
     } else {
       switch (nd.kind) {
-        case OpKind::Where: ref::where(xs[0], xs[1], xs[2], o); break;
+        case OpKind::Where:
+          ref::where(xs[0], xs[1], xs[2], o);
+          break;
         case OpKind::RngUniform: {
           uint64_t seed = nd.attrs.seed;
           if (!xs.empty()) seed ^= static_cast<uint64_t>(*xs[0].as<int64_t>());
@@ -187,10 +204,17 @@ class ReferenceExecutable : public Executable {
           break;
         }
         case OpKind::ReduceSum:
-        case OpKind::ReduceMax: ref::reduce(nd.kind, xs[0], nd.attrs.axes, o); break;
-        case OpKind::ArgMax: ref::argmax(xs[0], nd.attrs.axis, o); break;
-        case OpKind::MatMul: ref::matmul(xs[0], xs[1], nd.attrs.transpose_a, nd.attrs.transpose_b, o); break;
-        default: throw Error(std::string("reference backend: unsupported op ") + op_name(nd.kind));
+        case OpKind::ReduceMax:
+          ref::reduce(nd.kind, xs[0], nd.attrs.axes, o);
+          break;
+        case OpKind::ArgMax:
+          ref::argmax(xs[0], nd.attrs.axis, o);
+          break;
+        case OpKind::MatMul:
+          ref::matmul(xs[0], xs[1], nd.attrs.transpose_a, nd.attrs.transpose_b, o);
+          break;
+        default:
+          throw Error(std::string("reference backend: unsupported op ") + op_name(nd.kind));
       }
     }
     if (is_half(nd.dtype)) {

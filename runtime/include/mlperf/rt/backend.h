@@ -96,9 +96,9 @@ class Backend {
   // this size exists; when the limit is reached, waits for queued work to free memory before
   // throwing OutOfDeviceMemory.
   std::shared_ptr<Buffer> allocate(size_t bytes);
-  uint64_t enqueue(StreamTask task);               // returns a ticket
-  void wait(uint64_t ticket);                      // counts one wait
-  void drain();                                    // waits for queued work; counts no wait, throws nothing
+  uint64_t enqueue(StreamTask task);  // returns a ticket
+  void wait(uint64_t ticket);         // counts one wait
+  void drain();                       // waits for queued work; counts no wait, throws nothing
   Stream& stream() { return *stream_; }
   Device& device() { return *device_; }
   const std::shared_ptr<Device>& device_ptr() const { return device_; }

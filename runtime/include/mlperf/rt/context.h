@@ -42,8 +42,7 @@ class Context {
   // Makes the executable return `value` as the variable's new buffer.
   void assign(Graph& g, const std::string& name, Node value);
 
-  void create(const std::string& name, Shape shape, Initializer init, DType dtype = DType::F32,
-              bool trainable = true);
+  void create(const std::string& name, Shape shape, Initializer init, DType dtype = DType::F32, bool trainable = true);
   bool has(const std::string& name) const;
   Tensor get(const std::string& name) const;
   void set(const std::string& name, Tensor value);  // same shape and dtype

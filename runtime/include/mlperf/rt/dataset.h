@@ -1,9 +1,9 @@
 #pragma once
 #include <condition_variable>
-#include <cstring>
-#include <exception>
 #include <cstdint>
+#include <cstring>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>

@@ -61,8 +61,7 @@ class Exec {
   template <class F>
     requires(!std::is_convertible_v<F, ModelFn>)
   Exec(std::shared_ptr<Backend> backend, F f)
-      : Exec(std::move(backend),
-             ModelFn([f](Graph& g, const std::vector<Node>& in) mutable {
+      : Exec(std::move(backend), ModelFn([f](Graph& g, const std::vector<Node>& in) mutable {
                return detail::call_graph_fn(f, g, in, std::make_index_sequence<kArity<F> - 1>{});
              }),
              static_cast<int>(kArity<F> - 1)) {}
@@ -71,8 +70,7 @@ class Exec {
   template <class F>
     requires(!std::is_convertible_v<F, ContextModelFn>)
   Exec(std::shared_ptr<Backend> backend, Context& ctx, F f)
-      : Exec(std::move(backend), ctx,
-             ContextModelFn([f](Context& c, Graph& g, const std::vector<Node>& in) mutable {
+      : Exec(std::move(backend), ctx, ContextModelFn([f](Context& c, Graph& g, const std::vector<Node>& in) mutable {
                return detail::call_ctx_fn(f, c, g, in, std::make_index_sequence<kArity<F> - 2>{});
              }),
              static_cast<int>(kArity<F> - 2)) {}

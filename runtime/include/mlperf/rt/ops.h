@@ -43,8 +43,7 @@ Node reshape(Node x, Shape shape);  // one dim may be -1
 Node transpose(Node x, std::vector<int64_t> perm);
 Node transpose(Node x);  // swaps the last two axes
 Node broadcast_to(Node x, Shape shape);
-Node slice(Node x, std::vector<int64_t> starts, std::vector<int64_t> limits,
-           std::vector<int64_t> strides = {});
+Node slice(Node x, std::vector<int64_t> starts, std::vector<int64_t> limits, std::vector<int64_t> strides = {});
 Node slice_axis(Node x, int axis, int64_t start, int64_t limit);
 Node concat(const std::vector<Node>& xs, int axis);
 Node pad(Node x, std::vector<int64_t> lo, std::vector<int64_t> hi, double value = 0.0);

@@ -27,8 +27,8 @@ class Tensor {
   // Float data stored as F32, F16 or BF16.
   static Tensor from_host(const std::shared_ptr<Backend>& backend, std::span<const float> data, Shape shape,
                           DType dtype);
-  static Tensor from_host_bytes(const std::shared_ptr<Backend>& backend, const void* data, size_t bytes,
-                                Shape shape, DType dtype);
+  static Tensor from_host_bytes(const std::shared_ptr<Backend>& backend, const void* data, size_t bytes, Shape shape,
+                                DType dtype);
   template <class T>
   static Tensor scalar(const std::shared_ptr<Backend>& backend, T value) {
     return from_host<T>(backend, std::span<const T>(&value, 1), Shape{});

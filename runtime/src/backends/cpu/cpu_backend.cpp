@@ -15,10 +15,10 @@
 #include "backends/cpu/thread_pool.h"
 #include "codegen/codegen.h"
 #include "fusion/fusion.h"
-#include "options.h"
 #include "jit/jit.h"
 #include "mlperf/rt/backend_interface.h"
 #include "mlperf/rt/error.h"
+#include "options.h"
 #include "reference/kernels.h"
 
 namespace mlperf::rt {
@@ -38,7 +38,7 @@ class CpuExecutable : public Executable {
  public:
   fusion::Program prog;
   std::vector<CpuKernel> kernels;
-  std::vector<std::vector<uint8_t>> constants;  // per buffer (Constant kind)
+  std::vector<std::vector<uint8_t>> constants;      // per buffer (Constant kind)
   std::vector<std::vector<int>> alloc_at, free_at;  // scratch buffers per step
   int64_t kernel_count() const override { return static_cast<int64_t>(kernels.size() + prog.matmuls.size()); }
   int64_t scratch_bytes() const override { return fusion::peak_scratch_bytes(prog, false); }
@@ -223,10 +223,17 @@ class CpuBackend : public BackendImpl {
     for (size_t b = 0; b < program.buffers.size(); ++b) {
       const fusion::Buffer& buf = program.buffers[b];
       switch (buf.kind) {
-        case fusion::Buffer::Kind::Input: ptr[b] = const_cast<void*>(args.inputs.at(static_cast<size_t>(buf.index))); break;
-        case fusion::Buffer::Kind::Output: ptr[b] = args.outputs.at(static_cast<size_t>(buf.index)); break;
-        case fusion::Buffer::Kind::Constant: ptr[b] = exe.constants[b].data(); break;
-        case fusion::Buffer::Kind::Scratch: break;
+        case fusion::Buffer::Kind::Input:
+          ptr[b] = const_cast<void*>(args.inputs.at(static_cast<size_t>(buf.index)));
+          break;
+        case fusion::Buffer::Kind::Output:
+          ptr[b] = args.outputs.at(static_cast<size_t>(buf.index));
+          break;
+        case fusion::Buffer::Kind::Constant:
+          ptr[b] = exe.constants[b].data();
+          break;
+        case fusion::Buffer::Kind::Scratch:
+          break;
       }
     }
     struct Guard {
@@ -272,7 +279,8 @@ class CpuBackend : public BackendImpl {
         const fusion::CopyDesc& c = program.copies[static_cast<size_t>(st.index)];
         if (c.bytes) std::memcpy(ptr[static_cast<size_t>(c.dst)], ptr[static_cast<size_t>(c.src)], c.bytes);
       }
-      if (exe.profile) exe.step_seconds[s] += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
+      if (exe.profile)
+        exe.step_seconds[s] += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
       for (int b : exe.free_at[s]) {
         args.scratch->free(ptr[static_cast<size_t>(b)], program.buffers[static_cast<size_t>(b)].bytes());
         owned[static_cast<size_t>(b)] = 0;

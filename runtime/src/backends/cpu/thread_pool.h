@@ -65,7 +65,7 @@ class ThreadPool {
         chunks = chunks_;
       }
       if (t < chunks) {
-        (*fn)(n * t / chunks, n * (t + 1) / chunks);
+        (*fn)(n* t / chunks, n * (t + 1) / chunks);
         std::lock_guard<std::mutex> lk(mu_);
         if (--pending_ == 0) done_cv_.notify_one();
       }

@@ -31,27 +31,27 @@ namespace {
 // The driver API, resolved from libcuda.so.1 at run time.
 struct Driver {
 #define MLPERF_CU_FN(name, sym) decltype(&::sym) name = nullptr;
-#define MLPERF_CU_LIST(X)                                  \
-  X(Init, cuInit)                                          \
-  X(DeviceGetCount, cuDeviceGetCount)                      \
-  X(DeviceGet, cuDeviceGet)                                \
-  X(DeviceGetAttribute, cuDeviceGetAttribute)              \
-  X(DeviceGetName, cuDeviceGetName)                        \
-  X(DevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain)      \
-  X(CtxSetCurrent, cuCtxSetCurrent)                        \
-  X(StreamCreate, cuStreamCreate)                          \
-  X(StreamDestroy, cuStreamDestroy_v2)                     \
-  X(StreamSynchronize, cuStreamSynchronize)                \
-  X(MemAlloc, cuMemAlloc_v2)                               \
-  X(MemFree, cuMemFree_v2)                                 \
-  X(MemcpyHtoDAsync, cuMemcpyHtoDAsync_v2)                 \
-  X(MemcpyDtoHAsync, cuMemcpyDtoHAsync_v2)                 \
-  X(MemcpyDtoDAsync, cuMemcpyDtoDAsync_v2)                 \
-  X(MemsetD8Async, cuMemsetD8Async)                        \
-  X(ModuleLoadData, cuModuleLoadData)                      \
-  X(ModuleUnload, cuModuleUnload)                          \
-  X(ModuleGetFunction, cuModuleGetFunction)                \
-  X(LaunchKernel, cuLaunchKernel)                          \
+#define MLPERF_CU_LIST(X)                             \
+  X(Init, cuInit)                                     \
+  X(DeviceGetCount, cuDeviceGetCount)                 \
+  X(DeviceGet, cuDeviceGet)                           \
+  X(DeviceGetAttribute, cuDeviceGetAttribute)         \
+  X(DeviceGetName, cuDeviceGetName)                   \
+  X(DevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain) \
+  X(CtxSetCurrent, cuCtxSetCurrent)                   \
+  X(StreamCreate, cuStreamCreate)                     \
+  X(StreamDestroy, cuStreamDestroy_v2)                \
+  X(StreamSynchronize, cuStreamSynchronize)           \
+  X(MemAlloc, cuMemAlloc_v2)                          \
+  X(MemFree, cuMemFree_v2)                            \
+  X(MemcpyHtoDAsync, cuMemcpyHtoDAsync_v2)            \
+  X(MemcpyDtoHAsync, cuMemcpyDtoHAsync_v2)            \
+  X(MemcpyDtoDAsync, cuMemcpyDtoDAsync_v2)            \
+  X(MemsetD8Async, cuMemsetD8Async)                   \
+  X(ModuleLoadData, cuModuleLoadData)                 \
+  X(ModuleUnload, cuModuleUnload)                     \
+  X(ModuleGetFunction, cuModuleGetFunction)           \
+  X(LaunchKernel, cuLaunchKernel)                     \
   X(GetErrorString, cuGetErrorString)
   MLPERF_CU_LIST(MLPERF_CU_FN)
 #undef MLPERF_CU_FN
@@ -67,11 +67,11 @@ Driver& driver() {
       d->why = "libcuda.so.1 not found (no NVIDIA driver)";
       return d;
     }
-#define MLPERF_CU_LOAD(name, sym)                                             \
-  d->name = reinterpret_cast<decltype(d->name)>(dlsym(h, #sym));              \
-  if (!d->name) {                                                             \
-    d->why = "libcuda.so.1 lacks " #sym;                                      \
-    return d;                                                                 \
+#define MLPERF_CU_LOAD(name, sym)                                \
+  d->name = reinterpret_cast<decltype(d->name)>(dlsym(h, #sym)); \
+  if (!d->name) {                                                \
+    d->why = "libcuda.so.1 lacks " #sym;                         \
+    return d;                                                    \
   }
     MLPERF_CU_LIST(MLPERF_CU_LOAD)
 #undef MLPERF_CU_LOAD
@@ -104,7 +104,8 @@ void check_nvrtc(nvrtcResult r, const char* what) {
   if (r != NVRTC_SUCCESS) throw DeviceError(std::string("nvrtc: ") + what + " failed: " + nvrtcGetErrorString(r));
 }
 void check_cublas(cublasStatus_t r, const char* what) {
-  if (r != CUBLAS_STATUS_SUCCESS) throw DeviceError(std::string("cublas: ") + what + " failed: status " + std::to_string(static_cast<int>(r)));
+  if (r != CUBLAS_STATUS_SUCCESS)
+    throw DeviceError(std::string("cublas: ") + what + " failed: status " + std::to_string(static_cast<int>(r)));
 }
 #define CU(call) check(driver().call, #call)
 
@@ -147,15 +148,19 @@ namespace {
 
 std::string compile_ptx_uncached(const std::string& source, const std::string& arch) {
   nvrtcProgram prog;
-  check_nvrtc(nvrtcCreateProgram(&prog, source.c_str(), "mlperf_kernels.cu", 0, nullptr, nullptr), "nvrtcCreateProgram");
+  check_nvrtc(nvrtcCreateProgram(&prog, source.c_str(), "mlperf_kernels.cu", 0, nullptr, nullptr),
+              "nvrtcCreateProgram");
   std::string a = "--gpu-architecture=" + arch;
   std::vector<const char*> opts = {a.c_str(), "--std=c++17", "-default-device", "--use_fast_math=false", "--minimal"};
-  opts.erase(std::remove_if(opts.begin(), opts.end(), [](const char* o) { return std::strcmp(o, "--use_fast_math=false") == 0; }), opts.end());
+  opts.erase(std::remove_if(opts.begin(), opts.end(),
+                            [](const char* o) { return std::strcmp(o, "--use_fast_math=false") == 0; }),
+             opts.end());
   nvrtcResult r = nvrtcCompileProgram(prog, static_cast<int>(opts.size()), opts.data());
   if (r == NVRTC_ERROR_INVALID_OPTION) {  // older NVRTC without --minimal
     opts.pop_back();
     nvrtcDestroyProgram(&prog);
-    check_nvrtc(nvrtcCreateProgram(&prog, source.c_str(), "mlperf_kernels.cu", 0, nullptr, nullptr), "nvrtcCreateProgram");
+    check_nvrtc(nvrtcCreateProgram(&prog, source.c_str(), "mlperf_kernels.cu", 0, nullptr, nullptr),
+                "nvrtcCreateProgram");
     r = nvrtcCompileProgram(prog, static_cast<int>(opts.size()), opts.data());
   }
   if (r != NVRTC_SUCCESS) {
@@ -164,7 +169,8 @@ std::string compile_ptx_uncached(const std::string& source, const std::string& a
     std::string log(n, '\0');
     nvrtcGetProgramLog(prog, log.data());
     nvrtcDestroyProgram(&prog);
-    throw Error(std::string("nvrtc: compilation failed: ") + nvrtcGetErrorString(r) + "\n" + log + "\n--- source ---\n" + source);
+    throw Error(std::string("nvrtc: compilation failed: ") + nvrtcGetErrorString(r) + "\n" + log +
+                "\n--- source ---\n" + source);
   }
   size_t n = 0;
   check_nvrtc(nvrtcGetPTXSize(prog, &n), "nvrtcGetPTXSize");
@@ -355,9 +361,15 @@ class CudaBackend : public BackendImpl {
     for (size_t b = 0; b < program.buffers.size(); ++b) {
       const fusion::Buffer& buf = program.buffers[b];
       switch (buf.kind) {
-        case fusion::Buffer::Kind::Input: ptr[b] = reinterpret_cast<CUdeviceptr>(args.inputs.at(static_cast<size_t>(buf.index))); break;
-        case fusion::Buffer::Kind::Output: ptr[b] = reinterpret_cast<CUdeviceptr>(args.outputs.at(static_cast<size_t>(buf.index))); break;
-        case fusion::Buffer::Kind::Constant: ptr[b] = exe.constants[b]; break;
+        case fusion::Buffer::Kind::Input:
+          ptr[b] = reinterpret_cast<CUdeviceptr>(args.inputs.at(static_cast<size_t>(buf.index)));
+          break;
+        case fusion::Buffer::Kind::Output:
+          ptr[b] = reinterpret_cast<CUdeviceptr>(args.outputs.at(static_cast<size_t>(buf.index)));
+          break;
+        case fusion::Buffer::Kind::Constant:
+          ptr[b] = exe.constants[b];
+          break;
         case fusion::Buffer::Kind::Scratch:
           if (buf.first_step >= 0 && buf.bytes() > 0) {
             ptr[b] = reinterpret_cast<CUdeviceptr>(args.scratch->allocate(buf.bytes()));
@@ -392,11 +404,11 @@ class CudaBackend : public BackendImpl {
           continue;
         }
         // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T.
-        check_cublas(cublasSgemmStridedBatched(blas_, m.tb ? CUBLAS_OP_T : CUBLAS_OP_N, m.ta ? CUBLAS_OP_T : CUBLAS_OP_N,
-                                               static_cast<int>(m.n), static_cast<int>(m.m), static_cast<int>(m.k), &one,
-                                               b_mat, static_cast<int>(m.tb ? m.k : m.n), m.k * m.n,
-                                               a_mat, static_cast<int>(m.ta ? m.m : m.k), m.m * m.k, &zero,
-                                               c_mat, static_cast<int>(m.n), m.m * m.n, static_cast<int>(m.batch)),
+        check_cublas(cublasSgemmStridedBatched(
+                         blas_, m.tb ? CUBLAS_OP_T : CUBLAS_OP_N, m.ta ? CUBLAS_OP_T : CUBLAS_OP_N,
+                         static_cast<int>(m.n), static_cast<int>(m.m), static_cast<int>(m.k), &one, b_mat,
+                         static_cast<int>(m.tb ? m.k : m.n), m.k * m.n, a_mat, static_cast<int>(m.ta ? m.m : m.k),
+                         m.m * m.k, &zero, c_mat, static_cast<int>(m.n), m.m * m.n, static_cast<int>(m.batch)),
                      "cublasSgemmStridedBatched");
       } else {
         const fusion::CopyDesc& c = program.copies[static_cast<size_t>(st.index)];
