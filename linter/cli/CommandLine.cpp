@@ -1,5 +1,6 @@
 #include "cli/CommandLine.h"
 
+#include "BuildInfo.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"

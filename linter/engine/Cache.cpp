@@ -1,5 +1,6 @@
 #include "engine/Cache.h"
 
+#include "BuildInfo.h"
 #include "findings/Findings.h"
 #include "support/SafeIO.h"
 

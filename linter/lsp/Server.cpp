@@ -1,5 +1,6 @@
 #include "lsp/Server.h"
 
+#include "BuildInfo.h"
 #include "lsp/Convert.h"
 #include "lsp/Transport.h"
 #include "project/Lint.h"

@@ -1,4 +1,5 @@
 #include "project/CompileFlags.h"
+#include "BuildInfo.h"
 #include "support/SafeIO.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"

@@ -1,3 +1,4 @@
+#include "BuildInfo.h"
 #include "report/Diagnostics.h"
 #include "report/Report.h"
 

@@ -1,5 +1,6 @@
 #include "report/Sarif.h"
 
+#include "BuildInfo.h"
 #include "Embedded.h"
 #include "MlperfModule.h"
 #include "report/Diagnostics.h"

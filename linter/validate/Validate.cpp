@@ -1,5 +1,6 @@
 #include "validate/Validate.h"
 
+#include "BuildInfo.h"
 #include "support/SafeIO.h"
 #include "validate/HtmlReport.h"
 #include "validate/Manifest.h"
