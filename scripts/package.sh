@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Builds mlperf-lint_<version>_amd64.deb (CPack) from a linter-only build in
-# build-package/: no GoogleTest, Google Benchmark or libtorch (CMake is told
-# they do not exist), then checks the package: installs it into a fresh
-# DESTDIR with dpkg-deb, checks with ldd that the binary resolves every
-# library outside the package, and runs --version and the examples.
-# Usage: scripts/package.sh [output-dir]   (default: build-package/)
+# Builds mlperf-lint_<version>_amd64.deb with CPack from the build tree the
+# tests use (build/, or $BUILD_DIR: nothing is built twice), then checks the
+# package: extracts it into a fresh directory, checks with ldd that the binary
+# resolves every library outside the package, and runs --version and the
+# examples from there.
+#   scripts/package.sh [output-dir]             (default: <build>/package/)
+#   scripts/package.sh --install [output-dir]   also installs it with apt-get
+#                                               (as root) and lints a copy of
+#                                               examples/ with /usr/bin/mlperf-lint
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src="$PWD"
-out="${1:-$src/build-package}"
-export CC="${CC:-clang-19}" CXX="${CXX:-clang++-19}"
-cmake -S . -B build-package -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr \
-      -DMLPERF_BUILD_TESTS=OFF -DMLPERF_BUILD_BENCHMARKS=OFF -DMLPERF_BUILD_FIXTURES=OFF \
-      -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON \
-      -DCMAKE_DISABLE_FIND_PACKAGE_Torch=ON --no-warn-unused-cli >/dev/null
-ninja -C build-package -j"${JOBS:-2}" mlperf-lint mlperf_tidy_plugin
-(cd build-package && cpack -G DEB -B "$out" >/dev/null)
+install=0
+if [ "${1:-}" = --install ]; then install=1; shift; fi
+build="${BUILD_DIR:-$src/build}"
+out="${1:-$build/package}"
+[ -f "$build/CPackConfig.cmake" ] || { echo "package: $build is not configured (run scripts/build.sh)" >&2; exit 1; }
+ninja -C "$build" -j"${JOBS:-2}" mlperf-lint mlperf_tidy_plugin >/dev/null
+(cd "$build" && cpack -G DEB -B "$out" >/dev/null)
 deb="$(ls -t "$out"/mlperf-lint_*_amd64.deb | head -1)"
 echo "package: $deb"
 dpkg-deb --field "$deb" Package Version Architecture Depends
@@ -37,6 +39,20 @@ ls "$root/usr/share/mlperf-lint/profiles" "$root/usr/share/doc/mlperf-lint/check
 # directories) helps; 1 means findings, which the examples are there to show.
 cp -r "$src/examples" "$root/examples"
 status=0
-(cd "$root" && "$bin" examples/) || status=$?
+(cd "$root" && "$bin" --no-cache examples/) || status=$?
 echo "package: mlperf-lint examples/ exited $status"
 [ "$status" -le 1 ]
+
+if [ "$install" = 1 ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --reinstall "$deb" >/dev/null
+  work="$(mktemp -d)"
+  cp -r "$src/examples" "$work/examples"
+  status=0
+  (cd "$work" && /usr/bin/mlperf-lint --no-cache examples/ >"$work/out.txt") || status=$?
+  grep -c "warning:" "$work/out.txt" | sed 's/^/package: installed mlperf-lint: findings: /'
+  vstatus=0
+  (cd "$work" && /usr/bin/mlperf-lint validate --fixtures="$work/none" 2>"$work/validate.txt") || vstatus=$?
+  echo "package: installed mlperf-lint validate without a checkout: exit $vstatus: $(cat "$work/validate.txt")"
+  rm -rf "$work"
+  [ "$status" -eq 1 ] && [ "$vstatus" -eq 2 ]
+fi

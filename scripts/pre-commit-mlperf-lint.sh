@@ -10,7 +10,7 @@ if [ ! -x "$lint" ]; then
   # there is one, sees the progress while the build runs.
   if { : >/dev/tty; } 2>/dev/null; then exec 3>/dev/tty; else exec 3>&2; fi
   echo "mlperf-lint-build: building mlperf-lint once in $here/build-hook: only the linter target," \
-       "41 files of 25-60 s each on one core, so 5-20 minutes on 2 cores (less with more cores or a warm" \
+       "82 files of 25-60 s each on one core, so 20-40 minutes on 2 cores (less with more cores or a warm" \
        "ccache). Later commits reuse it; a new rev builds again." >&3
   export CC="${CC:-clang-19}" CXX="${CXX:-clang++-19}"
   cmake -S "$here" -B "$here/build-hook" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMLPERF_BUILD_TESTS=OFF \

@@ -4,11 +4,10 @@ set -euo pipefail
 PKGS=(cmake ninja-build ccache g++ pkg-config
       llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 clang-tidy-19 libclang-rt-19-dev
       nlohmann-json3-dev googletest libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
-      libtorch-dev pre-commit git vim vim-ale libxml2-dev clang-format-19)
-# Headless Chromium renders the HTML pages in the tests (they skip without
-# it). It is ~80 MB to download and ~350 MB installed, so only on request:
-# MLPERF_SETUP_CHROMIUM=1 bash scripts/setup.sh
-if [ "${MLPERF_SETUP_CHROMIUM:-0}" = 1 ]; then PKGS+=(chromium); fi
+      libtorch-dev pre-commit git vim vim-ale libxml2-dev clang-format-19
+      chromium emacs-nox elpa-eglot)
+# chromium renders the HTML pages and Emacs with eglot drives the language
+# server in the tests, which skip without them.
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

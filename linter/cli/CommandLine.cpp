@@ -1,6 +1,7 @@
 #include "cli/CommandLine.h"
 
 #include "BuildInfo.h"
+#include "engine/RecordingFileSystem.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -36,7 +37,9 @@ EXIT STATUS:
 
 struct Options {
   cl::OptionCategory Category{"mlperf-lint options"};
-  cl::list<std::string> Paths{cl::Positional, cl::desc("<file-or-directory>... [-- <compiler arguments>]"),
+  cl::list<std::string> Paths{cl::Positional,
+                              cl::desc("<file-or-directory>... (none with -p: every file of the compilation "
+                                       "database) [-- <compiler arguments>]"),
                               cl::cat(Category)};
   cl::extrahelp Usage{UsageText};
   cl::opt<std::string> BuildPath{"p", cl::desc("Build directory with compile_commands.json"), cl::cat(Category)};
@@ -130,6 +133,29 @@ struct Options {
                            cl::desc("Parse every file's includes itself, without a shared "
                                     "precompiled preamble"),
                            cl::cat(Category)};
+  // clang-tidy's options, with its meaning.
+  cl::opt<bool> ExplainConfig{"explain-config", cl::desc("For each enabled check, say which configuration enables it"),
+                              cl::cat(Category)};
+  cl::opt<bool> AllowNoChecks{"allow-no-checks", cl::desc("--checks that enable no check are not an error"),
+                              cl::cat(Category)};
+  cl::opt<bool> FixNotes{"fix-notes",
+                         cl::desc("Accepted for clang-tidy's sake: mlperf-lint's fix-its are on its findings, "
+                                  "never only on a note, so --fix applies them all"),
+                         cl::cat(Category)};
+  cl::opt<std::string> FormatStyle{"format-style",
+                                   cl::desc("Format the code around applied fixes with this clang-format style "
+                                            "(file, llvm, google, {key: value, ...}; default none)"),
+                                   cl::cat(Category)};
+  cl::opt<bool> CheckProfile{"enable-check-profile", cl::desc("Print each check's time per file, as clang-tidy does"),
+                             cl::cat(Category)};
+  cl::opt<std::string> StoreCheckProfile{"store-check-profile",
+                                         cl::desc("With --enable-check-profile: write the profiles as JSON files "
+                                                  "into this directory instead of printing them"),
+                                         cl::value_desc("prefix"), cl::cat(Category)};
+  cl::opt<std::string> VfsOverlay{"vfsoverlay",
+                                  cl::desc("Overlay this clang VFS overlay file on the real file system (the "
+                                           "result cache is not used)"),
+                                  cl::value_desc("file"), cl::cat(Category)};
   cl::opt<std::string> ShardSpec{"shard",
                                  cl::desc("Lint only shard K of N (1 <= K <= N), split by a hash of each path"),
                                  cl::value_desc("K/N"), cl::cat(Category)};
@@ -198,6 +224,8 @@ llvm::Error readAction(const Options &O, LintRequest &R) {
     R.What = Action::DumpConfig;
   else if (O.VerifyConfig)
     R.What = Action::VerifyConfig;
+  else if (O.ExplainConfig)
+    R.What = Action::ExplainConfig;
   if (O.Jobs < 0)
     return usage("-j: the number of jobs must be 0 (one per core) or more, not " + std::to_string(O.Jobs));
   std::optional<Format> Fmt = formatByName(O.OutputFormat);
@@ -207,7 +235,9 @@ llvm::Error readAction(const Options &O, LintRequest &R) {
   R.Paths.assign(O.Paths.begin(), O.Paths.end());
   if (O.Diff.getNumOccurrences())
     R.Filters.Diff = O.Diff;
-  if (R.What == Action::Lint && R.Paths.empty() && !R.Filters.Diff)
+  if (O.StoreCheckProfile.getNumOccurrences() && !O.CheckProfile)
+    return usage("--store-check-profile needs --enable-check-profile");
+  if (R.What == Action::Lint && R.Paths.empty() && !R.Filters.Diff && O.BuildPath.empty())
     return usage("no input files or directories (see --help)");
   if (O.PathStyle != "absolute" && O.PathStyle != "relative")
     return usage("--path-style: unknown style '" + O.PathStyle + "' (absolute or relative)");
@@ -240,6 +270,7 @@ void readConfiguration(const Options &O, LintRequest &R) {
   if (!O.Config.empty())
     R.Config.ConfigText = O.Config;
   R.Config.Profiles.assign(O.Profiles.begin(), O.Profiles.end());
+  R.Config.AllowNoChecks = O.AllowNoChecks;
   R.Flags.BuildPath = O.BuildPath;
   R.Flags.ExtraArgs.assign(O.ExtraArgs.begin(), O.ExtraArgs.end());
   R.Flags.ExtraArgsBefore.assign(O.ExtraArgsBefore.begin(), O.ExtraArgsBefore.end());
@@ -253,12 +284,19 @@ llvm::Error readRun(const Options &O, LintRequest &R) {
   R.Fix = O.Fix || O.FixErrors || O.FixUnverified;
   R.FixUnverified = O.FixUnverified;
   R.FixErrors = O.FixErrors;
+  R.FormatStyle = O.FormatStyle == "none" ? "" : std::string(O.FormatStyle);
   R.Filters.LineFilter = O.LineFilter;
   R.Filters.Baseline = O.Baseline;
   R.WriteBaseline = O.WriteBaseline;
   R.MeasuredResults = O.ValidationResults;
   R.Parse.RecoverIncludes = !O.StrictIncludes;
   R.Parse.CudaPath = O.CudaPath;
+  R.Parse.CheckProfile = O.CheckProfile;
+  R.Parse.ProfilePrefix = O.StoreCheckProfile;
+  R.Parse.VfsOverlay = O.VfsOverlay;
+  if (!R.Parse.VfsOverlay.empty())
+    if (auto Overlay = loadVfsOverlay(R.Parse.VfsOverlay, llvm::vfs::getRealFileSystem()); !Overlay)
+      return usage(llvm::toString(Overlay.takeError()));
   if (!R.Parse.CudaPath.empty() && !llvm::sys::fs::exists(R.Parse.CudaPath + "/include/cuda_runtime.h"))
     return usage("--cuda-path: '" + R.Parse.CudaPath + "' is not a CUDA toolkit (no include/cuda_runtime.h)");
   R.Cache.Enabled = !O.NoCache;

@@ -13,6 +13,7 @@
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
+#include "clang-tidy/GlobList.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -49,7 +50,9 @@ int explain(llvm::StringRef Check) {
   return error("unknown check '" + Check.str() + "' (see --list-checks)");
 }
 
-int dumpConfig(const LintRequest &R) {
+/// The file whose configuration --dump-config and --explain-config show: the
+/// first input, or a file in the working directory.
+std::string configuredFile(const LintRequest &R) {
   llvm::SmallString<256> File;
   if (R.Paths.empty()) {
     llvm::sys::fs::current_path(File);
@@ -58,7 +61,35 @@ int dumpConfig(const LintRequest &R) {
     File = R.Paths.front();
     llvm::sys::fs::make_absolute(File);
   }
-  auto Providers = makeOptionsProviders(R.Config, {std::string(File)});
+  return std::string(File);
+}
+
+/// clang-tidy's --explain-config: for each enabled check, the last
+/// configuration source whose Checks enable it.
+int explainConfig(const LintRequest &R) {
+  std::string File = configuredFile(R);
+  auto Providers = makeOptionsProviders(R.Config, {File});
+  if (!Providers)
+    return error(llvm::toString(Providers.takeError()));
+  std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> Provider = (*Providers)();
+  ClangTidyContext Context((*Providers)());
+  Context.setCurrentFile(File);
+  auto Sources = Provider->getRawOptions(File);
+  for (const clang::tidy::mlperf::CheckInfo &C : clang::tidy::mlperf::allChecks()) {
+    if (!Context.isCheckEnabled(C.Name))
+      continue;
+    for (const auto &[Options, Source] : llvm::reverse(Sources))
+      if (Options.Checks && clang::tidy::GlobList(*Options.Checks).contains(C.Name)) {
+        llvm::outs() << "'" << C.Name << "' is enabled in the " << Source << ".\n";
+        break;
+      }
+  }
+  return ExitClean;
+}
+
+int dumpConfig(const LintRequest &R) {
+  std::string File = configuredFile(R);
+  auto Providers = makeOptionsProviders(R.Config, {File});
   if (!Providers)
     return error(llvm::toString(Providers.takeError()));
   ClangTidyContext Context((*Providers)());
@@ -145,6 +176,8 @@ int runMain(int Argc, const char **Argv) {
     return explain(Request->ExplainCheck);
   case Action::DumpConfig:
     return dumpConfig(*Request);
+  case Action::ExplainConfig:
+    return explainConfig(*Request);
   case Action::Lsp:
     return lsp::runServer(*Request, std::cin, std::cout, llvm::errs());
   case Action::VerifyConfig:

@@ -19,6 +19,9 @@ namespace mlperf::lint {
 struct ParseOptions {
   bool RecoverIncludes = true; // false: --strict-includes, a missing header is a fatal error
   std::string CudaPath;        // --cuda-path, for CUDA inputs
+  bool CheckProfile = false;   // --enable-check-profile: each check's time per file, as clang-tidy's
+  std::string ProfilePrefix;   // --store-check-profile: written as JSON under this directory
+  std::string VfsOverlay;      // --vfsoverlay: a clang VFS overlay YAML file over the real file system
 };
 
 struct FileRun {

@@ -190,6 +190,10 @@ SharedPreambles::SharedPreambles(const clang::tooling::CompilationDatabase &DB, 
   // Each file takes the prefix it shares with the most files, the longest of
   // those: every file that begins with <torch/torch.h> shares its preamble,
   // whatever it includes after it (its own includes then find their guards).
+  // A file that shares none takes the longest of its prefixes that an earlier
+  // run precompiled, so one file linted alone (pre-commit, an editor) finds
+  // the preamble a tree run built; a run of one file builds one for its whole
+  // prefix, which its next run reuses.
   std::map<std::string, std::shared_ptr<Group>> Groups;
   for (Candidate &C : Candidates) {
     const std::string *Best = nullptr;
@@ -197,6 +201,11 @@ SharedPreambles::SharedPreambles(const clang::tooling::CompilationDatabase &DB, 
     for (const std::string &P : C.Prefixes)
       if (unsigned N = Sharing[C.Flags + P]; N >= BestCount && N >= 2)
         Best = &P, BestCount = N;
+    for (auto P = C.Prefixes.rbegin(); !Best && P != C.Prefixes.rend(); ++P)
+      if (fs::exists(this->Dir + "/" + hashText(C.Flags + *P) + ".pch"))
+        Best = &*P;
+    if (!Best && Files.size() == 1)
+      Best = &C.Prefixes.back();
     if (!Best)
       continue;
     std::string Key = hashText(C.Flags + *Best);

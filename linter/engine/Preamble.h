@@ -10,7 +10,10 @@
 // while they are unchanged. Only prefixes shared by at least two input files
 // are precompiled; each file takes the leading part of its prefix that the
 // most files share (the longest of those), so files that all begin with
-// <torch/torch.h> share one preamble whatever they include after it. A parse
+// <torch/torch.h> share one preamble whatever they include after it. A file
+// that shares its prefix with no other input uses the longest part of it that
+// was precompiled before, and a run of a single file precompiles its prefix:
+// linted alone, a file costs a parse against a preamble, not a full one. A parse
 // against a preamble that reports a compiler error is repeated without it, so
 // the preamble never changes what is reported.
 #pragma once
@@ -38,7 +41,8 @@ struct Preamble {
 
 class SharedPreambles {
 public:
-  /// Preambles for the prefixes that at least two of \p Files share, kept in \p Dir.
+  /// Preambles for the prefixes that at least two of \p Files share (or one
+  /// file alone, or that were built before), kept in \p Dir.
   SharedPreambles(const clang::tooling::CompilationDatabase &DB, std::string Dir,
                   const std::vector<std::string> &Files);
 

@@ -1,6 +1,9 @@
 #include "engine/RecordingFileSystem.h"
 
+#include "analysis/InputFiles.h"
+
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 
 namespace mlperf::lint {
 
@@ -35,6 +38,25 @@ void RecordingFileSystem::recordAbsent(const llvm::Twine &Path, std::error_code 
     return;
   llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/false);
   Absent.insert(std::string(Abs));
+}
+
+llvm::Expected<llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>>
+loadVfsOverlay(const std::string &Path, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base) {
+  auto Buf = clang::tidy::mlperf::readStructuredFile(Path, "the VFS overlay");
+  if (!Buf)
+    return Buf.takeError();
+  std::string Problem;
+  auto Keep = [](const llvm::SMDiagnostic &D, void *Context) {
+    auto &P = *static_cast<std::string *>(Context);
+    if (P.empty())
+      P = "line " + std::to_string(D.getLineNo()) + ": " + D.getMessage().str();
+  };
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS =
+      llvm::vfs::getVFSFromYAML(std::move(*Buf), Keep, Path, &Problem, std::move(Base));
+  if (!FS)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: invalid VFS overlay: %s", Path.c_str(),
+                                   Problem.empty() ? "not a clang VFS overlay" : Problem.c_str());
+  return FS;
 }
 
 } // namespace mlperf::lint

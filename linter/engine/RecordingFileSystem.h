@@ -3,6 +3,7 @@
 #pragma once
 
 #include "llvm/Support/Chrono.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <set>
@@ -32,5 +33,10 @@ private:
   std::set<Opened> Files;
   std::set<std::string> Absent;
 };
+
+/// clang's VFS overlay file \p Path (--vfsoverlay) over \p Base, or an error
+/// naming the file and its first problem.
+llvm::Expected<llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>>
+loadVfsOverlay(const std::string &Path, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base);
 
 } // namespace mlperf::lint

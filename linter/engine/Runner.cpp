@@ -81,9 +81,21 @@ private:
                                                           const std::string &File, FileResult &R, FileRun &Run,
                                                           ClangTidyStats &Stats) {
     ClangTidyContext Context(Providers());
+    if (S.Parse.CheckProfile) {
+      Context.setEnableProfiling(true);
+      Context.setProfileStoragePrefix(S.Parse.ProfilePrefix);
+    }
     auto Read =
         llvm::makeIntrusiveRefCnt<RecordingFileSystem>(recordingFileSystem(llvm::vfs::getRealFileSystem(), Hashes));
     auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Read);
+    if (!S.Parse.VfsOverlay.empty()) {
+      // Checked when the command line was read; a file changed since then
+      // parses without it.
+      if (auto Overlay = loadVfsOverlay(S.Parse.VfsOverlay, Read))
+        FS->pushOverlay(*Overlay);
+      else
+        llvm::consumeError(Overlay.takeError());
+    }
     if (Buffers) {
       auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
       for (const auto &[Path, Text] : *S.Overlays)

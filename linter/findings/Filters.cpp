@@ -52,10 +52,13 @@ std::vector<clang::tidy::FileFilter> changedLines(llvm::StringRef Diff, llvm::St
   Diff.split(Lines, '\n');
   for (llvm::StringRef L : Lines) {
     if (L.consume_front("+++ ")) {
-      if (L.consume_front("b/"))
+      L = L.split('\t').first; // diff(1) puts a timestamp after a tab
+      if (L == "/dev/null")
+        Files.push_back({"", {}}); // a deleted file
+      else if (L.consume_front("b/") || !llvm::sys::path::is_absolute(L))
         Files.push_back({(Top + "/" + L).str(), {}});
       else
-        Files.push_back({"", {}}); // a deleted file
+        Files.push_back({L.str(), {}});
       continue;
     }
     if (!L.consume_front("@@ ") || Files.empty() || Files.back().Name.empty())
@@ -125,25 +128,33 @@ llvm::Error FindingFilter::readLineFilter(const std::string &Json) {
   return llvm::Error::success();
 }
 
-llvm::Error FindingFilter::readDiff(const std::string &RefGiven) {
-  auto Top = git(".", {"rev-parse", "--show-toplevel"});
-  if (!Top)
-    return Top.takeError();
-  std::string Ref = RefGiven.empty() ? "HEAD" : RefGiven;
-  // The ref reaches git only as an operand after --end-of-options, and the
-  // diff gets the commit's hash: no user text is read as an option.
-  auto Commit = git(llvm::StringRef(*Top).trim().str(),
-                    {"rev-parse", "--verify", "--quiet", "--end-of-options", Ref + "^{commit}"});
-  std::string Hash = Commit ? llvm::StringRef(*Commit).trim().str() : "";
-  if (!Commit)
-    llvm::consumeError(Commit.takeError());
-  if (Hash.empty() || !llvm::all_of(Hash, llvm::isHexDigit))
-    return failure("--diff: '" + Ref + "' is not a commit of this repository");
-  auto Diff = git(llvm::StringRef(*Top).trim().str(),
-                  {"diff", "-U0", "--no-color", "--no-ext-diff", "--merge-base", Hash, "--"});
-  if (!Diff)
-    return Diff.takeError();
-  std::vector<clang::tidy::FileFilter> Files = changedLines(*Diff, llvm::StringRef(*Top).trim());
+namespace {
+/// A unified diff on standard input: with `--diff=-` always, with a bare
+/// `--diff` when stdin is a pipe or a file that is not empty (as
+/// clang-tidy-diff reads `git diff -U0 | ...`). None: ask git.
+llvm::Expected<std::optional<std::string>> diffOnStdin(const std::string &Ref) {
+  llvm::sys::fs::file_status Status;
+  bool Piped = !llvm::sys::fs::status(0, Status) && (Status.type() == llvm::sys::fs::file_type::fifo_file ||
+                                                     Status.type() == llvm::sys::fs::file_type::regular_file);
+  if (Ref != "-" && !(Ref.empty() && Piped))
+    return std::nullopt;
+  auto In = llvm::MemoryBuffer::getSTDIN();
+  if (!In)
+    return failure("--diff: cannot read the diff on standard input: " + In.getError().message());
+  constexpr size_t Limit = 64u << 20;
+  if ((*In)->getBufferSize() > Limit)
+    return failure("--diff: the diff on standard input is larger than 64 MB");
+  std::string Text = (*In)->getBuffer().str();
+  if (Ref.empty() && llvm::StringRef(Text).trim().empty())
+    return std::nullopt; // nothing piped in: the changes since HEAD
+  if (!Text.empty() && !llvm::StringRef(Text).contains("\n+++ ") && !llvm::StringRef(Text).starts_with("+++ "))
+    return failure("--diff: standard input is not a unified diff (no '+++ ' line); pipe `git diff -U0` into it");
+  return Text;
+}
+} // namespace
+
+llvm::Error FindingFilter::useDiff(llvm::StringRef Diff, llvm::StringRef Top) {
+  std::vector<clang::tidy::FileFilter> Files = changedLines(Diff, Top);
   for (const auto &C : Files)
     if (isCxxSource(C.Name) && llvm::sys::fs::exists(C.Name))
       Changed.push_back(C.Name);
@@ -161,6 +172,37 @@ llvm::Error FindingFilter::readDiff(const std::string &RefGiven) {
   Lines = std::move(Files);
   HaveLines = true;
   return llvm::Error::success();
+}
+
+llvm::Error FindingFilter::readDiff(const std::string &RefGiven) {
+  auto Piped = diffOnStdin(RefGiven);
+  if (!Piped)
+    return Piped.takeError();
+  if (*Piped) {
+    // Paths in the diff are relative to the current directory, as for
+    // clang-tidy-diff -p1.
+    llvm::SmallString<256> Cwd;
+    llvm::sys::fs::current_path(Cwd);
+    return useDiff(**Piped, Cwd);
+  }
+  auto Top = git(".", {"rev-parse", "--show-toplevel"});
+  if (!Top)
+    return Top.takeError();
+  std::string Ref = RefGiven.empty() ? "HEAD" : RefGiven;
+  // The ref reaches git only as an operand after --end-of-options, and the
+  // diff gets the commit's hash: no user text is read as an option.
+  auto Commit = git(llvm::StringRef(*Top).trim().str(),
+                    {"rev-parse", "--verify", "--quiet", "--end-of-options", Ref + "^{commit}"});
+  std::string Hash = Commit ? llvm::StringRef(*Commit).trim().str() : "";
+  if (!Commit)
+    llvm::consumeError(Commit.takeError());
+  if (Hash.empty() || !llvm::all_of(Hash, llvm::isHexDigit))
+    return failure("--diff: '" + Ref + "' is not a commit of this repository");
+  auto Diff = git(llvm::StringRef(*Top).trim().str(),
+                  {"diff", "-U0", "--no-color", "--no-ext-diff", "--merge-base", Hash, "--"});
+  if (!Diff)
+    return Diff.takeError();
+  return useDiff(*Diff, llvm::StringRef(*Top).trim());
 }
 
 llvm::Error FindingFilter::readBaseline(const std::string &Path) {
@@ -244,7 +286,8 @@ std::vector<ClangTidyError> FindingFilter::applyLines(std::vector<ClangTidyError
   return Out;
 }
 
-std::vector<ClangTidyError> FindingFilter::applyBaseline(std::vector<ClangTidyError> Errors, unsigned &Hidden) {
+std::vector<ClangTidyError> FindingFilter::applyBaseline(std::vector<ClangTidyError> Errors,
+                                                         std::vector<ClangTidyError> &AcceptedErrors) {
   if (Accepted.empty())
     return Errors;
   std::vector<ClangTidyError> Out;
@@ -254,7 +297,7 @@ std::vector<ClangTidyError> FindingFilter::applyBaseline(std::vector<ClangTidyEr
           {E.DiagnosticName, E.Message.FilePath, normalised(lineText(E.Message.FilePath, E.Message.FileOffset))});
       if (It != Accepted.end() && It->second) {
         --It->second;
-        ++Hidden;
+        AcceptedErrors.push_back(std::move(E));
         continue;
       }
     }
@@ -271,7 +314,38 @@ std::vector<std::string> FindingFilter::staleEntries(llvm::ArrayRef<std::string>
   return Out;
 }
 
-llvm::Error writeBaseline(const std::string &Path, llvm::ArrayRef<ClangTidyError> Errors) {
+namespace {
+/// The entries of the baseline already at \p Path whose file this run did
+/// not lint and that still exists: a run over part of a tree (--diff, a
+/// subdirectory) rewrites its files' entries and keeps the others.
+nlohmann::json keptEntries(const std::string &Path, const std::string &Dir, llvm::ArrayRef<std::string> Linted) {
+  nlohmann::json Kept = nlohmann::json::array();
+  if (!llvm::sys::fs::is_regular_file(Path))
+    return Kept;
+  // Read to be rewritten, not as an input: the output rule allows it.
+  auto Buf = readStructuredFile(Path, "the baseline", /*Record=*/false);
+  if (!Buf) {
+    llvm::consumeError(Buf.takeError());
+    return Kept;
+  }
+  nlohmann::json Old = nlohmann::json::parse((*Buf)->getBuffer(), nullptr, /*allow_exceptions=*/false);
+  if (Old.is_discarded() || !Old.is_object() || !Old.contains("findings") || !Old["findings"].is_array())
+    return Kept;
+  for (const nlohmann::json &E : Old["findings"]) {
+    if (!E.is_object() || !E.contains("file") || !E["file"].is_string())
+      continue;
+    std::string File = E["file"];
+    if (!llvm::sys::path::is_absolute(File))
+      File = Dir + "/" + File;
+    if (!llvm::is_contained(Linted, File) && llvm::sys::fs::exists(File))
+      Kept.push_back(E);
+  }
+  return Kept;
+}
+} // namespace
+
+llvm::Error writeBaseline(const std::string &Path, llvm::ArrayRef<ClangTidyError> Errors,
+                          llvm::ArrayRef<std::string> Linted) {
   std::string Dir = directoryOf(Path);
   std::map<std::tuple<std::string, std::string, std::string>, std::pair<std::string, unsigned>> Entries;
   for (const ClangTidyError &E : Errors) {
@@ -282,9 +356,12 @@ llvm::Error writeBaseline(const std::string &Path, llvm::ArrayRef<ClangTidyError
     Entry.first = Text;
     ++Entry.second;
   }
-  nlohmann::json Findings = nlohmann::json::array();
+  nlohmann::json Findings = keptEntries(Path, Dir, Linted);
   for (const auto &[K, V] : Entries)
     Findings.push_back({{"file", std::get<0>(K)}, {"check", std::get<1>(K)}, {"text", V.first}, {"count", V.second}});
+  std::stable_sort(Findings.begin(), Findings.end(), [](const nlohmann::json &A, const nlohmann::json &B) {
+    return A.value("file", "") < B.value("file", "");
+  });
   nlohmann::json Doc = {{"tool", "mlperf-lint"}, {"version", 1}, {"findings", Findings}};
   return writeOutputFile(Path, "--write-baseline", "the baseline", [&](llvm::raw_ostream &OS) {
     OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

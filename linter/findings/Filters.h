@@ -33,9 +33,10 @@ public:
   /// Compiler errors always pass.
   std::vector<clang::tidy::ClangTidyError> applyLines(std::vector<clang::tidy::ClangTidyError> Errors,
                                                       clang::tidy::ClangTidyStats &Stats) const;
-  /// The findings the baseline does not accept; \p Hidden counts the others.
+  /// The findings the baseline does not accept; those it accepts are moved to
+  /// \p Accepted.
   std::vector<clang::tidy::ClangTidyError> applyBaseline(std::vector<clang::tidy::ClangTidyError> Errors,
-                                                         unsigned &Hidden);
+                                                         std::vector<clang::tidy::ClangTidyError> &Accepted);
   const std::string &baselinePath() const { return BaselinePath; }
   /// Entries for \p Linted files that matched no finding, one line each.
   std::vector<std::string> staleEntries(llvm::ArrayRef<std::string> Linted) const;
@@ -47,8 +48,11 @@ private:
   bool passesLines(const std::string &File, unsigned Line) const;
   llvm::Error readLineFilter(const std::string &Json);
   /// The lines changed since \p Ref ("": HEAD) in the repository around the
-  /// working directory.
+  /// working directory, or those of a diff on standard input ("-", or "" and
+  /// a pipe).
   llvm::Error readDiff(const std::string &Ref);
+  /// The changed lines of \p Diff (`diff -U0`), paths relative to \p Top.
+  llvm::Error useDiff(llvm::StringRef Diff, llvm::StringRef Top);
   llvm::Error readBaseline(const std::string &Path);
 
   std::vector<clang::tidy::FileFilter> Lines; // empty: every line
@@ -60,7 +64,9 @@ private:
 };
 
 /// Writes the findings of \p Errors as a baseline to \p Path; paths are
-/// relative to the baseline's directory.
-llvm::Error writeBaseline(const std::string &Path, llvm::ArrayRef<clang::tidy::ClangTidyError> Errors);
+/// relative to the baseline's directory. Entries of a baseline already at
+/// \p Path for existing files not in \p Linted are kept.
+llvm::Error writeBaseline(const std::string &Path, llvm::ArrayRef<clang::tidy::ClangTidyError> Errors,
+                          llvm::ArrayRef<std::string> Linted);
 
 } // namespace mlperf::lint

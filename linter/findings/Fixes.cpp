@@ -1,5 +1,6 @@
 #include "findings/Fixes.h"
 
+#include "clang/Format/Format.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -35,14 +36,28 @@ bool touchesUncompilable(const clang::tidy::ClangTidyError &E, const FixRequest 
   return false;
 }
 
-llvm::Expected<std::string> applyTo(llvm::StringRef Current, const Replacements &Repls) {
+/// \p Current with \p Repls applied; with a \p Style, the code around them is
+/// cleaned up and formatted as clang-tidy's --format-style does.
+llvm::Expected<std::string> applyTo(llvm::StringRef Current, const Replacements &Repls, llvm::StringRef File,
+                                    llvm::StringRef Style) {
   Replacements Matched;
   for (const Replacement &Rep : Repls) {
     std::string Text = matchLineEndings(Rep.getReplacementText(), Current);
     if (llvm::Error E = Matched.add(Replacement(Rep.getFilePath(), Rep.getOffset(), Rep.getLength(), Text)))
       return std::move(E);
   }
-  return clang::tooling::applyAllReplacements(Current, Matched);
+  if (Style.empty())
+    return clang::tooling::applyAllReplacements(Current, Matched);
+  llvm::Expected<clang::format::FormatStyle> Format = clang::format::getStyle(Style, File, "none", Current);
+  if (!Format)
+    return Format.takeError();
+  llvm::Expected<Replacements> Cleaned = clang::format::cleanupAroundReplacements(Current, Matched, *Format);
+  if (!Cleaned)
+    return Cleaned.takeError();
+  llvm::Expected<Replacements> Formatted = clang::format::formatReplacements(Current, *Cleaned, *Format);
+  if (!Formatted)
+    return Formatted.takeError();
+  return clang::tooling::applyAllReplacements(Current, *Formatted);
 }
 
 /// Each file's contents with its fixes applied, in memory, when it still
@@ -61,7 +76,7 @@ std::map<std::string, std::string> fixedContents(const std::map<std::string, Rep
       Errors[File] = "changed since it was linted; not fixed (run mlperf-lint again)";
       continue;
     }
-    llvm::Expected<std::string> Text = applyTo((*Buf)->getBuffer(), Repls);
+    llvm::Expected<std::string> Text = applyTo((*Buf)->getBuffer(), Repls, File, R.FormatStyle);
     if (!Text)
       Errors[File] = llvm::toString(Text.takeError());
     else
@@ -128,9 +143,11 @@ FixResult applyFixes(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, const F
     if (Failed.count(File))
       continue;
     std::optional<uint64_t> Hash = R.Hashes ? R.Hashes->lookup(File) : std::nullopt;
-    llvm::Error W = Hash ? rewriteChecked(File, *Hash, [&](llvm::StringRef Current) { return applyTo(Current, Repls); })
-                         : llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                                   "changed while it was linted; not fixed (run mlperf-lint again)");
+    llvm::Error W =
+        Hash ? rewriteChecked(File, *Hash,
+                              [&](llvm::StringRef Current) { return applyTo(Current, Repls, File, R.FormatStyle); })
+             : llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "changed while it was linted; not fixed (run mlperf-lint again)");
     if (W) {
       Out.Errors.push_back(File + ": " + llvm::toString(std::move(W)));
       Failed.insert(File);

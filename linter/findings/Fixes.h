@@ -23,6 +23,7 @@ struct FixRequest {
   bool FixErrors = false;                // --fix-errors: fix files with compile errors too
   std::set<std::string> Uncompilable;    // normalized paths: files with, or parsed with, compile errors
   FixVerifier Verify;                    // none: written unverified (--fix-unverified)
+  std::string FormatStyle;               // --format-style: clang-format the code around the fixes ("": no)
 };
 
 struct FixResult {

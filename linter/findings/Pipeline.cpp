@@ -49,12 +49,19 @@ std::vector<ClangTidyError> FindingsPipeline::add(FileFindings F) {
   for (const ClangTidyError &E : Errors)
     if (!isCompilerError(E))
       ++Run.Counts[{normalizedPath(E.Message.FilePath), E.DiagnosticName}];
-  if (O.Filter)
-    Errors = O.Filter->applyLines(std::move(Errors), Run.Stats);
+  // The baseline records and accepts every finding of the files linted, also
+  // those outside --line-filter and --diff: a baseline written with --diff
+  // keeps the rest of the file's findings, and an entry outside the diff is
+  // still matched, not reported as stale.
   if (!O.WriteBaseline.empty())
     ForBaseline.insert(ForBaseline.end(), Errors.begin(), Errors.end());
-  if (O.Filter)
-    Errors = O.Filter->applyBaseline(std::move(Errors), Hidden);
+  if (O.Filter) {
+    std::vector<ClangTidyError> Accepted;
+    Errors = O.Filter->applyBaseline(std::move(Errors), Accepted);
+    clang::tidy::ClangTidyStats Outside;
+    Hidden += O.Filter->applyLines(std::move(Accepted), Outside).size();
+    Errors = O.Filter->applyLines(std::move(Errors), Run.Stats);
+  }
   O.Notes.add(Errors);
   Run.Errors.insert(Run.Errors.end(), Errors.begin(), Errors.end());
   return Errors;
@@ -63,7 +70,7 @@ std::vector<ClangTidyError> FindingsPipeline::add(FileFindings F) {
 void FindingsPipeline::finish(std::vector<std::string> &Messages, std::vector<std::string> &Problems) {
   if (!O.WriteBaseline.empty()) {
     size_t N = llvm::count_if(ForBaseline, [](const ClangTidyError &E) { return !isCompilerError(E); });
-    if (llvm::Error E = writeBaseline(O.WriteBaseline, ForBaseline))
+    if (llvm::Error E = writeBaseline(O.WriteBaseline, ForBaseline, O.Inputs))
       Problems.push_back(llvm::toString(std::move(E)));
     else
       Messages.push_back("wrote " + std::to_string(N) + " finding(s) to the baseline " + O.WriteBaseline);

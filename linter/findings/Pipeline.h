@@ -2,9 +2,11 @@
 // replayed from the cache, passes once through the same stages, in input
 // order: findings another file already reported are dropped (a header's
 // finding is reported by every file that includes it), then those in vendored
-// headers, then those outside --line-filter and --diff, then (once recorded
-// for --write-baseline) those the baseline accepts; the survivors carry the
-// figure `validate` measured for their check.
+// headers; then every finding left is recorded for --write-baseline and
+// matched against the baseline, and only then are those outside --line-filter
+// and --diff dropped (a baseline composes with them: it records and accepts
+// the whole file's findings); the survivors carry the figure `validate`
+// measured for their check.
 #pragma once
 
 #include "findings/Filters.h"

@@ -10,6 +10,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <set>
 
 namespace mlperf::lint {
@@ -116,9 +117,10 @@ ArgumentsAdjuster cxxHeaderAdjuster() {
   };
 }
 
-/// Include directories made absolute against the command's directory, as the
-/// compiler resolves them: then a header found through `-Iinclude` has an
-/// absolute name, which the project's header filter (an absolute path) matches.
+/// Include directories and the input made absolute against the command's
+/// directory, as the compiler resolves them: then a header found through
+/// `-Iinclude` has an absolute name, which the project's header filter (an
+/// absolute path) matches.
 class AbsoluteIncludeDirs : public CompilationDatabase {
 public:
   explicit AbsoluteIncludeDirs(std::unique_ptr<CompilationDatabase> Inner) : Inner(std::move(Inner)) {}
@@ -146,6 +148,13 @@ private:
         return std::string(Abs);
       };
       std::vector<std::string> &Args = C.CommandLine;
+      // A relative "file" names the input relative to "directory": made
+      // absolute, the findings in it carry a path that resolves anywhere.
+      if (!C.Filename.empty() && llvm::sys::path::is_relative(C.Filename)) {
+        std::string File = Resolve(C.Filename);
+        std::replace(Args.begin() + 1, Args.end(), C.Filename, File);
+        C.Filename = File;
+      }
       for (size_t I = 1; I < Args.size(); ++I)
         for (llvm::StringRef O : Options) {
           if (Args[I] == O && I + 1 < Args.size() && !O.ends_with("=")) {

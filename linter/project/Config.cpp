@@ -225,7 +225,7 @@ llvm::Expected<ClangTidyOptions> commandLineOverrides(const ConfigRequest &R) {
   if (R.Checks) {
     if (llvm::Error E = verifyCheckGlobs(*R.Checks, "--checks"))
       return std::move(E);
-    if (!enablesSomeCheck(*R.Checks))
+    if (!enablesSomeCheck(*R.Checks) && !R.AllowNoChecks)
       return fail("--checks", "'" + *R.Checks + "' enables no check (see --list-checks)");
     Overrides.Checks = *R.Checks;
   }

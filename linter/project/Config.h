@@ -24,6 +24,7 @@ struct ConfigRequest {
   std::optional<bool> SystemHeaders;
   std::vector<std::string> Profiles;
   std::string DefaultHeaderFilter; // used unless a configuration or --header-filter sets one
+  bool AllowNoChecks = false;      // --allow-no-checks: globs that enable no check are not an error
 };
 
 /// Validates every configuration the run will read (the config file, the

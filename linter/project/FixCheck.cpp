@@ -67,7 +67,7 @@ FixVerifier fixVerifier(const LintRequest &R, const LintOutcome &Before) {
 void applyRequestedFixes(const LintRequest &R, LintOutcome &Out) {
   if (R.Fix && !Out.Fatal) {
     FixVerifier Verify = R.FixUnverified ? FixVerifier() : fixVerifier(R, Out);
-    FixResult Fixed = applyFixes(Out.Errors, {Out.Hashes.get(), R.FixErrors, Out.Uncompilable, Verify});
+    FixResult Fixed = applyFixes(Out.Errors, {Out.Hashes.get(), R.FixErrors, Out.Uncompilable, Verify, R.FormatStyle});
     Out.Problems.insert(Out.Problems.end(), Fixed.Errors.begin(), Fixed.Errors.end());
     Out.Messages.insert(Out.Messages.end(), Fixed.Notes.begin(), Fixed.Notes.end());
     Out.Messages.push_back("applied " + std::to_string(Fixed.Applied) + " fix(es) to " +

@@ -3,12 +3,14 @@
 #include "engine/Jobs.h"
 #include "engine/WholeProject.h"
 #include "findings/Pipeline.h"
+#include "project/CompileFlags.h"
 #include "project/Inputs.h"
 #include "project/ProjectScope.h"
 #include "support/SafeIO.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -43,8 +45,30 @@ bool fatal(LintOutcome &Out, std::string Problem) {
   return false;
 }
 
-/// The filters (--diff names the inputs when none are given) and the inputs;
-/// false when there is nothing to lint.
+/// `-p <build>` with no inputs: every file the compilation database lists
+/// that exists, as run-clang-tidy lints them.
+llvm::Expected<std::vector<std::string>> databaseFiles(const FlagsRequest &Request) {
+  auto Flags = makeCompilationDatabase(Request);
+  if (!Flags)
+    return Flags.takeError();
+  std::vector<std::string> Files;
+  for (const clang::tooling::CompileCommand &C : Flags->Database->getAllCompileCommands()) {
+    // A relative "file" is relative to its entry's "directory".
+    llvm::SmallString<256> Path(C.Filename);
+    if (llvm::sys::path::is_relative(Path))
+      Path = (C.Directory + "/" + C.Filename);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    if (llvm::sys::fs::is_regular_file(Path) && !llvm::is_contained(Files, Path.str()))
+      Files.push_back(std::string(Path));
+  }
+  if (Files.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s: the compilation database lists no file that exists", Request.BuildPath.c_str());
+  return Files;
+}
+
+/// The filters (--diff names the inputs when none are given, and so does
+/// -p) and the inputs; false when there is nothing to lint.
 bool collect(LintRequest &R, Plan &P, LintOutcome &Out) {
   if (R.Filters.active()) {
     auto F = FindingFilter::create(R.Filters);
@@ -56,6 +80,12 @@ bool collect(LintRequest &R, Plan &P, LintOutcome &Out) {
       if (R.Paths.empty())
         return false; // --diff: nothing changed
     }
+  }
+  if (R.Paths.empty() && !R.Flags.BuildPath.empty()) {
+    auto Listed = databaseFiles(R.Flags);
+    if (!Listed)
+      return fatal(Out, llvm::toString(Listed.takeError()));
+    R.Paths = std::move(*Listed);
   }
   P.Inputs = collectInputs(R.Paths, {R.Headers, R.Excludes});
   if (R.OnlyShard)
@@ -121,7 +151,10 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
                 LintOutcome &Out) {
   const std::vector<std::string> &Files = P.Inputs.Files;
   std::unique_ptr<ResultCache> Cache;
-  if (R.Cache.Enabled && R.Overlays.empty()) {
+  // Buffers and a VFS overlay change what a file holds without its hash
+  // changing, and a check profile times a parse: such runs neither read nor
+  // write the cache.
+  if (R.Cache.Enabled && R.Overlays.empty() && R.Parse.VfsOverlay.empty() && !R.Parse.CheckProfile) {
     auto Opened = ResultCache::open(R.Cache, *P.Database, Out.Providers, R.Parse);
     if (Opened)
       Cache = std::move(*Opened);

@@ -17,7 +17,7 @@
 
 namespace mlperf::lint {
 
-enum class Action { Lint, ListChecks, Explain, DumpConfig, VerifyConfig, Validate, Lsp };
+enum class Action { Lint, ListChecks, Explain, DumpConfig, ExplainConfig, VerifyConfig, Validate, Lsp };
 
 struct LintRequest {
   Action What = Action::Lint;
@@ -34,8 +34,8 @@ struct LintRequest {
   std::string ExportFixes;
   bool Fix = false;
   bool FixErrors = false;
-  bool FixUnverified = false; // --fix-unverified: write fixes without linting the fixed code first  // --fix-errors:
-                              // also fix files with compile errors (implies --fix)
+  bool FixUnverified = false; // --fix-unverified: write fixes without linting the fixed code first
+  std::string FormatStyle;    // --format-style: clang-format style for the code around fixes ("", "none": none)
   unsigned Jobs = 0;          // 0: one per core
   bool Quiet = false;
   bool CompilerStats = true; // clang's "N warnings generated." lines on stderr

@@ -1,8 +1,12 @@
 #include "report/Diagnostics.h"
 
+#include "BuildInfo.h"
 #include "MlperfCheck.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 
@@ -39,6 +43,42 @@ bool isLowConfidence(const ClangTidyError &E) {
   return llvm::any_of(E.Notes, [](const clang::tooling::DiagnosticMessage &N) {
     return llvm::StringRef(N.Message) == clang::tidy::mlperf::ByNameNote;
   });
+}
+
+std::string documentationDirectory() {
+  static const std::string Dir = [] {
+    std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+    llvm::SmallString<256> Installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+    llvm::sys::path::append(Installed, "share", "doc", "mlperf-lint");
+    if (!Exe.empty() && llvm::sys::fs::is_directory(Installed + "/checks"))
+      return std::string(Installed);
+    return std::string(MLPERF_SOURCE_DIR "/docs");
+  }();
+  return Dir;
+}
+
+std::string percentEncoded(llvm::StringRef Path) {
+  std::string Out;
+  for (unsigned char C : Path) {
+    if (llvm::isAlnum(C) || llvm::StringRef("-._~/").contains(C))
+      Out += C;
+    else
+      Out += "%" + llvm::utohexstr(C, /*LowerCase=*/false, /*Width=*/2);
+  }
+  return Out;
+}
+
+std::string fileUri(llvm::StringRef Path) { return "file://" + percentEncoded(Path); }
+
+std::string readmeUri() {
+  std::string Installed = documentationDirectory() + "/README.md";
+  return fileUri(llvm::sys::fs::exists(Installed) ? Installed : MLPERF_SOURCE_DIR "/README.md");
+}
+
+std::string checkPageUri(llvm::StringRef Check) {
+  Check.consume_front("mlperf-");
+  std::string Page = documentationDirectory() + "/checks/" + Check.str() + ".md";
+  return llvm::sys::fs::exists(Page) ? fileUri(Page) : "";
 }
 
 } // namespace mlperf::lint

@@ -25,4 +25,16 @@ llvm::StringRef severityOf(const clang::tidy::ClangTidyError &E);
 /// uninstantiated template ("confidence": "low" in JSON and SARIF).
 bool isLowConfidence(const clang::tidy::ClangTidyError &E);
 
+/// The documentation's directory: share/doc/mlperf-lint beside an installed
+/// binary, else the source tree's docs/ (a build tree's binary).
+std::string documentationDirectory();
+/// The file:// URI of the README (the tool's home page in SARIF).
+std::string readmeUri();
+/// A file:// URI of \p Check's page (checks/<name>.md), or "" when it has none.
+std::string checkPageUri(llvm::StringRef Check);
+/// \p Path with the bytes a URI reserves %-encoded (RFC 3986).
+std::string percentEncoded(llvm::StringRef Path);
+/// The file:// URI of an absolute path.
+std::string fileUri(llvm::StringRef Path);
+
 } // namespace mlperf::lint

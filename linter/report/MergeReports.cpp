@@ -72,13 +72,30 @@ struct MergedRun {
   }
 };
 
-std::string mergeSarif(const std::vector<Json> &Docs) {
+/// The run's %SRCROOT% ("" when it has none): the directory its relative
+/// URIs are resolved against.
+std::string sourceRoot(const Json &Run) {
+  auto Bases = Run.find("originalUriBaseIds");
+  if (Bases == Run.end() || !Bases->is_object() || !Bases->contains("%SRCROOT%"))
+    return "";
+  return (*Bases)["%SRCROOT%"].value("uri", "");
+}
+
+llvm::Expected<std::string> mergeSarif(const std::vector<std::string> &Names, const std::vector<Json> &Docs) {
   std::vector<std::string> Order;
   std::map<std::string, MergedRun> Runs;
-  for (const Json &D : Docs)
-    for (const Json &R : D.at("runs")) {
+  std::map<std::string, size_t> RootFrom; // tool -> the log its %SRCROOT% was taken from
+  for (size_t I = 0; I < Docs.size(); ++I)
+    for (const Json &R : Docs[I].at("runs")) {
       std::string Tool = R.at("tool").at("driver").at("name").get<std::string>();
       auto [It, New] = Runs.try_emplace(Tool);
+      auto [From, First] = RootFrom.try_emplace(Tool, I);
+      // Relative URIs of logs with different roots name different files: a
+      // merged log can keep only one root, so it refuses rather than guess.
+      if (!First && sourceRoot(R) != sourceRoot(It->second.Run))
+        return problem("merge-sarif: " + Names[I] + " has the source root '" + sourceRoot(R) + "' but " +
+                       Names[From->second] + " has '" + sourceRoot(It->second.Run) +
+                       "'; lint every shard with the same --sarif-root");
       if (New) {
         Order.push_back(Tool);
         It->second.Run = R;
@@ -129,7 +146,9 @@ llvm::Expected<std::string> mergeReports(const std::vector<std::string> &Names,
     Docs.push_back(std::move(D));
   }
   try {
-    return Sarif ? mergeSarif(Docs) : mergeJson(Docs);
+    if (Sarif)
+      return mergeSarif(Names, Docs);
+    return mergeJson(Docs);
   } catch (const std::exception &E) {
     return problem("merge-sarif: malformed report: " + std::string(E.what()));
   }

@@ -127,13 +127,17 @@ std::string gitTopLevel() {
 }
 
 namespace {
-std::string percentEncoded(llvm::StringRef Path) {
+/// SARIF's rule name: "sync-in-loop" -> "SyncInLoop".
+std::string pascalCase(llvm::StringRef Id) {
   std::string Out;
-  for (unsigned char C : Path) {
-    if (llvm::isAlnum(C) || llvm::StringRef("-._~/").contains(C))
-      Out += C;
-    else
-      Out += "%" + llvm::utohexstr(C, /*LowerCase=*/false, /*Width=*/2);
+  bool Upper = true;
+  for (char C : Id) {
+    if (!llvm::isAlnum(C)) {
+      Upper = true;
+      continue;
+    }
+    Out += Upper ? llvm::toUpper(C) : C;
+    Upper = false;
   }
   return Out;
 }
@@ -166,11 +170,10 @@ public:
     for (const std::string &P : Problems)
       Notifications.push_back({{"level", "error"}, {"message", {{"text", P}}}});
     json Invocation = {{"executionSuccessful", Notifications.empty()}, {"toolExecutionNotifications", Notifications}};
-    json Driver = {{"name", "mlperf-lint"},
-                   {"fullName", "mlperf-lint static performance linter for ML model code"},
-                   {"version", MLPERF_VERSION},
-                   {"semanticVersion", MLPERF_VERSION},
-                   {"rules", Rules}};
+    json Driver = {
+        {"name", "mlperf-lint"},         {"fullName", "mlperf-lint static performance linter for ML model code"},
+        {"version", MLPERF_VERSION},     {"semanticVersion", MLPERF_VERSION},
+        {"informationUri", readmeUri()}, {"rules", Rules}};
     json Run = {{"tool", {{"driver", Driver}}},
                 {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", "file://" + percentEncoded(Root) + "/"}}}}},
                 {"columnKind", "utf16CodeUnits"},
@@ -296,21 +299,25 @@ private:
       std::string Page = checkPage(Id);
       // Checks on by default are the ones whose findings hold up on their
       // fixtures' near-misses; opt-in checks are heuristics.
-      return {{"id", Id},
-              {"name", Id},
-              {"shortDescription", {{"text", C.Summary.str()}}},
-              {"fullDescription", {{"text", firstParagraph(Page, C.Summary.str())}}},
-              {"help", {{"text", Page}, {"markdown", Page}}},
-              {"defaultConfiguration", {{"level", "warning"}, {"enabled", C.EnabledByDefault}}},
-              {"properties",
-               {{"tags", {"performance"}},
-                {"precision", C.EnabledByDefault ? "high" : "medium"},
-                {"problem.severity", "warning"}}}};
+      json Rule = {
+          {"id", Id},
+          {"name", pascalCase(llvm::StringRef(Id).drop_front(llvm::StringRef(Id).starts_with("mlperf-") ? 7 : 0))},
+          {"shortDescription", {{"text", C.Summary.str()}}},
+          {"fullDescription", {{"text", firstParagraph(Page, C.Summary.str())}}},
+          {"help", {{"text", Page}, {"markdown", Page}}},
+          {"defaultConfiguration", {{"level", "warning"}, {"enabled", C.EnabledByDefault}}},
+          {"properties",
+           {{"tags", {"performance"}},
+            {"precision", C.EnabledByDefault ? "high" : "medium"},
+            {"problem.severity", "warning"}}}};
+      if (std::string Uri = checkPageUri(Id); !Uri.empty())
+        Rule["helpUri"] = Uri;
+      return Rule;
     }
     std::string Flag = llvm::StringRef(Id).starts_with("clang-diagnostic-") ? Id.substr(17) : Id;
     std::string Text = "Clang compiler warning -W" + Flag + ".";
     return {{"id", Id},
-            {"name", Id},
+            {"name", pascalCase(Id)},
             {"shortDescription", {{"text", Text}}},
             {"fullDescription", {{"text", Text + " Reported while parsing the file for the mlperf checks."}}},
             {"help",

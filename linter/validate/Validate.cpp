@@ -101,6 +101,12 @@ llvm::Expected<Options> parse(int Argc, const char **Argv) {
     return Fail("--repeat needs a positive number");
   if (O.Quick)
     O.Repeat = 1;
+  // An installed binary has no fixtures: they are programs built with the
+  // checkout they come from.
+  if (!llvm::sys::fs::is_directory(O.Fixtures))
+    return Fail(O.Fixtures + ": no fixtures here; validate runs the fixture programs of a source checkout and its "
+                             "build: pass --fixtures=<checkout>/fixtures --build-dir=<build directory>, or run "
+                             "<build directory>/linter/mlperf-lint validate");
   return O;
 }
 

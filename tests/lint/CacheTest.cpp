@@ -513,6 +513,39 @@ TEST_F(CacheCli, SharedPreambleReportsExactlyWhatParsingAloneDoes) {
   EXPECT_EQ(lint({"--no-preamble", "--no-cache", "--format=json", "a.cc", "b.cc", "c.cc"}).Out, Alone.Out);
 }
 
+TEST_F(CacheCli, AFileLintedAloneUsesAStoredPreamble) {
+  std::string Head = "#include <vector>\n#include <string>\n" + std::string(Prelude);
+  auto Source = [&](const std::string &Comment) {
+    return Head + "// " + Comment +
+           "\nvoid train(void *k, std::vector<std::string> &log) {\n"
+           "  for (int i = 0; i < 10; ++i) {\n    cuLaunchKernel(k);\n    cudaDeviceSynchronize();\n"
+           "    log.push_back(std::to_string(i));\n  }\n}\n";
+  };
+  write("src/a.cc", Source("first"));
+  ProcessResult First = lint({"--format=json", "a.cc"});
+  ASSERT_EQ(First.Exit, 1) << First.Err;
+  std::vector<std::string> Metas;
+  std::error_code EC;
+  for (fs::directory_iterator It(Root + "/cache/preamble", EC), End; It != End && !EC; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".json"))
+      Metas.push_back(It->path());
+  ASSERT_EQ(Metas.size(), 1u) << "a run of one file precompiles its includes for the next one";
+
+  // An edit below the includes: the next run of the file alone parses it
+  // against that preamble (which marks it used) and reports the same.
+  int FD;
+  ASSERT_FALSE(fs::openFileForWrite(Metas[0], FD, fs::CD_OpenExisting, fs::OF_Append));
+  ASSERT_FALSE(fs::setLastAccessAndModificationTime(FD, llvm::sys::TimePoint<>()));
+  (void)llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  write("src/a.cc", Source("second"));
+  ProcessResult Second = lint({"--format=json", "a.cc"});
+  EXPECT_EQ(fromCache(Second), 0u) << "the file changed: " << Second.Err;
+  fs::file_status Status;
+  ASSERT_FALSE(fs::status(Metas[0], Status));
+  EXPECT_GT(Status.getLastModificationTime(), llvm::sys::TimePoint<>()) << "the stored preamble was used";
+  EXPECT_EQ(Second.Out, lint({"--no-preamble", "--no-cache", "--format=json", "a.cc"}, false).Out);
+}
+
 size_t count(const std::string &Text, const std::string &What) {
   size_t N = 0;
   for (size_t P = Text.find(What); P != std::string::npos; P = Text.find(What, P + 1))
@@ -641,6 +674,29 @@ TEST(MergeReports, JsonReportsConcatenateWithoutDuplicates) {
   auto Broken = lint::mergeReports({"x.sarif"}, {R"({"version": "2.1.0", "runs": [{"tool": {}}]})"});
   ASSERT_FALSE(bool(Broken));
   EXPECT_NE(llvm::toString(Broken.takeError()).find("malformed report"), std::string::npos);
+}
+
+TEST(MergeReports, SarifLogsOfDifferentSourceRootsAreRefused) {
+  auto Log = [](const std::string &Root, const std::string &Uri) {
+    nlohmann::json Run = {
+        {"tool", {{"driver", {{"name", "mlperf-lint"}, {"rules", nlohmann::json::array()}}}}},
+        {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", Root}}}}},
+        {"results",
+         nlohmann::json::array(
+             {{{"message", {{"text", "m"}}},
+               {"locations",
+                {{{"physicalLocation", {{"artifactLocation", {{"uri", Uri}, {"uriBaseId", "%SRCROOT%"}}}}}}}}}})}};
+    return nlohmann::json{{"version", "2.1.0"}, {"runs", nlohmann::json::array({Run})}}.dump();
+  };
+  auto Same = lint::mergeReports({"a.sarif", "b.sarif"}, {Log("file:///src/", "a.cc"), Log("file:///src/", "b.cc")});
+  ASSERT_TRUE(bool(Same)) << llvm::toString(Same.takeError());
+  EXPECT_EQ(nlohmann::json::parse(*Same)["runs"][0]["results"].size(), 2u);
+  auto Different =
+      lint::mergeReports({"a.sarif", "b.sarif"}, {Log("file:///src/", "a.cc"), Log("file:///other/", "a.cc")});
+  ASSERT_FALSE(bool(Different)) << "a.cc of two roots is two files; keeping one root would misplace one";
+  EXPECT_EQ(llvm::toString(Different.takeError()),
+            "merge-sarif: b.sarif has the source root 'file:///other/' but a.sarif has 'file:///src/'; lint every "
+            "shard with the same --sarif-root");
 }
 
 } // namespace

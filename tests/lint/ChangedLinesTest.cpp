@@ -2,6 +2,7 @@
 // a git ref, and baselines matched by check, file and line text.
 #include "IntegrationSupport.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 
 #include <nlohmann/json.hpp>
@@ -86,6 +87,33 @@ TEST_F(ChangedLinesTest, DiffReportsOnlyChangedLinesOfChangedFiles) {
   EXPECT_EQ(BadRef.Err, "mlperf-lint: error: --diff: 'no-such-ref' is not a commit of this repository\n");
 }
 
+TEST_F(ChangedLinesTest, DiffReadsAUnifiedDiffOnStandardInput) {
+  // No git repository: the diff comes on stdin, as for clang-tidy-diff.
+  write("a.cc", syncLoopSource());
+  write("b.cc", syncLoopSource() + SecondLoop);
+  const std::string Diff = "diff --git a/b.cc b/b.cc\n--- a/b.cc\n+++ b/b.cc\n@@ -12,0 +13,6 @@ void f() {\n"
+                           "+void g(void *k) {\n";
+  auto Lint = [&](const std::string &Input, std::vector<std::string> Args) {
+    Args.insert(Args.end(), {"--", "-std=c++17"});
+    return runProcessWithInput(Input, MLPERF_LINT_BINARY, Args, Root);
+  };
+  for (const char *Option : {"--diff", "--diff=-"}) {
+    ProcessResult R = Lint(Diff, {Option});
+    EXPECT_EQ(R.Exit, 1) << Option << ": " << R.Err;
+    EXPECT_EQ(count(R.Out, "warning:"), 1u) << Option << ": " << R.Out;
+    EXPECT_NE(R.Out.find("b.cc:14:5: warning:"), std::string::npos) << Option << ": " << R.Out;
+    EXPECT_NE(R.Err.find("in 1 file(s)"), std::string::npos) << "only b.cc is in the diff: " << R.Err;
+  }
+  ProcessResult Untouched = Lint("--- a/b.cc\n+++ b/b.cc\n@@ -1,0 +2,1 @@\n+// comment\n", {"--diff=-", "b.cc"});
+  EXPECT_EQ(Untouched.Exit, 0) << Untouched.Out;
+  ProcessResult NotADiff = Lint("hello\n", {"--diff=-"});
+  EXPECT_EQ(NotADiff.Exit, 2);
+  EXPECT_NE(NotADiff.Err.find("standard input is not a unified diff"), std::string::npos) << NotADiff.Err;
+  ProcessResult Empty = Lint("", {"--diff"});
+  EXPECT_EQ(Empty.Exit, 2) << "nothing piped in: git is asked, and this is no repository";
+  EXPECT_NE(Empty.Err.find("--diff: git"), std::string::npos) << Empty.Err;
+}
+
 TEST_F(ChangedLinesTest, BaselineMatchesByTextNotLineNumber) {
   write("a.cc", syncLoopSource());
   write("b.cc", syncLoopSource());
@@ -127,6 +155,39 @@ TEST_F(ChangedLinesTest, BaselineMatchesByTextNotLineNumber) {
   ProcessResult Bad = run({"--baseline=broken.json", "a.cc"});
   EXPECT_EQ(Bad.Exit, 2);
   EXPECT_NE(Bad.Err.find("broken.json: not a mlperf-lint baseline"), std::string::npos) << Bad.Err;
+}
+
+TEST_F(ChangedLinesTest, BaselineComposesWithLineFiltersAndPartialRuns) {
+  write("a.cc", syncLoopSource());
+  write("b.cc", syncLoopSource());
+  const std::string OnlyB = "--line-filter=[{\"name\":\"b.cc\"}]";
+  ProcessResult Write = run({"--write-baseline=base.json", OnlyB, "a.cc", "b.cc"});
+  EXPECT_NE(Write.Err.find("wrote 2 finding(s) to the baseline base.json"), std::string::npos)
+      << "a line filter narrows the report, not the baseline: " << Write.Err;
+
+  ProcessResult Filtered = run({"--baseline=base.json", OnlyB, "a.cc", "b.cc"});
+  EXPECT_EQ(Filtered.Exit, 0) << Filtered.Out;
+  EXPECT_NE(Filtered.Err.find("1 finding(s) hidden by the baseline base.json"), std::string::npos) << Filtered.Err;
+  EXPECT_EQ(Filtered.Err.find("stale"), std::string::npos)
+      << "a.cc's entry is outside the filter, not stale: " << Filtered.Err;
+
+  // Rewriting the baseline from a run over b.cc alone keeps a.cc's entry.
+  write("b.cc", syncLoopSource() + SecondLoop);
+  ProcessResult Partial = run({"--write-baseline=base.json", "b.cc"});
+  EXPECT_NE(Partial.Err.find("wrote 2 finding(s)"), std::string::npos) << Partial.Err;
+  auto J = nlohmann::json::parse(readFile(Root + "/base.json"));
+  ASSERT_EQ(J["findings"].size(), 2u) << J.dump();
+  EXPECT_EQ(J["findings"][0]["file"], "a.cc");
+  EXPECT_EQ(J["findings"][1]["file"], "b.cc");
+  EXPECT_EQ(J["findings"][1]["count"], 2);
+  EXPECT_EQ(run({"--baseline=base.json", "a.cc", "b.cc"}).Exit, 0);
+
+  // ... unless a.cc is gone.
+  ASSERT_FALSE(llvm::sys::fs::remove(Root + "/a.cc"));
+  run({"--write-baseline=base.json", "b.cc"});
+  J = nlohmann::json::parse(readFile(Root + "/base.json"));
+  ASSERT_EQ(J["findings"].size(), 1u) << J.dump();
+  EXPECT_EQ(J["findings"][0]["file"], "b.cc");
 }
 
 } // namespace

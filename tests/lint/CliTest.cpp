@@ -296,6 +296,93 @@ TEST_F(CliTest, CompilationDatabaseIsFound) {
   EXPECT_NE(Bad.Err.find("bad/compile_commands.json: invalid compilation database"), std::string::npos) << Bad.Err;
 }
 
+TEST_F(CliTest, BuildPathAloneLintsEveryFileOfTheDatabase) {
+  write("proj/sync.cc", syncLoop());
+  write("proj/clean.cc", cleanLoop());
+  write("proj/unlisted.cc", syncLoop());
+  auto Entry = [&](const std::string &File) {
+    return "{\"directory\": \"" + Root + "/proj\", \"file\": \"" + File + "\", \"command\": \"c++ -std=c++17 -c " +
+           File + "\"}";
+  };
+  write("proj/build/compile_commands.json",
+        "[" + Entry("sync.cc") + ", " + Entry("clean.cc") + ", " + Entry("gone.cc") + "]");
+  ProcessResult R = lint({"-p", "proj/build"}, false);
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_NE(R.Out.find("sync.cc:"), std::string::npos) << R.Out;
+  EXPECT_EQ(R.Out.find("unlisted.cc"), std::string::npos) << "only the database's files: " << R.Out;
+  EXPECT_NE(R.Err.find("in 2 file(s)"), std::string::npos) << "gone.cc does not exist: " << R.Err;
+
+  write("empty/compile_commands.json", "[]");
+  ProcessResult Empty = lint({"-p", "empty"}, false);
+  EXPECT_EQ(Empty.Exit, 2);
+  EXPECT_NE(Empty.Err.find("empty: the compilation database lists no file that exists"), std::string::npos)
+      << Empty.Err;
+  ProcessResult Nothing = lint({}, false);
+  EXPECT_EQ(Nothing.Exit, 2) << "neither inputs nor -p";
+}
+
+TEST_F(CliTest, ClangTidysOtherOptionsHaveItsMeaning) {
+  write("sync.cc", syncLoop());
+  write(".mlperf-lint", "Checks: '-*,mlperf-sync-in-loop'\n");
+  ProcessResult Explain = lint({"--explain-config", "sync.cc"});
+  EXPECT_EQ(Explain.Exit, 0) << Explain.Err;
+  EXPECT_NE(Explain.Out.find("'mlperf-sync-in-loop' is enabled in the " + Root + "/.mlperf-lint"), std::string::npos)
+      << Explain.Out;
+  EXPECT_EQ(Explain.Out.find("mlperf-materialize-in-loop"), std::string::npos) << "disabled checks are not listed";
+
+  EXPECT_EQ(lint({"--checks=-*", "sync.cc"}).Exit, 2);
+  ProcessResult None = lint({"--checks=-*", "--allow-no-checks", "sync.cc"});
+  EXPECT_EQ(None.Exit, 0) << None.Err;
+  EXPECT_EQ(None.Out, "");
+
+  ProcessResult Profile = lint({"--enable-check-profile", "sync.cc"});
+  EXPECT_EQ(Profile.Exit, 1);
+  EXPECT_NE(Profile.Err.find("clang-tidy checks profiling"), std::string::npos) << Profile.Err;
+  EXPECT_NE(Profile.Err.find("mlperf-sync-in-loop"), std::string::npos) << Profile.Err;
+  ASSERT_EQ(lint({"--enable-check-profile", "--store-check-profile=" + Root + "/prof", "sync.cc"}).Exit, 1);
+  std::error_code EC;
+  llvm::sys::fs::directory_iterator Stored(Root + "/prof", EC);
+  ASSERT_FALSE(EC) << "the profile is stored under the prefix";
+  EXPECT_TRUE(llvm::StringRef(Stored->path()).ends_with(".json")) << Stored->path();
+  EXPECT_EQ(lint({"--store-check-profile=" + Root + "/prof", "sync.cc"}).Exit, 2);
+
+  // A header that exists only in the overlay.
+  write("overlaid.cc", "#include \"generated/loop.h\"\n");
+  write("real/loop_impl.h", syncLoop());
+  write("overlay.yaml", "{'version': 0, 'roots': [{'name': '" + Root +
+                            "/generated', 'type': 'directory', 'contents': [{'name': 'loop.h', 'type': 'file', "
+                            "'external-contents': '" +
+                            Root + "/real/loop_impl.h'}]}]}\n");
+  ProcessResult Overlaid = lint({"--vfsoverlay=overlay.yaml", "--strict-includes", "overlaid.cc"});
+  EXPECT_EQ(Overlaid.Exit, 1) << Overlaid.Err;
+  EXPECT_NE(Overlaid.Out.find("warning:"), std::string::npos) << Overlaid.Out;
+  EXPECT_EQ(lint({"--strict-includes", "overlaid.cc"}).Exit, 2) << "without the overlay the header is missing";
+  write("bad.yaml", "{'version': 7}\n");
+  ProcessResult Bad = lint({"--vfsoverlay=bad.yaml", "sync.cc"});
+  EXPECT_EQ(Bad.Exit, 2);
+  EXPECT_NE(Bad.Err.find("bad.yaml: invalid VFS overlay"), std::string::npos) << Bad.Err;
+
+  EXPECT_EQ(lint({"--fix-notes", "sync.cc"}).Exit, 1) << "accepted";
+}
+
+TEST_F(CliTest, FormatStyleFormatsTheCodeAroundAFix) {
+  write("p.json", TransferProfile);
+  std::string Src = TransferSource;
+  Src.replace(Src.find("e.run(w.upload());"), 18, "e.run(  w.upload()  );");
+  std::string Path = write("fixme.cc", Src);
+  ASSERT_EQ(lint({"--profile=p.json", "--fix", "fixme.cc"}).Exit, 1);
+  EXPECT_NE(readFile(Path).find("e.run(  w_on_device  );"), std::string::npos) << "as written: " << readFile(Path);
+  write("fixme.cc", Src);
+  ProcessResult Styled = lint({"--profile=p.json", "--fix", "--format-style=llvm", "fixme.cc"});
+  EXPECT_EQ(Styled.Exit, 1) << Styled.Err;
+  EXPECT_NE(readFile(Path).find("    e.run(w_on_device);"), std::string::npos) << readFile(Path);
+  EXPECT_EQ(lint({"--profile=p.json", "fixme.cc"}).Exit, 0) << "fixed";
+  write("fixme.cc", Src);
+  ProcessResult BadStyle = lint({"--profile=p.json", "--fix", "--format-style=nosuchstyle", "fixme.cc"});
+  EXPECT_EQ(BadStyle.Exit, 2) << BadStyle.Err;
+  EXPECT_EQ(readFile(Path), Src) << "an unknown style writes nothing";
+}
+
 TEST_F(CliTest, ListChecksAndExplain) {
   ProcessResult L = lint({"--list-checks"}, false);
   EXPECT_EQ(L.Exit, 0);

@@ -254,7 +254,7 @@ TEST_F(FindingsReportTest, SameInputSameBytes) {
 TEST_F(FindingsReportTest, RendersInChromium) {
   std::string Chromium = findChromium();
   if (Chromium.empty())
-    GTEST_SKIP() << "chromium is not installed (MLPERF_SETUP_CHROMIUM=1 bash scripts/setup.sh installs it): "
+    GTEST_SKIP() << "chromium is not installed (scripts/setup.sh installs it): "
                     "the pages are not rendered";
   store(21, 3);
   ASSERT_EQ(report().Exit, 1);

@@ -160,14 +160,15 @@ std::vector<std::string> allFixtureFiles() {
   return Files;
 }
 
-ProcessResult runProcess(const std::string &Program, const std::vector<std::string> &Args, const std::string &WorkDir,
-                         const std::vector<std::pair<std::string, std::string>> &Env) {
+namespace {
+ProcessResult runWithStdin(const char *StdinPath, const std::string &Program, const std::vector<std::string> &Args,
+                           const std::string &WorkDir, const std::vector<std::pair<std::string, std::string>> &Env) {
   char OutName[] = "/tmp/mlperf-test-out-XXXXXX", ErrName[] = "/tmp/mlperf-test-err-XXXXXX";
   int OutFd = mkstemp(OutName), ErrFd = mkstemp(ErrName);
   pid_t Pid = fork();
   if (Pid == 0) {
-    int Null = open("/dev/null", O_RDONLY);
-    dup2(Null, 0);
+    int In = open(StdinPath, O_RDONLY);
+    dup2(In, 0);
     dup2(OutFd, 1);
     dup2(ErrFd, 2);
     // Tests never see the results a developer's own `validate` stored.
@@ -191,6 +192,24 @@ ProcessResult runProcess(const std::string &Program, const std::vector<std::stri
                   readFile(ErrName)};
   unlink(OutName);
   unlink(ErrName);
+  return R;
+}
+} // namespace
+
+ProcessResult runProcess(const std::string &Program, const std::vector<std::string> &Args, const std::string &WorkDir,
+                         const std::vector<std::pair<std::string, std::string>> &Env) {
+  return runWithStdin("/dev/null", Program, Args, WorkDir, Env);
+}
+
+ProcessResult runProcessWithInput(const std::string &Input, const std::string &Program,
+                                  const std::vector<std::string> &Args, const std::string &WorkDir) {
+  char InName[] = "/tmp/mlperf-test-in-XXXXXX";
+  int InFd = mkstemp(InName);
+  bool Written = write(InFd, Input.data(), Input.size()) == static_cast<ssize_t>(Input.size());
+  close(InFd);
+  ProcessResult R = Written ? runWithStdin(InName, Program, Args, WorkDir, {})
+                            : ProcessResult{-1, "", "cannot write the standard input file"};
+  unlink(InName);
   return R;
 }
 

@@ -74,5 +74,8 @@ struct ProcessResult {
 ProcessResult runProcess(const std::string &Program, const std::vector<std::string> &Args,
                          const std::string &WorkDir = "",
                          const std::vector<std::pair<std::string, std::string>> &Env = {});
+/// Runs a program with \p Input as its standard input (a file).
+ProcessResult runProcessWithInput(const std::string &Input, const std::string &Program,
+                                  const std::vector<std::string> &Args, const std::string &WorkDir = "");
 
 } // namespace mlperf::test

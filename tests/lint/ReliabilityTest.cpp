@@ -413,8 +413,8 @@ TEST_F(ReliabilityTest, BuildDirectoriesAndExcludedPathsAreSkipped) {
   EXPECT_NE(R.Err.find("skipped tree/build_release: hidden or build directory"), std::string::npos) << R.Err;
   EXPECT_NE(R.Err.find("skipped tree/gen: excluded"), std::string::npos) << R.Err;
   EXPECT_NE(R.Err.find("skipped tree/keep/generated_y.cc: excluded"), std::string::npos) << R.Err;
-  // The README documents the same rule.
-  EXPECT_NE(readFile(MLPERF_SOURCE_DIR "/README.md").find("`build*`"), std::string::npos);
+  // The usage reference documents the same rule.
+  EXPECT_NE(readFile(MLPERF_SOURCE_DIR "/docs/usage.md").find("`build*`"), std::string::npos);
 }
 
 // Configuration ---------------------------------------------------------------

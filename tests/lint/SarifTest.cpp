@@ -81,12 +81,15 @@ TEST_F(SarifTest, GitHubFieldsAndRepoRelativeUris) {
   EXPECT_EQ(R["ruleId"], "mlperf-sync-in-loop");
   const json &Rule = Run["tool"]["driver"]["rules"][R["ruleIndex"].get<size_t>()];
   EXPECT_EQ(Rule["id"], "mlperf-sync-in-loop");
+  EXPECT_EQ(Rule["name"], "SyncInLoop") << "SARIF's rule names are PascalCase identifiers";
+  EXPECT_EQ(Run["tool"]["driver"]["informationUri"], "file://" MLPERF_SOURCE_DIR "/README.md")
+      << "a build tree's binary points at the source tree's documentation";
   EXPECT_EQ(Rule["shortDescription"]["text"], "explicit device synchronization on every step");
   EXPECT_NE(Rule["fullDescription"]["text"].get<std::string>().find("Flags an explicit device synchronization"),
             std::string::npos);
   EXPECT_EQ(Rule["help"]["markdown"], readFile(MLPERF_SOURCE_DIR "/docs/checks/sync-in-loop.md"));
   EXPECT_FALSE(Rule["help"]["text"].get<std::string>().empty());
-  EXPECT_FALSE(Rule.contains("helpUri"));
+  EXPECT_EQ(Rule["helpUri"], "file://" MLPERF_SOURCE_DIR "/docs/checks/sync-in-loop.md");
   EXPECT_EQ(Rule["properties"]["precision"], "high");
   EXPECT_EQ(Rule["properties"]["problem.severity"], "warning");
 

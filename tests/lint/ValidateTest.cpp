@@ -174,6 +174,13 @@ TEST(ValidateTest, OptionsAreLlvmCommandLineOptions) {
   ProcessResult Usage = runProcess(MLPERF_LINT_BINARY, {"validate", "--backend", "tpu"});
   EXPECT_EQ(Usage.Exit, 2);
   EXPECT_NE(Usage.Err.find("--backend must be reference, cpu or cuda"), std::string::npos);
+  ProcessResult Installed = runProcess(MLPERF_LINT_BINARY, {"validate", "--fixtures=/nonexistent/fixtures"});
+  EXPECT_EQ(Installed.Exit, 2) << "as an installed binary without a checkout";
+  EXPECT_EQ(lines(Installed.Err), 1u) << Installed.Err;
+  EXPECT_NE(Installed.Err.find("/nonexistent/fixtures: no fixtures here; validate runs the fixture programs of a "
+                               "source checkout"),
+            std::string::npos)
+      << Installed.Err;
   for (std::vector<std::string> Bad : {std::vector<std::string>{"validate", "--repeat=abc"},
                                        {"validate", "--repeat=0"},
                                        {"validate", "--frob"},
