@@ -1,8 +1,9 @@
 // The one way findings reach a report. Every file's result, parsed or
 // replayed from the cache, passes once through the same stages, in input
 // order: findings another file already reported are dropped (a header's
-// finding is reported by every file that includes it), then those in vendored
-// headers, then those outside --line-filter and --diff, then (once recorded
+// finding is reported by every file that includes it), then those in library
+// code (vendored headers, files outside the project roots), then those outside
+// --line-filter and --diff, then (once recorded
 // for --write-baseline) those the baseline accepts; the survivors carry the
 // figure `validate` measured for their check.
 #pragma once
@@ -22,6 +23,7 @@ namespace mlperf::lint {
 
 struct PipelineOptions {
   std::vector<std::string> Inputs; // the linted files, absolute
+  std::vector<std::string> Roots;  // the project roots, absolute: findings outside them are dropped
   bool DropVendored = true;        // false when a header filter was configured
   std::optional<FindingFilter> Filter;
   std::string WriteBaseline; // --write-baseline

@@ -108,6 +108,7 @@ bool configure(LintRequest &R, Plan &P, LintOutcome &Out) {
 FindingsPipeline makePipeline(const LintRequest &R, Plan &P) {
   PipelineOptions O;
   O.Inputs = P.Inputs.Files;
+  O.Roots = projectRoots(R.Paths);
   O.DropVendored = !R.Config.HeaderFilter;
   O.Filter = std::move(P.Filter);
   O.WriteBaseline = R.WriteBaseline;
