@@ -33,6 +33,7 @@ struct Plan {
   std::optional<FindingFilter> Filter;
   InputSet Inputs;
   std::unique_ptr<clang::tooling::CompilationDatabase> Database;
+  std::function<std::vector<std::string>(llvm::StringRef File)> IncludeNotes;
   unsigned Jobs = 1;
 };
 
@@ -93,6 +94,7 @@ bool configure(LintRequest &R, Plan &P, LintOutcome &Out) {
   if (!Flags->Announcement.empty())
     Out.Notices.push_back(Flags->Announcement);
   P.Database = std::move(Flags->Database);
+  P.IncludeNotes = std::move(Flags->IncludeNotes);
   P.Jobs = R.Jobs;
   if (!P.Jobs) {
     JobChoice C =
@@ -138,6 +140,8 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
                            : R.Cache.Dir.empty() ? cacheDirectory()
                                                  : R.Cache.Dir;
   auto Done = [&](size_t I, FileFindings F) {
+    if (P.IncludeNotes)
+      F.Incomplete = withIncludeNotes(F.File, F.Incomplete, P.IncludeNotes(F.File));
     std::vector<ClangTidyError> Shown = Pipeline.add(std::move(F));
     if (OnFile)
       OnFile(I, Files.size(), Files[I], std::move(Shown));
