@@ -219,7 +219,7 @@ void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *
         Site.Role.reset();
       if (const auto *CE = dyn_cast<CallExpr>(E);
           Project && !Callee && CE && CE->getDirectCallee() && followedAcrossFiles(Site.Role))
-        Site.External = Project->function(usrOf(CE->getDirectCallee()));
+        Site.External = Project->function(usrOf(CE->getDirectCallee()), mainFileName());
       if (!DeviceAware) {
         if (const auto *CE = dyn_cast<CallExpr>(E);
             CE && CE->getDirectCallee() && Profiles.isDeviceMarkerCall(CE->getDirectCallee()))

@@ -1,6 +1,7 @@
 #include "ProjectSummaries.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
@@ -25,26 +26,28 @@ void setProjectSummaries(std::shared_ptr<const ProjectSummaries> S) {
 
 void ProjectSummaries::add(FileSummary S) { Files[S.File] = std::move(S); }
 
-void ProjectSummaries::resolve() {
-  Resolved.clear();
-  Ambiguous.clear();
-  for (const auto &[File, S] : Files)
-    for (const auto &[Usr, F] : S.Functions) {
-      auto [It, New] = Resolved.try_emplace(Usr, F);
+namespace {
+std::string parentOf(llvm::StringRef Path) { return llvm::sys::path::parent_path(Path).str(); }
+} // namespace
+
+void ProjectSummaries::resolveView(View &V, const std::map<std::string, FileSummary> &Files) {
+  for (const std::string &File : V.Files)
+    for (const auto &[Usr, F] : Files.at(File).Functions) {
+      auto [It, New] = V.Resolved.try_emplace(Usr, F);
       // A header's inline function is defined in every file that includes
       // it; two different definitions (two programs' `train`) say nothing.
       if (!New && (It->second.File != F.File || It->second.Line != F.Line))
-        Ambiguous.insert(Usr);
+        V.Ambiguous.insert(Usr);
     }
-  for (const std::string &Usr : Ambiguous)
-    Resolved.erase(Usr);
+  for (const std::string &Usr : V.Ambiguous)
+    V.Resolved.erase(Usr);
   // Facts flow from callees to callers until nothing changes.
   for (bool Changed = true; Changed;) {
     Changed = false;
-    for (auto &[Usr, F] : Resolved)
+    for (auto &[Usr, F] : V.Resolved)
       for (const std::string &Callee : F.Callees) {
-        auto It = Resolved.find(Callee);
-        if (It == Resolved.end() || &It->second == &F)
+        auto It = V.Resolved.find(Callee);
+        if (It == V.Resolved.end() || &It->second == &F)
           continue;
         const FunctionFacts &C = It->second;
         bool Direct = llvm::is_contained(F.DirectCallees, Callee);
@@ -60,17 +63,72 @@ void ProjectSummaries::resolve() {
   }
 }
 
-const FunctionFacts *ProjectSummaries::function(llvm::StringRef Usr) const {
-  auto It = Resolved.find(Usr.str());
-  return It == Resolved.end() ? nullptr : &It->second;
+std::string ProjectSummaries::viewKey(llvm::StringRef File) const {
+  if (Mains.count(File.str()))
+    return File.str();
+  for (std::string D = parentOf(File);; D = parentOf(D)) {
+    if (MainDirs.count(D))
+      return "dir:" + D;
+    if (D.empty() || parentOf(D) == D)
+      return "";
+  }
+}
+
+void ProjectSummaries::resolve() {
+  Mains.clear();
+  MainDirs.clear();
+  Views.clear();
+  for (const auto &[File, S] : Files)
+    if (llvm::any_of(S.Functions, [](const auto &F) { return F.second.Name == "main"; })) {
+      Mains.insert(File);
+      MainDirs[parentOf(File)].push_back(File);
+    }
+  // The views: everything (""), each main's program, each main directory's
+  // programs together (for the other files there).
+  std::map<std::string, std::string> KeyOf;
+  for (const auto &[File, S] : Files)
+    KeyOf[File] = viewKey(File);
+  Views[""];
+  for (const std::string &M : Mains)
+    Views[M];
+  for (const auto &[Dir, Ms] : MainDirs)
+    Views["dir:" + Dir];
+  for (auto &[Key, V] : Views) {
+    bool OfDir = llvm::StringRef(Key).starts_with("dir:");
+    std::string Dir = OfDir ? Key.substr(4) : parentOf(Key);
+    for (const auto &[File, K] : KeyOf) {
+      bool Seen = Key.empty() || K.empty() || File == Key;         // everything, shared code, itself
+      Seen |= K == "dir:" + Dir;                                   // a non-main file of the program's directory
+      Seen |= OfDir && Mains.count(File) && parentOf(File) == Dir; // the directory's mains
+      if (Seen)
+        V.Files.push_back(File);
+    }
+    resolveView(V, Files);
+  }
+}
+
+const ProjectSummaries::View &ProjectSummaries::viewOf(llvm::StringRef File) const {
+  static const View None;
+  auto It = Views.find(File.empty() ? "" : viewKey(File));
+  if (It == Views.end())
+    It = Views.find("");
+  return It == Views.end() ? None : It->second;
+}
+
+const FunctionFacts *ProjectSummaries::function(llvm::StringRef Usr, llvm::StringRef From) const {
+  const View &V = viewOf(From);
+  auto It = V.Resolved.find(Usr.str());
+  return It == V.Resolved.end() ? nullptr : &It->second;
 }
 
 const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
-  if (Ambiguous.count(Usr.str()))
+  const View &V = viewOf(NotFrom);
+  if (V.Ambiguous.count(Usr.str()))
     return nullptr;
-  for (const auto &[File, S] : Files) {
+  for (const std::string &File : V.Files) {
     if (File == NotFrom)
       continue;
+    const FileSummary &S = Files.at(File);
     auto It = S.HotCalls.find(Usr.str());
     if (It != S.HotCalls.end() && !It->second.empty())
       return &It->second.front();
@@ -80,9 +138,11 @@ const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::String
 
 std::vector<unsigned> ProjectSummaries::sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   std::optional<std::vector<unsigned>> Common;
-  if (Ambiguous.count(Usr.str()))
+  const View &V = viewOf(NotFrom);
+  if (V.Ambiguous.count(Usr.str()))
     return {};
-  for (const auto &[File, S] : Files) {
+  for (const std::string &File : V.Files) {
+    const FileSummary &S = Files.at(File);
     auto It = S.HotCalls.find(Usr.str());
     if (File == NotFrom || It == S.HotCalls.end())
       continue;
@@ -101,9 +161,10 @@ bool ProjectSummaries::passesSameValue(llvm::StringRef Usr, llvm::StringRef NotF
 
 bool ProjectSummaries::calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   bool Called = false;
-  for (const auto &[File, S] : Files) {
+  for (const std::string &File : viewOf(NotFrom).Files) {
     if (File == NotFrom)
       continue;
+    const FileSummary &S = Files.at(File);
     if (auto It = S.GradOffCalls.find(Usr.str()); It != S.GradOffCalls.end()) {
       if (!It->second)
         return false;
@@ -114,8 +175,8 @@ bool ProjectSummaries::calledWithGradOff(llvm::StringRef Usr, llvm::StringRef No
 }
 
 bool ProjectSummaries::anyUsesDevice(llvm::StringRef NotFrom) const {
-  for (const auto &[File, S] : Files)
-    if (File != NotFrom && S.UsesDevice)
+  for (const std::string &File : viewOf(NotFrom).Files)
+    if (File != NotFrom && Files.at(File).UsesDevice)
       return true;
   return false;
 }
@@ -124,7 +185,7 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   for (const std::string &Usr : S.Uses)
-    if (const FunctionFacts *F = function(Usr))
+    if (const FunctionFacts *F = function(Usr, S.File))
       OS << "calls\x1f" << Usr << '\x1f' << F->Name << '\x1f' << F->File << ':' << F->Line << '\x1f' << F->StepsDirectly
          << F->ReachesStep << F->Trains << '\n';
   for (const auto &[Usr, Fn] : S.Functions)

@@ -57,13 +57,27 @@ struct FileSummary {
   bool UsesDevice = false;
 };
 
+/// A repository of independent programs (several files with `main`, each
+/// with its own functions and headers) is analysed as separate programs: each
+/// file sees the summaries of its own program only. The rule, by directory:
+/// - a file that defines `main` starts a program;
+/// - any other file belongs to the programs of the mains in the nearest
+///   directory above it (its own included) that holds a main;
+/// - a file below no such directory is shared code, part of every program.
+/// A main file sees its program (itself, its directory's other files and the
+/// directories below, shared code); another file sees the programs it belongs
+/// to; shared code sees everything. Without two mains in different places
+/// every file sees every other, as one program.
 class ProjectSummaries {
 public:
   /// Adds or replaces the summary of one file.
   void add(FileSummary S);
-  /// Propagates facts through calls across files (call it after adding).
+  /// Sorts the files into programs and propagates facts through calls across
+  /// the files each file sees (call it after adding).
   void resolve();
-  const FunctionFacts *function(llvm::StringRef Usr) const;
+  /// The facts of a function as the analysis of \p From sees them ("": as
+  /// the whole project sees them).
+  const FunctionFacts *function(llvm::StringRef Usr, llvm::StringRef From = "") const;
   /// A per-step call of the function from another file than \p NotFrom.
   const HotCallSite *hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
   /// Whether other files than \p NotFrom call the function and every such call
@@ -72,7 +86,7 @@ public:
   /// Whether other files than \p NotFrom call the function on every step and
   /// each such call passes an invariant variable as argument \p Index.
   bool passesSameValue(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const;
-  /// Whether a file other than \p NotFrom sends tensors to an accelerator: then
+  /// Whether a file other than \p NotFrom (of the files it sees) sends tensors to an accelerator: then
   /// the program's tensors may live there, in a helper file that only moves
   /// tensors next to others (`t.to(other)`) too.
   bool anyUsesDevice(llvm::StringRef NotFrom) const;
@@ -89,13 +103,25 @@ public:
   static llvm::Expected<ProjectSummaries> fromJson(llvm::StringRef Json, llvm::StringRef Source);
 
 private:
+  /// What the files of one program (or of several, or the whole project) see.
+  struct View {
+    std::vector<std::string> Files;                // the summarized files seen
+    std::map<std::string, FunctionFacts> Resolved; // by USR
+    std::set<std::string> Ambiguous;               // USRs with different definitions in different files
+  };
   /// The argument indices that every per-step call from another file than
   /// \p NotFrom passes unchanged (see HotCallSite::InvariantArgs).
   std::vector<unsigned> sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// The key of the view \p File sees: the main file itself, "dir:" and the
+  /// nearest directory above it that holds a main, or "" (everything).
+  std::string viewKey(llvm::StringRef File) const;
+  const View &viewOf(llvm::StringRef File) const;
+  static void resolveView(View &V, const std::map<std::string, FileSummary> &Files);
 
   std::map<std::string, FileSummary> Files;
-  std::map<std::string, FunctionFacts> Resolved; // by USR
-  std::set<std::string> Ambiguous;               // USRs with different definitions in different files
+  std::set<std::string> Mains;                              // files that define main
+  std::map<std::string, std::vector<std::string>> MainDirs; // directory -> its mains
+  std::map<std::string, View> Views;                        // by viewKey
 };
 
 /// The project's summaries for the analysis of every translation unit in

@@ -32,6 +32,7 @@ using clang::tidy::mlperf::ModelAnalysis;
 
 namespace {
 constexpr const char *StandInDir = "/mlperf-lint/stand-ins";
+constexpr const char *IncompleteTail = "; results may be incomplete";
 
 /// Skips an #include that cannot be found, as if the header were empty, and
 /// notes the ones found only among the stand-ins (searched last).
@@ -276,7 +277,18 @@ std::string incompleteMessage(const std::string &File, const FileRun &Run) {
                                  llvm::join(Run.StandIns, ", ") + ")"
                            : "";
   return File + ": " + std::to_string(N) + (N == 1 ? " include" : " includes") + " not found (" +
-         llvm::join(Run.MissingIncludes, ", ") + ")" + Replaced + "; results may be incomplete";
+         llvm::join(Run.MissingIncludes, ", ") + ")" + Replaced + IncompleteTail;
+}
+
+std::string withIncludeNotes(const std::string &File, const std::string &Incomplete,
+                             const std::vector<std::string> &Notes) {
+  if (Notes.empty())
+    return Incomplete;
+  std::string Joined = llvm::join(Notes, "; ");
+  llvm::StringRef Line = Incomplete;
+  if (Line.consume_back(IncompleteTail))
+    return Line.str() + "; " + Joined + IncompleteTail;
+  return Incomplete.empty() ? File + ": " + Joined : Incomplete + "; " + Joined;
 }
 
 } // namespace mlperf::lint

@@ -43,5 +43,11 @@ FileRun runTidyOnFile(clang::tidy::ClangTidyContext &Context, const clang::tooli
 /// `FILE: N includes not found (a.h, b.h); results may be incomplete`, or ""
 /// when every include was found; it names those that stand-in headers replaced.
 std::string incompleteMessage(const std::string &File, const FileRun &Run);
+/// \p Incomplete (incompleteMessage's line, or "") with \p Notes on the
+/// headers that the compile command found by name (`vgg.h taken from
+/// lesson5/vgg.h`, or why one was not taken): `FILE: NOTES` alone, or before
+/// "; results may be incomplete".
+std::string withIncludeNotes(const std::string &File, const std::string &Incomplete,
+                             const std::vector<std::string> &Notes);
 
 } // namespace mlperf::lint

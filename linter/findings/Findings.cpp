@@ -1,5 +1,6 @@
 #include "findings/Findings.h"
 
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
 #include <set>
@@ -23,12 +24,22 @@ const char *thirdPartyHeaderFilter() {
   return "/(third[-_]?party|3rd[-_]?party|external|extern|vendor|vendored|deps|_deps|submodules)/";
 }
 
-void dropVendoredFindings(std::vector<clang::tidy::ClangTidyError> &Errors, llvm::ArrayRef<std::string> Inputs) {
+void dropLibraryFindings(std::vector<clang::tidy::ClangTidyError> &Errors, llvm::ArrayRef<std::string> Inputs,
+                         llvm::ArrayRef<std::string> Roots) {
   llvm::Regex Vendored(thirdPartyHeaderFilter());
   std::set<std::string> Given(Inputs.begin(), Inputs.end());
+  auto Outside = [&](llvm::StringRef File) {
+    if (Roots.empty() || !llvm::sys::path::is_absolute(File))
+      return false;
+    return llvm::none_of(Roots, [&](llvm::StringRef Root) {
+      return Root == "/" || (File.starts_with(Root) && File.size() > Root.size() && File[Root.size()] == '/');
+    });
+  };
   llvm::erase_if(Errors, [&](const clang::tidy::ClangTidyError &E) {
     const std::string &File = E.Message.FilePath;
-    return !Given.count(File) && Vendored.match(File);
+    if (File.empty() || Given.count(File))
+      return false;
+    return Vendored.match(File) || (!isCompilerError(E) && Outside(File));
   });
 }
 

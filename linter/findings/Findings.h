@@ -34,8 +34,12 @@ bool isCompilerError(const clang::tidy::ClangTidyError &E);
 
 /// Vendored code inside a project: third_party/, external/, vendor/, ...
 const char *thirdPartyHeaderFilter();
-/// Drops findings located in vendored headers (not in an input file itself):
-/// their cost is reported where the project calls them.
-void dropVendoredFindings(std::vector<clang::tidy::ClangTidyError> &Errors, llvm::ArrayRef<std::string> Inputs);
+/// Drops findings located in library code (not in an input file itself):
+/// vendored headers inside the project, and any file outside \p Roots (the
+/// project roots; none: no such rule) however it was included (-isystem, -I,
+/// a compilation database). Their cost is reported where the project calls
+/// them. Compiler errors outside the roots are kept: they say the flags are wrong.
+void dropLibraryFindings(std::vector<clang::tidy::ClangTidyError> &Errors, llvm::ArrayRef<std::string> Inputs,
+                         llvm::ArrayRef<std::string> Roots);
 
 } // namespace mlperf::lint

@@ -45,7 +45,7 @@ std::vector<ClangTidyError> FindingsPipeline::add(FileFindings F) {
   recordStatus(F);
   std::vector<ClangTidyError> Errors = dropRepeated(std::move(F.Errors));
   if (O.DropVendored)
-    dropVendoredFindings(Errors, O.Inputs);
+    dropLibraryFindings(Errors, O.Inputs, O.Roots);
   for (const ClangTidyError &E : Errors)
     if (!isCompilerError(E))
       ++Run.Counts[{normalizedPath(E.Message.FilePath), E.DiagnosticName}];

@@ -1,12 +1,12 @@
 // The one way findings reach a report. Every file's result, parsed or
 // replayed from the cache, passes once through the same stages, in input
 // order: findings another file already reported are dropped (a header's
-// finding is reported by every file that includes it), then those in vendored
-// headers; then every finding left is recorded for --write-baseline and
-// matched against the baseline, and only then are those outside --line-filter
-// and --diff dropped (a baseline composes with them: it records and accepts
-// the whole file's findings); the survivors carry the figure `validate`
-// measured for their check.
+// finding is reported by every file that includes it), then those in library
+// code (vendored headers, files outside the project roots); then every finding
+// left is recorded for --write-baseline and matched against the baseline, and
+// only then are those outside --line-filter and --diff dropped (a baseline
+// composes with them: it records and accepts the whole file's findings); the
+// survivors carry the figure `validate` measured for their check.
 #pragma once
 
 #include "findings/Filters.h"
@@ -24,6 +24,7 @@ namespace mlperf::lint {
 
 struct PipelineOptions {
   std::vector<std::string> Inputs; // the linted files, absolute
+  std::vector<std::string> Roots;  // the project roots, absolute: findings outside them are dropped
   bool DropVendored = true;        // false when a header filter was configured
   std::optional<FindingFilter> Filter;
   std::string WriteBaseline; // --write-baseline

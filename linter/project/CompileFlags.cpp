@@ -1,16 +1,22 @@
 #include "project/CompileFlags.h"
 #include "BuildInfo.h"
+#include "project/BuildFlags.h"
+#include "project/HeaderNames.h"
+#include "project/ProjectScope.h"
 #include "support/SafeIO.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <set>
 
 namespace mlperf::lint {
@@ -62,18 +68,94 @@ std::string findDatabaseNear(const std::vector<std::string> &Files) {
   return "";
 }
 
-/// Files a project's database does not list get the fallback flags rather
-/// than flags guessed from an unrelated neighbour.
+std::string absolutePath(llvm::StringRef File) {
+  llvm::SmallString<256> Abs(File);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return Abs.str().str();
+}
+
+/// The fallback flags, with what the project's build files state
+/// (BuildFlags.h) and the directories of the headers found by name
+/// (HeaderNames.h); each file's command is worked out once per run. Files a
+/// project's database does not list get them too, rather than flags guessed
+/// from an unrelated neighbour.
 class FallbackDatabase : public CompilationDatabase {
 public:
+  /// \p Probe: the arguments added to every command later (--extra-arg, the
+  /// resource directory), for the search path the headers are looked up in.
+  explicit FallbackDatabase(std::vector<std::string> Probe) : Probe(std::move(Probe)) {}
   std::vector<CompileCommand> getCompileCommands(llvm::StringRef File) const override {
-    return FixedCompilationDatabase(".", fallbackFlags(File)).getCompileCommands(File);
+    std::lock_guard<std::mutex> Lock(Mu);
+    return {entry(File).Command};
   }
+  /// The headers found by name for a file given these flags, or why not.
+  std::vector<std::string> includeNotes(llvm::StringRef File) const {
+    std::lock_guard<std::mutex> Lock(Mu);
+    auto It = Entries.find(File.str());
+    return It == Entries.end() ? std::vector<std::string>() : It->second.Notes;
+  }
+  /// What the build files state for \p File, and the project root they were read up to.
+  std::pair<BuildFileFlags, std::string> buildFlags(llvm::StringRef File) const {
+    std::lock_guard<std::mutex> Lock(Mu);
+    std::string Abs = absolutePath(File), Root = projectRoots({Abs}).front();
+    return {flagsFor(llvm::sys::path::parent_path(Abs).str(), Root), Root};
+  }
+
+private:
+  struct Entry {
+    CompileCommand Command;
+    std::vector<std::string> Notes;
+  };
+  const Entry &entry(llvm::StringRef File) const {
+    if (auto It = Entries.find(File.str()); It != Entries.end())
+      return It->second;
+    std::string Abs = absolutePath(File), Root = projectRoots({Abs}).front();
+    const BuildFileFlags &B = flagsFor(llvm::sys::path::parent_path(Abs).str(), Root);
+    std::vector<std::string> Args = fallbackFlags(File), Stated = B.args();
+    if (!B.Standard.empty())
+      Args.front() = Stated.front();
+    Args.insert(Args.begin() + 1, Stated.begin() + (B.Standard.empty() ? 0 : 1), Stated.end());
+    Entry E{FixedCompilationDatabase(".", Args).getCompileCommands(File).front(), {}};
+    std::unique_ptr<HeaderNames> &Names = ByRoot[Root];
+    if (!Names)
+      Names = std::make_unique<HeaderNames>(Root);
+    NamedHeaders Found = Names->find(Abs, E.Command.CommandLine, Probe);
+    for (const std::string &Dir : Found.Dirs)
+      E.Command.CommandLine.insert(E.Command.CommandLine.end() - 1, "-I" + Dir);
+    E.Notes = std::move(Found.Notes);
+    return Entries.emplace(File.str(), std::move(E)).first->second;
+  }
+  const BuildFileFlags &flagsFor(const std::string &Dir, const std::string &Root) const {
+    auto [It, New] = ByDir.try_emplace(Dir);
+    if (New)
+      It->second = buildFileFlags(Dir, Root);
+    return It->second;
+  }
+
+  std::vector<std::string> Probe;
+  mutable std::mutex Mu;
+  mutable std::map<std::string, Entry> Entries;
+  mutable std::map<std::string, BuildFileFlags> ByDir;
+  mutable std::map<std::string, std::unique_ptr<HeaderNames>> ByRoot;
+};
+
+/// A database owned with others.
+class SharedDatabase : public CompilationDatabase {
+public:
+  explicit SharedDatabase(std::shared_ptr<CompilationDatabase> Inner) : Inner(std::move(Inner)) {}
+  std::vector<CompileCommand> getCompileCommands(llvm::StringRef File) const override {
+    return Inner->getCompileCommands(File);
+  }
+
+private:
+  std::shared_ptr<CompilationDatabase> Inner;
 };
 
 class WithFallback : public CompilationDatabase {
 public:
-  explicit WithFallback(std::unique_ptr<CompilationDatabase> Inner) : Inner(std::move(Inner)) {
+  WithFallback(std::unique_ptr<CompilationDatabase> Inner, std::shared_ptr<FallbackDatabase> Fallback)
+      : Inner(std::move(Inner)), Fallback(std::move(Fallback)) {
     for (const std::string &F : this->Inner->getAllFiles())
       Listed.insert(F);
   }
@@ -81,16 +163,16 @@ public:
     // Databases loaded from a directory infer commands for unlisted files
     // from the nearest name; that is a guess about another target.
     if (!Listed.empty() && !Listed.count(File.str()))
-      return Fallback.getCompileCommands(File);
+      return Fallback->getCompileCommands(File);
     std::vector<CompileCommand> C = Inner->getCompileCommands(File);
-    return C.empty() ? Fallback.getCompileCommands(File) : C;
+    return C.empty() ? Fallback->getCompileCommands(File) : C;
   }
   std::vector<std::string> getAllFiles() const override { return Inner->getAllFiles(); }
   std::vector<CompileCommand> getAllCompileCommands() const override { return Inner->getAllCompileCommands(); }
 
 private:
   std::unique_ptr<CompilationDatabase> Inner;
-  FallbackDatabase Fallback;
+  std::shared_ptr<FallbackDatabase> Fallback;
   std::set<std::string> Listed;
 };
 
@@ -251,12 +333,40 @@ std::string joined(const std::vector<std::string> &Args) {
     S += (S.empty() ? "" : " ") + A;
   return S;
 }
+
+/// The one fallback line: the flags, and what the build files of \p Files state.
+std::string fallbackAnnouncement(const FallbackDatabase &F, const std::vector<std::string> &Files) {
+  std::string Line = "no compilation database found; using fallback flags: " + joined(fallbackFlags()) +
+                     " (-std=c++20 for files that use the bundled runtime)";
+  std::vector<std::string> Stated;
+  for (const std::string &File : Files) {
+    auto [B, Root] = F.buildFlags(File);
+    if (B.empty())
+      continue;
+    std::vector<std::string> Names;
+    for (llvm::StringRef S : B.Sources)
+      Names.push_back(S.consume_front(Root) && S.consume_front("/") ? S.str() : S.str());
+    std::string Part = llvm::join(Names, ", ") + " (" + B.describe(Root) + ")";
+    if (!llvm::is_contained(Stated, Part))
+      Stated.push_back(std::move(Part));
+  }
+  constexpr size_t Shown = 3;
+  if (!Stated.empty())
+    Line += "; flags from " + llvm::join(llvm::ArrayRef(Stated).take_front(Shown), "; ") +
+            (Stated.size() > Shown ? "; and " + std::to_string(Stated.size() - Shown) + " more" : "");
+  return Line;
+}
 } // namespace
 
 llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
   Flags Out;
   std::string Error;
   std::unique_ptr<CompilationDatabase> DB;
+  std::vector<std::string> Probe = R.ExtraArgsBefore;
+  Probe.insert(Probe.end(), R.ExtraArgs.begin(), R.ExtraArgs.end());
+  Probe.push_back("-resource-dir=" MLPERF_CLANG_RESOURCE_DIR);
+  auto Fallback = std::make_shared<FallbackDatabase>(Probe);
+  Out.IncludeNotes = [Fallback](llvm::StringRef File) { return Fallback->includeNotes(File); };
   if (!R.BuildPath.empty()) {
     if (std::string Json = jsonDatabaseAt(R.BuildPath); !Json.empty())
       if (llvm::Error E = checkJsonDatabase(Json))
@@ -269,7 +379,7 @@ llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
                                      "%s: no compilation database (compile_commands.json or compile_flags.txt) in "
                                      "this directory or its parents",
                                      R.BuildPath.c_str());
-    DB = std::make_unique<WithFallback>(std::move(DB));
+    DB = std::make_unique<WithFallback>(std::move(DB), Fallback);
   } else if (R.HaveFixedArgs) {
     DB = std::make_unique<FixedCompilationDatabase>(".", R.FixedArgs);
   } else if (std::string Dir = findDatabaseNear(R.Files); !Dir.empty()) {
@@ -280,12 +390,10 @@ llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R) {
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "%s/compile_commands.json: invalid compilation database: %s", Dir.c_str(),
                                      Error.c_str());
-    DB = std::make_unique<WithFallback>(std::move(DB));
+    DB = std::make_unique<WithFallback>(std::move(DB), Fallback);
   } else {
-    std::vector<std::string> Args = fallbackFlags();
-    Out.Announcement = "no compilation database found; using fallback flags: " + joined(Args) +
-                       " (-std=c++20 for files that use the bundled runtime)";
-    DB = std::make_unique<FallbackDatabase>();
+    Out.Announcement = fallbackAnnouncement(*Fallback, R.Files);
+    DB = std::make_unique<SharedDatabase>(Fallback);
   }
   auto Adjusting = std::make_unique<ArgumentsAdjustingCompilations>(std::move(DB));
   if (!R.ExtraArgsBefore.empty())

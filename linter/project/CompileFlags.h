@@ -1,10 +1,13 @@
 // Where compile flags come from: -p, the nearest compile_commands.json, the
-// arguments after `--`, or a fallback that finds libtorch and the runtime.
+// arguments after `--`, or a fallback that finds libtorch and the runtime and
+// adds what the project's build files state (BuildFlags.h) and the
+// directories of headers found by name (HeaderNames.h).
 #pragma once
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +25,9 @@ struct FlagsRequest {
 struct Flags {
   std::unique_ptr<clang::tooling::CompilationDatabase> Database;
   std::string Announcement; // one line for the user, or empty
+  /// For a file compiled with the fallback flags: the headers found by name
+  /// ("vgg.h taken from lesson5/vgg.h") and those ambiguous (HeaderNames.h).
+  std::function<std::vector<std::string>(llvm::StringRef File)> IncludeNotes;
 };
 
 llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R);

@@ -35,6 +35,7 @@ struct Plan {
   std::optional<FindingFilter> Filter;
   InputSet Inputs;
   std::unique_ptr<clang::tooling::CompilationDatabase> Database;
+  std::function<std::vector<std::string>(llvm::StringRef File)> IncludeNotes;
   unsigned Jobs = 1;
 };
 
@@ -123,6 +124,7 @@ bool configure(LintRequest &R, Plan &P, LintOutcome &Out) {
   if (!Flags->Announcement.empty())
     Out.Notices.push_back(Flags->Announcement);
   P.Database = std::move(Flags->Database);
+  P.IncludeNotes = std::move(Flags->IncludeNotes);
   P.Jobs = R.Jobs;
   if (!P.Jobs) {
     JobChoice C =
@@ -138,6 +140,7 @@ bool configure(LintRequest &R, Plan &P, LintOutcome &Out) {
 FindingsPipeline makePipeline(const LintRequest &R, Plan &P) {
   PipelineOptions O;
   O.Inputs = P.Inputs.Files;
+  O.Roots = projectRoots(R.Paths);
   O.DropVendored = !R.Config.HeaderFilter;
   O.Filter = std::move(P.Filter);
   O.WriteBaseline = R.WriteBaseline;
@@ -170,6 +173,8 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
                            : R.Cache.Dir.empty() ? cacheDirectory()
                                                  : R.Cache.Dir;
   auto Done = [&](size_t I, FileFindings F) {
+    if (P.IncludeNotes)
+      F.Incomplete = withIncludeNotes(F.File, F.Incomplete, P.IncludeNotes(F.File));
     std::vector<ClangTidyError> Shown = Pipeline.add(std::move(F));
     if (OnFile)
       OnFile(I, Files.size(), Files[I], std::move(Shown));

@@ -251,6 +251,64 @@ TEST(AnalysisSummaries, DependenciesListWhatAFileReadsOfTheOthers) {
                                  "device\n");
 }
 
+/// Two lessons, each a program with a main, define `step` (the same USR);
+/// lib/ is shared code; tools/ holds two mains that share common.cc.
+TEST(AnalysisSummaries, ProgramsSeeOnlyTheirOwnFiles) {
+  auto File = [](const std::string &Name) {
+    FileSummary S;
+    S.File = Name;
+    return S;
+  };
+  FileSummary M1 = File("/r/l1/main.cc"), T1 = File("/r/l1/sub/train.cc"), M2 = File("/r/l2/main.cc"),
+              T2 = File("/r/l2/train.cc"), Lib = File("/r/lib/util.cc"), A = File("/r/tools/a.cc"),
+              B = File("/r/tools/b.cc"), Common = File("/r/tools/common.cc");
+  M1.Functions["u:main"] = facts("main", M1.File, 1, {"u:step"});
+  M2.Functions["u:main"] = facts("main", M2.File, 1, {"u:step"});
+  T1.Functions["u:step"] = facts("step", T1.File, 3, {"u:util"});
+  T2.Functions["u:step"] = facts("step", T2.File, 4);
+  T2.Functions["u:step"].StepsDirectly = T2.Functions["u:step"].ReachesStep = true;
+  Lib.Functions["u:util"] = facts("util", Lib.File, 5);
+  Lib.Functions["u:util"].Trains = true;
+  M1.HotCalls["u:step"].push_back(HotCallSite{M1.File, 6, 5, M1.File, 5, 3, "main", true, {0}});
+  M2.HotCalls["u:step"].push_back(HotCallSite{M2.File, 7, 5, M2.File, 6, 3, "main", false, {}});
+  M2.UsesDevice = true;
+  A.Functions["u:main"] = facts("main", A.File, 1);
+  A.Functions["u:helper"] = facts("helper", A.File, 2);
+  B.Functions["u:main"] = facts("main", B.File, 1);
+  B.Functions["u:helper"] = facts("helper", B.File, 9);
+  ProjectSummaries P;
+  for (FileSummary *F : {&M1, &T1, &M2, &T2, &Lib, &A, &B, &Common})
+    P.add(*F);
+  P.resolve();
+
+  ASSERT_TRUE(P.function("u:step", M1.File));
+  EXPECT_EQ(P.function("u:step", M1.File)->File, T1.File);
+  EXPECT_TRUE(P.function("u:step", M1.File)->Trains) << "through the shared util";
+  ASSERT_TRUE(P.function("u:step", M2.File));
+  EXPECT_EQ(P.function("u:step", M2.File)->File, T2.File);
+  EXPECT_FALSE(P.function("u:step")) << "the whole project has two";
+  EXPECT_FALSE(P.function("u:step", Lib.File)) << "shared code sees both programs";
+  EXPECT_EQ(P.hotCaller("u:step", T1.File)->File, M1.File);
+  EXPECT_EQ(P.hotCaller("u:step", T2.File)->File, M2.File);
+  EXPECT_TRUE(P.passesSameValue("u:step", T1.File, 0)) << "lesson2's call does not count";
+  EXPECT_FALSE(P.anyUsesDevice(T1.File)) << "only lesson2 sends tensors to a device";
+  EXPECT_TRUE(P.anyUsesDevice(T2.File));
+  EXPECT_TRUE(P.anyUsesDevice(Lib.File));
+  // Two mains in one directory are two programs; the directory's other files belong to both.
+  EXPECT_EQ(P.function("u:helper", A.File)->Line, 2u);
+  EXPECT_EQ(P.function("u:helper", B.File)->Line, 9u);
+  EXPECT_FALSE(P.function("u:helper", Common.File));
+
+  // What lesson1's trainer reads does not change with lesson2.
+  std::string Before = P.dependencies(T1);
+  EXPECT_NE(Before.find("called\x1fu:step\x1f/r/l1/main.cc:6:5"), std::string::npos) << Before;
+  M2.HotCalls["u:step"][0].Line = 70;
+  M2.Functions["u:main"].Trains = true;
+  P.add(M2);
+  P.resolve();
+  EXPECT_EQ(P.dependencies(T1), Before);
+}
+
 TEST(AnalysisSummaries, CurrentSummariesAreWhatWasSetLast) {
   auto S = std::make_shared<ProjectSummaries>(threeFiles());
   {

@@ -1,0 +1,6 @@
+#pragma once
+extern "C" int cuLaunchKernel(void *f);
+
+struct Vgg {
+  void forward() { cuLaunchKernel(nullptr); }
+};
