@@ -121,21 +121,23 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
                 LintOutcome &Out) {
   const std::vector<std::string> &Files = P.Inputs.Files;
   std::unique_ptr<ResultCache> Cache;
+  bool Unusable = false; // the cache's directory: no summaries there either
   if (R.Cache.Enabled && R.Overlays.empty()) {
     auto Opened = ResultCache::open(R.Cache, *P.Database, Out.Providers, R.Parse);
     if (Opened)
       Cache = std::move(*Opened);
     else
-      Out.Messages.push_back("result cache off: " + llvm::toString(Opened.takeError()));
+      Out.Warnings.push_back("result cache off: " + llvm::toString(Opened.takeError()));
+    Unusable = !Cache;
   }
   std::unique_ptr<SharedPreambles> Preambles;
   if (Cache && R.SharedPreamble)
     Preambles = std::make_unique<SharedPreambles>(*P.Database, Cache->dir() + "/preamble", Files);
   RunSettings Run{P.Jobs, &R.Overlays, R.Parse, Cache.get(), Preambles.get()};
-  std::string SummaryDir = !R.Cache.Enabled      ? ""
-                           : Cache               ? Cache->dir()
-                           : R.Cache.Dir.empty() ? cacheDirectory()
-                                                 : R.Cache.Dir;
+  std::string SummaryDir = !R.Cache.Enabled || Unusable ? ""
+                           : Cache                      ? Cache->dir()
+                           : R.Cache.Dir.empty()        ? cacheDirectory()
+                                                        : R.Cache.Dir;
   auto Done = [&](size_t I, FileFindings F) {
     std::vector<ClangTidyError> Shown = Pipeline.add(std::move(F));
     if (OnFile)

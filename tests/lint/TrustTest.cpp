@@ -1,6 +1,7 @@
 // Issue 26, the run as a whole: a file with tens of thousands of errors or
-// a 70,000-term expression costs what clang-tidy costs. Inputs are
-// generated; nothing here needs libtorch.
+// a 70,000-term expression costs what clang-tidy costs, an interrupted tree
+// run keeps what it finished, and a cache that cannot be written costs the
+// cache, never findings. Inputs are generated; nothing here needs libtorch.
 #include "LintTestSupport.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -138,6 +139,125 @@ TEST_F(TrustTest, ASeventyThousandTermExpressionIsLinted) {
   EXPECT_EQ(R.Exit, 1) << R.Err;
   EXPECT_NE(R.Out.find("wide.cc:6:5: warning:"), std::string::npos) << R.Out;
   EXPECT_NE(R.Err.find("1 finding(s) in 1 file(s)"), std::string::npos) << R.Err;
+}
+
+// Interrupt -----------------------------------------------------------------
+
+struct Child {
+  pid_t Pid;
+  std::string Out, Err; // files
+};
+
+Child start(const std::vector<std::string> &Args, const std::string &Dir) {
+  Child C{-1, Dir + "/child.out", Dir + "/child.err"};
+  C.Pid = fork();
+  if (C.Pid == 0) {
+    int Out = ::open(C.Out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int Err = ::open(C.Err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(Out, 1);
+    dup2(Err, 2);
+    if (chdir(Dir.c_str()) != 0)
+      _exit(127);
+    std::vector<char *> Argv = {const_cast<char *>(MLPERF_LINT_BINARY)};
+    for (const std::string &A : Args)
+      Argv.push_back(const_cast<char *>(A.c_str()));
+    Argv.push_back(nullptr);
+    execv(MLPERF_LINT_BINARY, Argv.data());
+    _exit(127);
+  }
+  return C;
+}
+
+TEST_F(TrustTest, AnInterruptedTreeRunKeepsTheCacheOfTheFilesItFinished) {
+  constexpr int Files = 120;
+  writeTree(Files);
+  std::string Cache = Root + "/cache";
+  for (int Sig : {SIGTERM, SIGINT}) {
+    llvm::sys::fs::remove_directories(Cache);
+    Child C = start({"--cache-dir=" + Cache, "-j1", "tree", "--", "-std=c++17"}, Root);
+    ASSERT_GT(C.Pid, 0);
+    // Entries appear as files finish: interrupt once two have.
+    auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (cacheEntries(Cache) < 2 && std::chrono::steady_clock::now() < Deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_EQ(::kill(C.Pid, Sig), 0);
+    int Status = 0;
+    ASSERT_EQ(::waitpid(C.Pid, &Status, 0), C.Pid);
+    std::string Err = readFile(C.Err);
+    // The run ends as the signal asks, after storing what finished (whose
+    // findings the live report may have shown).
+    ASSERT_TRUE(WIFSIGNALED(Status)) << "exit " << WEXITSTATUS(Status) << "\n" << Err;
+    EXPECT_EQ(WTERMSIG(Status), Sig);
+    size_t Kept = cacheEntries(Cache);
+    EXPECT_GE(Kept, 2u);
+    EXPECT_LT(Kept, size_t(Files));
+    EXPECT_LE(count(readFile(C.Out), ": warning:"), Kept);
+    EXPECT_EQ(filesNamed(Root, ".tmp"), std::vector<std::string>());
+    EXPECT_EQ(filesNamed(Root, ".mlperf-lint-"), std::vector<std::string>());
+    // The next run replays them.
+    ProcessResult R = lint({"--cache-dir=" + Cache, "-j2", "tree"});
+    EXPECT_EQ(R.Exit, 1) << R.Err;
+    EXPECT_EQ(count(R.Out, ": warning:"), size_t(Files));
+    EXPECT_NE(R.Err.find(std::to_string(Kept) + " of " + std::to_string(Files) + " file(s) from the result cache"),
+              std::string::npos)
+        << "kept " << Kept << "\n"
+        << R.Err;
+  }
+}
+
+// A cache that cannot be written ---------------------------------------------
+
+TEST_F(TrustTest, ACacheDirectoryThatCannotBeWrittenCostsTheCacheNotTheFindings) {
+  writeTree(3);
+  ProcessResult Want = lint({"--no-cache", "tree"});
+  ASSERT_EQ(Want.Exit, 1) << Want.Err;
+  // Every place an entry, the summaries or a preamble would go is a file.
+  std::string Cache = Root + "/cache";
+  for (int I = 0; I < 256; ++I) {
+    char Shard[3];
+    snprintf(Shard, sizeof Shard, "%02x", I);
+    write("cache/v1/" + std::string(Shard), "");
+  }
+  write("cache/preamble", "");
+  for (int Run = 0; Run < 2; ++Run) {
+    ProcessResult R = lint({"--cache-dir=" + Cache, "tree"});
+    EXPECT_EQ(R.Exit, Want.Exit);
+    EXPECT_EQ(R.Out, Want.Out);
+    EXPECT_EQ(count(R.Err, "warning:"), 1u) << R.Err;
+    EXPECT_NE(R.Err.find("mlperf-lint: warning: " + Cache + ": cannot write the result cache ("), std::string::npos)
+        << R.Err;
+    EXPECT_EQ(filesNamed(Cache, ".tmp"), std::vector<std::string>());
+  }
+  // A directory that cannot even be created.
+  ProcessResult R = lint({"--cache-dir=" + Root + "/tree/f0.cc/cache", "tree"});
+  EXPECT_EQ(R.Exit, Want.Exit);
+  EXPECT_EQ(R.Out, Want.Out);
+  EXPECT_EQ(count(R.Err, "warning:"), 1u) << R.Err;
+  EXPECT_NE(R.Err.find("mlperf-lint: warning: result cache off: "), std::string::npos) << R.Err;
+}
+
+TEST_F(TrustTest, AFullDiskCostsTheCacheNotTheFindings) {
+  writeTree(3);
+  ProcessResult Want = lint({"--no-cache", "tree"});
+  ASSERT_EQ(Want.Exit, 1) << Want.Err;
+  std::string Cache = Root + "/cache";
+  llvm::sys::fs::create_directories(Cache);
+  if (::mount("tmpfs", Cache.c_str(), "tmpfs", 0, "size=64k") != 0)
+    GTEST_SKIP() << "cannot mount a tmpfs here (" << strerror(errno) << "); the test above covers unwritable caches";
+  Mounted = Cache;
+  // Fill it: every later write fails with ENOSPC.
+  {
+    std::ofstream Fill(Cache + "/fill", std::ios::binary);
+    std::string Block(4096, 'x');
+    while (Fill.write(Block.data(), Block.size()))
+      ;
+  }
+  ProcessResult R = lint({"--cache-dir=" + Cache, "tree"});
+  EXPECT_EQ(R.Exit, Want.Exit);
+  EXPECT_EQ(R.Out, Want.Out);
+  EXPECT_EQ(count(R.Err, "warning:"), 1u) << R.Err;
+  EXPECT_NE(R.Err.find("No space left on device"), std::string::npos) << R.Err;
+  EXPECT_EQ(filesNamed(Cache, ".tmp"), std::vector<std::string>());
 }
 
 } // namespace
