@@ -23,9 +23,57 @@ void setProjectSummaries(std::shared_ptr<const ProjectSummaries> S) {
   Current = std::move(S);
 }
 
-void ProjectSummaries::add(FileSummary S) { Files[S.File] = std::move(S); }
+ProjectSummaries::ProjectSummaries(const ProjectSummaries &Other)
+    : Files(Other.Files), Resolved(Other.Resolved), Ambiguous(Other.Ambiguous) {
+  if (Other.Indexed)
+    index();
+}
+
+ProjectSummaries &ProjectSummaries::operator=(const ProjectSummaries &Other) {
+  if (this != &Other)
+    *this = ProjectSummaries(Other);
+  return *this;
+}
+
+void ProjectSummaries::add(FileSummary S) {
+  Indexed = false;
+  Files[S.File] = std::move(S);
+}
+
+void ProjectSummaries::index() {
+  HotCallers.clear();
+  GradOffCallers.clear();
+  DeviceUsers.clear();
+  for (const auto &[File, S] : Files) {
+    for (const auto &[Usr, Calls] : S.HotCalls)
+      HotCallers[Usr].push_back(&S);
+    for (const auto &[Usr, Off] : S.GradOffCalls)
+      GradOffCallers[Usr].push_back(&S);
+    if (S.UsesDevice)
+      DeviceUsers.push_back(&S);
+  }
+  Indexed = true;
+}
+
+template <typename Fn>
+void ProjectSummaries::forFilesNaming(const std::map<std::string, std::vector<const FileSummary *>> &Index,
+                                      llvm::StringRef Usr, Fn Visit) const {
+  if (!Indexed) {
+    for (const auto &[File, S] : Files)
+      if (!Visit(S))
+        return;
+    return;
+  }
+  auto It = Index.find(Usr.str());
+  if (It == Index.end())
+    return;
+  for (const FileSummary *S : It->second)
+    if (!Visit(*S))
+      return;
+}
 
 void ProjectSummaries::resolve() {
+  index();
   Resolved.clear();
   Ambiguous.clear();
   for (const auto &[File, S] : Files)
@@ -68,30 +116,33 @@ const FunctionFacts *ProjectSummaries::function(llvm::StringRef Usr) const {
 const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   if (Ambiguous.count(Usr.str()))
     return nullptr;
-  for (const auto &[File, S] : Files) {
-    if (File == NotFrom)
-      continue;
+  const HotCallSite *Found = nullptr;
+  forFilesNaming(HotCallers, Usr, [&](const FileSummary &S) {
+    if (S.File == NotFrom)
+      return true;
     auto It = S.HotCalls.find(Usr.str());
     if (It != S.HotCalls.end() && !It->second.empty())
-      return &It->second.front();
-  }
-  return nullptr;
+      Found = &It->second.front();
+    return !Found;
+  });
+  return Found;
 }
 
 std::vector<unsigned> ProjectSummaries::sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   std::optional<std::vector<unsigned>> Common;
   if (Ambiguous.count(Usr.str()))
     return {};
-  for (const auto &[File, S] : Files) {
+  forFilesNaming(HotCallers, Usr, [&](const FileSummary &S) {
     auto It = S.HotCalls.find(Usr.str());
-    if (File == NotFrom || It == S.HotCalls.end())
-      continue;
+    if (S.File == NotFrom || It == S.HotCalls.end())
+      return true;
     for (const HotCallSite &H : It->second) {
       if (!Common)
         Common = H.InvariantArgs;
       llvm::erase_if(*Common, [&](unsigned I) { return !llvm::is_contained(H.InvariantArgs, I); });
     }
-  }
+    return true;
+  });
   return Common.value_or(std::vector<unsigned>());
 }
 
@@ -100,20 +151,22 @@ bool ProjectSummaries::passesSameValue(llvm::StringRef Usr, llvm::StringRef NotF
 }
 
 bool ProjectSummaries::calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
-  bool Called = false;
-  for (const auto &[File, S] : Files) {
-    if (File == NotFrom)
-      continue;
+  bool Called = false, Off = true;
+  forFilesNaming(GradOffCallers, Usr, [&](const FileSummary &S) {
+    if (S.File == NotFrom)
+      return true;
     if (auto It = S.GradOffCalls.find(Usr.str()); It != S.GradOffCalls.end()) {
-      if (!It->second)
-        return false;
+      Off = It->second;
       Called = true;
     }
-  }
-  return Called;
+    return Off;
+  });
+  return Called && Off;
 }
 
 bool ProjectSummaries::anyUsesDevice(llvm::StringRef NotFrom) const {
+  if (Indexed)
+    return llvm::any_of(DeviceUsers, [&](const FileSummary *S) { return S->File != NotFrom; });
   for (const auto &[File, S] : Files)
     if (File != NotFrom && S.UsesDevice)
       return true;

@@ -59,6 +59,12 @@ struct FileSummary {
 
 class ProjectSummaries {
 public:
+  ProjectSummaries() = default;
+  ProjectSummaries(const ProjectSummaries &Other);
+  ProjectSummaries(ProjectSummaries &&) = default;
+  ProjectSummaries &operator=(const ProjectSummaries &Other);
+  ProjectSummaries &operator=(ProjectSummaries &&) = default;
+
   /// Adds or replaces the summary of one file.
   void add(FileSummary S);
   /// Propagates facts through calls across files (call it after adding).
@@ -89,13 +95,26 @@ public:
   static llvm::Expected<ProjectSummaries> fromJson(llvm::StringRef Json, llvm::StringRef Source);
 
 private:
+  void index();
   /// The argument indices that every per-step call from another file than
   /// \p NotFrom passes unchanged (see HotCallSite::InvariantArgs).
   std::vector<unsigned> sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
 
+  /// The files (in Files' order) whose summaries name \p Usr in \p Index,
+  /// or every file when the index is out of date (a file added since resolve()).
+  template <typename Fn>
+  void forFilesNaming(const std::map<std::string, std::vector<const FileSummary *>> &Index, llvm::StringRef Usr,
+                      Fn Visit) const;
+
   std::map<std::string, FileSummary> Files;
   std::map<std::string, FunctionFacts> Resolved; // by USR
   std::set<std::string> Ambiguous;               // USRs with different definitions in different files
+  // Built by resolve(), so that a query reads the few files that call a
+  // function instead of every file (dependencies() of each of 10,000 files).
+  bool Indexed = false;
+  std::map<std::string, std::vector<const FileSummary *>> HotCallers;     // callee USR -> files with HotCalls of it
+  std::map<std::string, std::vector<const FileSummary *>> GradOffCallers; // USR -> files with GradOffCalls of it
+  std::vector<const FileSummary *> DeviceUsers;
 };
 
 /// The project's summaries for the analysis of every translation unit in

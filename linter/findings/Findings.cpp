@@ -2,7 +2,6 @@
 
 #include "llvm/Support/Regex.h"
 
-#include <set>
 
 namespace mlperf::lint {
 
@@ -25,10 +24,11 @@ const char *thirdPartyHeaderFilter() {
 
 void dropVendoredFindings(std::vector<clang::tidy::ClangTidyError> &Errors, llvm::ArrayRef<std::string> Inputs) {
   llvm::Regex Vendored(thirdPartyHeaderFilter());
-  std::set<std::string> Given(Inputs.begin(), Inputs.end());
+  // The inputs are searched only for a vendored path: called for each of
+  // 10,000 files, a set of the inputs built every time made replay quadratic.
   llvm::erase_if(Errors, [&](const clang::tidy::ClangTidyError &E) {
     const std::string &File = E.Message.FilePath;
-    return !Given.count(File) && Vendored.match(File);
+    return Vendored.match(File) && !llvm::is_contained(Inputs, File);
   });
 }
 
