@@ -2,7 +2,6 @@
 
 #include "llvm/Support/Regex.h"
 
-
 namespace mlperf::lint {
 
 using clang::tidy::ClangTidyError;

@@ -141,6 +141,19 @@ TEST_F(TrustTest, ASeventyThousandTermExpressionIsLinted) {
   EXPECT_NE(R.Err.find("1 finding(s) in 1 file(s)"), std::string::npos) << R.Err;
 }
 
+// Found by fuzz/LineFilterFuzzer.cpp: clang's YAML reader of the line filter
+// dereferenced a null node for an alias where the list belongs.
+TEST_F(TrustTest, ALineFilterThatIsNotJsonIsOneLineNotACrash) {
+  writeTree(1);
+  for (std::string Filter : {"*\"e", "*x", "&a [1]", "[{name: f0.cc}]"}) {
+    ProcessResult R = lint({"--no-cache", "--line-filter=" + Filter, "tree"});
+    EXPECT_EQ(R.Exit, 2) << Filter << "\n" << R.Err;
+    EXPECT_NE(R.Err.find("--line-filter: invalid JSON"), std::string::npos) << Filter << "\n" << R.Err;
+  }
+  ProcessResult R = lint({"--no-cache", "--line-filter=[{\"name\":\"f0.cc\",\"lines\":[[6,6]]}]", "tree"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+}
+
 // Interrupt -----------------------------------------------------------------
 
 struct Child {
