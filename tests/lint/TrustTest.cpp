@@ -154,6 +154,29 @@ TEST_F(TrustTest, ALineFilterThatIsNotJsonIsOneLineNotACrash) {
   EXPECT_EQ(R.Exit, 1) << R.Err;
 }
 
+// Found by fuzz/BaselineFuzzer.cpp: a line that is a bare "-" made the
+// nesting check of every structured input loop forever.
+TEST_F(TrustTest, ABareDashLineInAStructuredInputEndsTheRun) {
+  writeTree(1);
+  write("dash.json", "-\n");
+  write("dash.yaml", "Checks: '*'\n-\n");
+  for (std::vector<std::string> Args :
+       {std::vector<std::string>{"--baseline=dash.json"}, {"--line-filter=-"}, {"--config-file=dash.yaml"}}) {
+    Args.insert(Args.begin(), "--no-cache");
+    Args.push_back("tree");
+    Args.insert(Args.end(), {"--", "-std=c++17"});
+    ProcessResult R = runProcess(
+        "/usr/bin/timeout",
+        [&] {
+          std::vector<std::string> A = {"60", MLPERF_LINT_BINARY};
+          A.insert(A.end(), Args.begin(), Args.end());
+          return A;
+        }(),
+        Root);
+    EXPECT_EQ(R.Exit, 2) << Args[1] << "\n" << R.Err; // timeout's 124 before
+  }
+}
+
 // Interrupt -----------------------------------------------------------------
 
 struct Child {
