@@ -27,7 +27,7 @@ void BatchSizePow2Check::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   auto User = unless(isExpansionInSystemHeader());
   // Where a batch size is given: loader options, a dataset's batch, make_data_loader(dataset, n).
-  Finder->addMatcher(expr(User, anyOf(callExpr(), cxxConstructExpr()), hasFact(this, Role::BatchSize)).bind("site"),
+  Finder->addMatcher(expr(anyOf(callExpr(), cxxConstructExpr()), User, hasFact(this, Role::BatchSize)).bind("site"),
                      this);
   // A constant named as a batch size: `const int batch_size = 100;`.
   Finder->addMatcher(

@@ -67,7 +67,7 @@ const Expr *argument(const CallExpr *CE, std::optional<unsigned> I) {
 void DecodeBatchingCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Step)).bind("step"), this);
-  Finder->addMatcher(binaryOperator(unless(isExpansionInSystemHeader()), isAssignmentOperator(),
+  Finder->addMatcher(binaryOperator(isAssignmentOperator(), unless(isExpansionInSystemHeader()),
                                     hasLHS(ignoringParenImpCasts(arraySubscriptExpr(
                                         hasBase(ignoringParenImpCasts(memberExpr().bind("field")))))))
                          .bind("flag"),

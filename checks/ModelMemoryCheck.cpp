@@ -85,8 +85,8 @@ void ModelMemoryCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   auto User = unless(isExpansionInSystemHeader());
   auto CallOrCtor = anyOf(callExpr(), cxxConstructExpr());
-  Finder->addMatcher(expr(User, CallOrCtor, hasFact(this, Role::Layer)).bind("layer"), this);
-  Finder->addMatcher(expr(User, CallOrCtor, hasFact(this, Role::BatchSize)).bind("batch"), this);
+  Finder->addMatcher(expr(CallOrCtor, User, hasFact(this, Role::Layer)).bind("layer"), this);
+  Finder->addMatcher(expr(CallOrCtor, User, hasFact(this, Role::BatchSize)).bind("batch"), this);
   Finder->addMatcher(cxxConstructExpr(User, hasFact(this, Role::OptimizerState)).bind("optimizer"), this);
   Finder->addMatcher(callExpr(User, hasRole(this, Role::Step)).bind("step"), this);
   Finder->addMatcher(callExpr(User, hasFact(this, Role::Training)).bind("train"), this);

@@ -14,10 +14,9 @@ void RetainedGraphAccumulationCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   auto Outer = declRefExpr(to(varDecl().bind("acc")));
   // total += loss; total = total + loss
-  Finder->addMatcher(cxxOperatorCallExpr(unless(isExpansionInSystemHeader()),
-                                         hasAnyOverloadedOperatorName("+=", "-=", "="),
-                                         hasArgument(0, ignoringImpCasts(Outer)), hasArgument(1, expr().bind("value")),
-                                         isInModelLoop(this))
+  Finder->addMatcher(cxxOperatorCallExpr(hasAnyOverloadedOperatorName("+=", "-=", "="),
+                                         unless(isExpansionInSystemHeader()), hasArgument(0, ignoringImpCasts(Outer)),
+                                         hasArgument(1, expr().bind("value")), isInModelLoop(this))
                          .bind("store"),
                      this);
   // losses.push_back(loss)

@@ -86,9 +86,12 @@ unsigned nestingDepth(llvm::StringRef Text) {
         Blocks.pop_back();
       Blocks.push_back(Indent);
       unsigned Items = 0;
-      for (llvm::StringRef Rest = Line.drop_front(Indent); Rest.consume_front("- ") || Rest == "-";
-           Rest = Rest.ltrim(' '))
+      llvm::StringRef Rest = Line.drop_front(Indent);
+      while (Rest.consume_front("- ")) {
         ++Items;
+        Rest = Rest.ltrim(' ');
+      }
+      Items += Rest == "-"; // a last bare "-" (counted once: it used to loop forever, found by fuzz_baseline)
       Deepest = std::max<unsigned>(Deepest, Blocks.size() + Items);
     }
     char Quote = 0;

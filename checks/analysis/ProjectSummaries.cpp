@@ -31,6 +31,15 @@ std::string parentOf(llvm::StringRef Path) { return llvm::sys::path::parent_path
 } // namespace
 
 void ProjectSummaries::resolveView(View &V, const std::map<std::string, FileSummary> &Files) {
+  for (const std::string &File : V.Files) {
+    const FileSummary &S = Files.at(File);
+    for (const auto &[Usr, Calls] : S.HotCalls)
+      V.HotCallers[Usr].push_back(File);
+    for (const auto &[Usr, Off] : S.GradOffCalls)
+      V.GradOffCallers[Usr].push_back(File);
+    if (S.UsesDevice)
+      V.DeviceUsers.push_back(File);
+  }
   for (const std::string &File : V.Files)
     for (const auto &[Usr, F] : Files.at(File).Functions) {
       auto [It, New] = V.Resolved.try_emplace(Usr, F);
@@ -125,7 +134,10 @@ const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::String
   const View &V = viewOf(NotFrom);
   if (V.Ambiguous.count(Usr.str()))
     return nullptr;
-  for (const std::string &File : V.Files) {
+  auto Callers = V.HotCallers.find(Usr.str());
+  if (Callers == V.HotCallers.end())
+    return nullptr;
+  for (const std::string &File : Callers->second) {
     if (File == NotFrom)
       continue;
     const FileSummary &S = Files.at(File);
@@ -139,9 +151,10 @@ const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::String
 std::vector<unsigned> ProjectSummaries::sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   std::optional<std::vector<unsigned>> Common;
   const View &V = viewOf(NotFrom);
-  if (V.Ambiguous.count(Usr.str()))
+  auto Callers = V.HotCallers.find(Usr.str());
+  if (V.Ambiguous.count(Usr.str()) || Callers == V.HotCallers.end())
     return {};
-  for (const std::string &File : V.Files) {
+  for (const std::string &File : Callers->second) {
     const FileSummary &S = Files.at(File);
     auto It = S.HotCalls.find(Usr.str());
     if (File == NotFrom || It == S.HotCalls.end())
@@ -161,7 +174,11 @@ bool ProjectSummaries::passesSameValue(llvm::StringRef Usr, llvm::StringRef NotF
 
 bool ProjectSummaries::calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   bool Called = false;
-  for (const std::string &File : viewOf(NotFrom).Files) {
+  const View &V = viewOf(NotFrom);
+  auto Callers = V.GradOffCallers.find(Usr.str());
+  if (Callers == V.GradOffCallers.end())
+    return false;
+  for (const std::string &File : Callers->second) {
     if (File == NotFrom)
       continue;
     const FileSummary &S = Files.at(File);
@@ -175,10 +192,7 @@ bool ProjectSummaries::calledWithGradOff(llvm::StringRef Usr, llvm::StringRef No
 }
 
 bool ProjectSummaries::anyUsesDevice(llvm::StringRef NotFrom) const {
-  for (const std::string &File : viewOf(NotFrom).Files)
-    if (File != NotFrom && Files.at(File).UsesDevice)
-      return true;
-  return false;
+  return llvm::any_of(viewOf(NotFrom).DeviceUsers, [&](const std::string &File) { return File != NotFrom; });
 }
 
 std::string ProjectSummaries::dependencies(const FileSummary &S) const {

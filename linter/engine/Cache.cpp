@@ -428,25 +428,27 @@ static json absentPaths(const std::vector<std::string> &Missing, const Recording
 }
 
 /// Writes \p Entry with its checksum to \p Path through a temporary file
-/// that a signal removes; a full disk costs the entry only.
-static void writeEntry(const std::string &Path, const json &Entry) {
-  if (fs::create_directories(llvm::sys::path::parent_path(Path)))
-    return;
+/// that a signal removes; "" or why it could not (a full disk costs the
+/// entry, never the findings).
+static std::string writeEntry(const std::string &Path, const json &Entry) {
+  if (std::error_code EC = fs::create_directories(llvm::sys::path::parent_path(Path)))
+    return Path + ": " + EC.message();
   auto Temp = fs::TempFile::create(Path + ".tmp%%%%%%%%");
-  if (!Temp) {
-    llvm::consumeError(Temp.takeError());
-    return;
-  }
+  if (!Temp)
+    return Path + ": " + llvm::toString(Temp.takeError());
   std::string Body = Entry.dump(-1, ' ', false, json::error_handler_t::replace);
   llvm::raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
   OS << hashText(Body) << "\n" << Body;
   OS.flush();
-  bool Failed = OS.has_error();
+  std::error_code EC = OS.error();
   OS.clear_error();
-  if (Failed)
+  if (EC) {
     llvm::consumeError(Temp->discard());
-  else if (llvm::Error E = Temp->keep(Path)) // keep removes the temporary file when it cannot rename it
-    llvm::consumeError(std::move(E));
+    return Path + ": " + EC.message();
+  }
+  if (llvm::Error E = Temp->keep(Path)) // keep removes the temporary file when it cannot rename it
+    return Path + ": " + llvm::toString(std::move(E));
+  return "";
 }
 
 void ResultCache::store(const std::string &Key, const CachedRun &Run, const std::vector<std::string> &Missing,
@@ -469,7 +471,16 @@ void ResultCache::store(const std::string &Key, const CachedRun &Run, const std:
                 {"compilerStats", Run.CompilerStats},
                 {"stats", statsToJson(Run.Stats)},
                 {"fixRanges", fixRanges(Run.Errors)}};
-  writeEntry(entryPath(Key), Entry);
+  if (std::string Failed = writeEntry(entryPath(Key), Entry); !Failed.empty())
+    writeFailed(Failed);
+}
+
+void ResultCache::writeFailed(const std::string &What) {
+  std::lock_guard<std::mutex> Lock(HashMu);
+  if (std::exchange(WriteFailed, true))
+    return;
+  Warnings.push_back(Dir + ": cannot write the result cache (" + What +
+                     "); the findings are complete, but this run's are not cached");
 }
 
 std::vector<std::string> ResultCache::takeWarnings() {

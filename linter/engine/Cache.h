@@ -81,8 +81,12 @@ public:
              const RecordingFileSystem &Read, const Preamble *P = nullptr);
   /// Removes the least recently used entries until the cache fits its limit.
   void trim();
-  /// One line for each damaged entry that lookup dropped (its file was linted again).
+  /// One line for each damaged entry that lookup dropped (its file was linted
+  /// again), and one for the first write that failed.
   std::vector<std::string> takeWarnings();
+  /// Notes a write into the cache's directory that failed (\p What: the file
+  /// and why): the first one becomes a warning; findings are unaffected.
+  void writeFailed(const std::string &What);
 
   const std::string &dir() const { return Dir; }
 
@@ -113,6 +117,7 @@ private:
   std::mutex HashMu;
   std::map<std::string, std::optional<FileHashes>> Hashes;
   std::vector<std::string> Warnings; // under HashMu
+  bool WriteFailed = false;          // under HashMu
 };
 
 /// Findings as JSON and back (all of a ClangTidyError: message, notes, ranges,

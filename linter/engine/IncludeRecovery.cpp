@@ -1,6 +1,7 @@
 #include "engine/IncludeRecovery.h"
 
 #include "engine/CudaInputs.h"
+#include "engine/ErrorLimit.h"
 
 #include "Embedded.h"
 #include "MlperfCheck.h"
@@ -147,8 +148,7 @@ private:
 };
 
 /// clang's own summary line (CompilerInstance::printDiagnosticStats), or "".
-std::string diagnosticStats(const DiagnosticConsumer &C, bool Cuda) {
-  unsigned Warnings = C.getNumWarnings(), Errors = C.getNumErrors();
+std::string diagnosticStats(unsigned Warnings, unsigned Errors, bool Cuda) {
   if (!Warnings && !Errors)
     return "";
   std::string Line;
@@ -180,6 +180,33 @@ ArgumentsAdjuster configuredArgs(ClangTidyContext &Context) {
   };
 }
 
+/// clang-tidy's adjusters, CUDA's, and with recovery from missing headers:
+/// no spelling correction (an unknown name stays an error expression instead
+/// of becoming a guess at a similar declaration), the command's error limit
+/// kept by \p Limit instead of clang (which then never stops), and two
+/// directories searched after every other one, so the project's own flags
+/// always win: the machine's CUDA toolkit for C++ files that include its
+/// runtime API without naming it, then the profiles' stand-ins for SDKs the
+/// machine lacks.
+void addAdjusters(ClangTool &Tool, ClangTidyContext &Context, const std::string &File, llvm::vfs::FileSystem &FS,
+                  const ParseOptions &Options, ErrorLimit &Limit) {
+  Tool.appendArgumentsAdjuster(configuredArgs(Context));
+  Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+  Tool.appendArgumentsAdjuster(cudaHostOnlyAdjuster(Options.CudaPath));
+  if (!Options.RecoverIncludes)
+    return;
+  Tool.appendArgumentsAdjuster([&Limit](const CommandLineArguments &Args, StringRef) {
+    Limit.setLimit(errorLimitOf(Args).value_or(DefaultErrorLimit));
+    return Args;
+  });
+  CommandLineArguments Extra = {"-ferror-limit=0", "-fno-spell-checking"};
+  std::string Toolkit = (Options.CudaPath.empty() ? std::string("/usr/local/cuda") : Options.CudaPath) + "/include";
+  if (!isCudaInput(File) && FS.exists(Toolkit + "/cuda_runtime_api.h"))
+    Extra.insert(Extra.end(), {"-idirafter", Toolkit});
+  Extra.insert(Extra.end(), {"-idirafter", StandInDir});
+  Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::END));
+}
+
 bool isCompilerError(const ClangTidyError &E) {
   return E.DiagLevel == ClangTidyError::Error && StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
 }
@@ -197,26 +224,12 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
   if (Options.RecoverIncludes)
     addEmbeddedDirectory(*FS, StandInDir, clang::tidy::mlperf::embeddedStandIns());
   ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(), FS);
-  Tool.appendArgumentsAdjuster(configuredArgs(Context));
-  Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
-  Tool.appendArgumentsAdjuster(cudaHostOnlyAdjuster(Options.CudaPath));
-  // Without spelling correction an unknown name stays an error expression
-  // instead of becoming a guess at a similar declaration.
-  // Searched after every other directory, so the project's own flags always
-  // win: the machine's CUDA toolkit for C++ files that include its runtime API
-  // without naming it, then the profiles' stand-ins for SDKs the machine lacks.
-  if (Options.RecoverIncludes) {
-    CommandLineArguments Extra = {"-ferror-limit=0", "-fno-spell-checking"};
-    std::string Toolkit = (Options.CudaPath.empty() ? std::string("/usr/local/cuda") : Options.CudaPath) + "/include";
-    if (!isCudaInput(File) && FS->exists(Toolkit + "/cuda_runtime_api.h"))
-      Extra.insert(Extra.end(), {"-idirafter", Toolkit});
-    Extra.insert(Extra.end(), {"-idirafter", StandInDir});
-    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::END));
-  }
   ClangTidyDiagnosticConsumer Consumer(Context, nullptr, /*RemoveIncompatibleErrors=*/true, /*GetFixesFromNotes=*/true);
+  ErrorLimit Limit(Consumer, 0);
+  addAdjusters(Tool, Context, File, *FS, Options, Limit);
   DiagnosticsEngine Engine(new DiagnosticIDs(), new DiagnosticOptions(), &Consumer, /*ShouldOwnClient=*/false);
   Context.setDiagnosticsEngine(&Engine);
-  Tool.setDiagnosticConsumer(&Consumer);
+  Tool.setDiagnosticConsumer(&Limit);
   // ClangTool writes its "Error while processing" line straight to stderr, in
   // pieces, from whichever worker runs it: it goes into the file's block.
   Tool.setPrintErrorMessage(false);
@@ -224,10 +237,13 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
   Factory F([&] { return Make(Recovering); }, Recovering);
   Ok = Tool.run(&F) == 0;
   if (Stats && F.ShowStats && (!Recovering || Recovering->empty()))
-    *Stats = diagnosticStats(Consumer, isCudaInput(File));
+    *Stats = diagnosticStats(Consumer.getNumWarnings(), Consumer.getNumErrors() + Limit.dropped(), isCudaInput(File));
   if (Stats && !Ok)
     *Stats += "Error while processing " + File + ".\n";
-  return Consumer.take();
+  std::vector<ClangTidyError> Errors = Consumer.take();
+  if (std::optional<ClangTidyError> TooMany = Limit.summary(Context.getCurrentBuildDirectory()))
+    Errors.push_back(std::move(*TooMany));
+  return Errors;
 }
 } // namespace
 

@@ -1,8 +1,9 @@
 // Runs clang-tidy over one file the way clang-tidy's runClangTidy does, and,
 // unless includes are strict, recovers from headers that cannot be found: such
-// an #include is skipped as if the header were empty, the error limit is
-// lifted, and the errors that follow from the missing declarations are counted
-// instead of reported, so the rest of the file is still analysed.
+// an #include is skipped as if the header were empty, clang's error limit is
+// lifted (ErrorLimit records no more errors than it would have), and the
+// errors that follow from the missing declarations are counted instead of
+// reported, so the rest of the file is still analysed.
 #pragma once
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"

@@ -1,5 +1,6 @@
 #include "engine/Runner.h"
 
+#include "engine/Interrupt.h"
 #include "engine/Isolation.h"
 #include "findings/Findings.h"
 
@@ -126,6 +127,10 @@ std::vector<FileResult> runFiles(const std::vector<std::string> &Files, const cl
   std::vector<FileResult> Results(Files.size());
   std::mutex Done;
   auto RunOne = [&](size_t I) {
+    if (InterruptibleRun::interrupted()) {
+      Results[I].Skipped = true;
+      return;
+    }
     Runner.run(Files[I], Results[I]);
     std::lock_guard<std::mutex> Lock(Done);
     if (OnResult)

@@ -32,6 +32,7 @@ struct FileResult {
     std::shared_ptr<const Preamble> P;
   };
   std::optional<Parsed> Entry;
+  bool Skipped = false; // not started: the run was interrupted (InterruptibleRun)
 };
 
 struct RunSettings {
@@ -51,7 +52,8 @@ using FileDone = std::function<void(size_t Index, FileFindings Findings)>;
 
 /// Runs (or replays from the cache) each of \p Files; the content hashes of
 /// what the parses read go into \p Hashes. \p OnResult is called as each
-/// file finishes, one call at a time.
+/// file finishes, one call at a time. After an interrupt no file is started:
+/// those are Skipped, without a call.
 std::vector<FileResult> runFiles(const std::vector<std::string> &Files, const clang::tooling::CompilationDatabase &DB,
                                  const ProviderFactory &Providers, const RunSettings &S, ContentHashes &Hashes,
                                  const std::function<void(size_t Index, const FileResult &)> &OnResult = {});

@@ -1,5 +1,7 @@
 #include "engine/WholeProject.h"
 
+#include "engine/Interrupt.h"
+
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -63,21 +65,26 @@ ProjectSummaries loadSummaries(const std::string &Path, std::vector<std::string>
   return {};
 }
 
+/// Through a temporary file that a signal or a failed write removes.
 std::string storeSummaries(const std::string &Path, const ProjectSummaries &S) {
   std::error_code EC = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path));
-  std::string Tmp = Path + "." + std::to_string(llvm::sys::Process::getProcessId()) + ".tmp";
-  if (!EC) {
-    llvm::raw_fd_ostream OS(Tmp, EC, llvm::sys::fs::OF_Text);
-    if (!EC) {
-      OS << S.toJson();
-      OS.close();
-      EC = OS.error();
-      OS.clear_error();
-    }
+  if (EC)
+    return Path + ": cannot store summaries: " + EC.message();
+  auto Temp = llvm::sys::fs::TempFile::create(Path + ".tmp%%%%%%%%");
+  if (!Temp)
+    return Path + ": cannot store summaries: " + llvm::toString(Temp.takeError());
+  llvm::raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
+  OS << S.toJson();
+  OS.flush();
+  EC = OS.error();
+  OS.clear_error();
+  if (EC) {
+    llvm::consumeError(Temp->discard());
+    return Path + ": cannot store summaries: " + EC.message();
   }
-  if (!EC)
-    EC = llvm::sys::fs::rename(Tmp, Path);
-  return EC ? Path + ": cannot store summaries: " + EC.message() : "";
+  if (llvm::Error E = Temp->keep(Path))
+    return Path + ": cannot store summaries: " + llvm::toString(std::move(E));
+  return "";
 }
 
 /// Rounds of linting beyond the first: summaries settle in one or two (a
@@ -98,11 +105,11 @@ public:
       : Files(Files), DB(DB), Providers(Providers), Settings(std::move(Settings)), Summaries(std::move(Summaries)),
         Results(Files.size()), Read(Files.size()) {}
 
-  /// Lints every file, again while its dependencies change, up to MaxRounds.
-  /// Returns the files left unsettled.
-  std::set<size_t> run(ProjectRun &Out, ContentHashes &Hashes);
-  /// Stores the settled results in the cache and hands each file on.
-  void finish(ProjectRun &Out, const std::set<size_t> &Unsettled, const FileDone &OnFileDone);
+  /// Lints every file, again while its dependencies change, up to MaxRounds
+  /// (or until an interrupt).
+  void run(ProjectRun &Out, ContentHashes &Hashes);
+  /// Hands each file on (each parse was stored in the cache as it finished).
+  void finish(ProjectRun &Out, const FileDone &OnFileDone);
   /// Files whose stored summaries are older than the files.
   std::vector<std::string> staleSummaries() const;
   bool changed() const { return Changed; }
@@ -136,7 +143,7 @@ std::vector<std::string> ProjectLinter::staleSummaries() const {
   return Stale;
 }
 
-std::set<size_t> ProjectLinter::run(ProjectRun &Out, ContentHashes &Hashes) {
+void ProjectLinter::run(ProjectRun &Out, ContentHashes &Hashes) {
   Settings.Summarize = true;
   Settings.Dependencies = [&](const std::string &File) -> std::optional<std::string> {
     const FileSummary *S = summaryOf(File);
@@ -147,10 +154,9 @@ std::set<size_t> ProjectLinter::run(ProjectRun &Out, ContentHashes &Hashes) {
     Todo[I] = I;
   for (int Round = 0; !Todo.empty(); ++Round) {
     Todo = round(Todo, Out, Hashes);
-    if (Round == MaxRounds)
+    if (Round == MaxRounds || InterruptibleRun::interrupted())
       break;
   }
-  return std::set<size_t>(Todo.begin(), Todo.end());
 }
 
 /// Lints \p Todo with the summaries known now; returns the files, linted in
@@ -160,13 +166,19 @@ std::vector<size_t> ProjectLinter::round(const std::vector<size_t> &Todo, Projec
   std::vector<std::string> Batch;
   for (size_t I : Todo)
     Batch.push_back(Files[I]);
-  std::vector<FileResult> Run = runFiles(Batch, DB, Providers, Settings, Hashes);
+  // Each parse is stored as it finishes, under what its findings read of
+  // the summaries: an interrupted run keeps the files it finished.
+  auto Store = [&](size_t K, const FileResult &R) {
+    if (Settings.Cache && R.Summary)
+      storeResult(*Settings.Cache, Batch[K], R, Summaries->dependencies(*R.Summary));
+  };
+  std::vector<FileResult> Run = runFiles(Batch, DB, Providers, Settings, Hashes, Store);
   ++Out.Rounds;
   auto Next = std::make_shared<ProjectSummaries>(*Summaries);
   for (size_t K = 0; K < Todo.size(); ++K) {
     FileResult &R = Run[K];
     size_t I = Todo[K];
-    Out.Parses += !R.Run.FromCache;
+    Out.Parses += !R.Run.FromCache && !R.Skipped;
     if (R.Summary) {
       Read[I] = Summaries->dependencies(*R.Summary);
       statFile(R.Summary->File, R.Summary->MTime, R.Summary->Size);
@@ -184,17 +196,16 @@ std::vector<size_t> ProjectLinter::round(const std::vector<size_t> &Todo, Projec
   std::vector<size_t> Again;
   for (size_t I = 0; I < Files.size(); ++I)
     if (const FileSummary *S = summaryOf(Files[I]);
-        S && !Results[I].Run.Crash && Summaries->dependencies(*S) != Read[I])
+        S && !Results[I].Run.Crash && !Results[I].Skipped && Summaries->dependencies(*S) != Read[I])
       Again.push_back(I);
   return Again;
 }
 
-void ProjectLinter::finish(ProjectRun &Out, const std::set<size_t> &Unsettled, const FileDone &OnFileDone) {
-  // An entry is stored only with the summaries its findings read, once final.
+void ProjectLinter::finish(ProjectRun &Out, const FileDone &OnFileDone) {
   for (size_t I = 0; I < Files.size(); ++I) {
+    if (Results[I].Skipped)
+      continue;
     Out.FromCache += Results[I].Run.FromCache;
-    if (Settings.Cache && !Unsettled.count(I))
-      storeResult(*Settings.Cache, Files[I], Results[I], Read[I]);
     llvm::errs() << Results[I].Run.CompilerStats;
     if (OnFileDone)
       OnFileDone(I, std::move(Results[I].Run));
@@ -206,17 +217,17 @@ void lintAlone(const std::vector<std::string> &Files, const clang::tooling::Comp
                const ProviderFactory &Providers, const RunSettings &Settings, ProjectRun &Out,
                const FileDone &OnFileDone) {
   auto Done = [&](size_t I, const FileResult &R) {
+    if (Settings.Cache)
+      storeResult(*Settings.Cache, Files[I], R, "");
     llvm::errs() << R.Run.CompilerStats;
     if (OnFileDone)
       OnFileDone(I, R.Run);
   };
   std::vector<FileResult> Results = runFiles(Files, DB, Providers, Settings, *Out.Hashes, Done);
   Out.Rounds = 1;
-  for (size_t I = 0; I < Files.size(); ++I) {
-    Out.FromCache += Results[I].Run.FromCache;
-    Out.Parses += !Results[I].Run.FromCache;
-    if (Settings.Cache)
-      storeResult(*Settings.Cache, Files[I], Results[I], "");
+  for (const FileResult &R : Results) {
+    Out.FromCache += R.Run.FromCache;
+    Out.Parses += !R.Run.FromCache && !R.Skipped;
   }
 }
 } // namespace
@@ -224,6 +235,7 @@ void lintAlone(const std::vector<std::string> &Files, const clang::tooling::Comp
 ProjectRun lintProject(const std::vector<std::string> &Roots, const std::vector<std::string> &Files,
                        const clang::tooling::CompilationDatabase &DB, const ProviderFactory &Providers,
                        RunSettings Settings, const std::string &SummaryDir, const FileDone &OnFileDone) {
+  InterruptibleRun Interruptible; // raises a signal that arrived once what finished is stored
   ProjectRun Out;
   std::string Path = SummaryDir.empty() ? "" : summaryPath(Roots, SummaryDir);
   auto Summaries = std::make_shared<ProjectSummaries>(loadSummaries(Path, Out.Messages));
@@ -234,17 +246,23 @@ ProjectRun lintProject(const std::vector<std::string> &Roots, const std::vector<
     return Out;
   }
   const bool Buffers = Settings.Overlays && !Settings.Overlays->empty();
+  ResultCache *Cache = Settings.Cache;
   ProjectLinter Linter(Files, DB, Providers, std::move(Settings), Summaries);
   std::vector<std::string> Stale = Linter.staleSummaries();
-  std::set<size_t> Unsettled = Linter.run(Out, *Out.Hashes);
-  Linter.finish(Out, Unsettled, OnFileDone);
+  Linter.run(Out, *Out.Hashes);
+  Linter.finish(Out, OnFileDone);
   if (!Stale.empty())
     Out.Messages.push_back("summaries of " + std::to_string(Stale.size()) +
                            " file(s) not linted now are stale (changed since they were summarized): " +
                            fileList(Stale) + "; lint the whole project to refresh them");
   if (!Path.empty() && Linter.changed() && !Buffers)
-    if (std::string P = storeSummaries(Path, Linter.summaries()); !P.empty())
-      Out.Messages.push_back(P);
+    if (std::string P = storeSummaries(Path, Linter.summaries()); !P.empty()) {
+      // In the cache's directory: one warning about that directory is enough.
+      if (Cache && llvm::StringRef(Path).starts_with(Cache->dir()))
+        Cache->writeFailed(P);
+      else
+        Out.Messages.push_back(P);
+    }
   return Out;
 }
 

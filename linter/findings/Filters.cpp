@@ -120,6 +120,11 @@ bool isCxxSource(llvm::StringRef Path) {
 llvm::Error FindingFilter::readLineFilter(const std::string &Json) {
   if (llvm::Error E = checkNesting(Json, "--line-filter"))
     return E;
+  // clang's parser reads it as YAML, where an alias (`*x`) or an unknown node
+  // where a list belongs makes llvm::yaml::Input dereference a null node
+  // (found by fuzz/LineFilterFuzzer.cpp): only JSON gets that far.
+  if (!nlohmann::json::accept(Json))
+    return failure("--line-filter: invalid JSON: expected a list like [{\"name\":\"file.cc\",\"lines\":[[1,3]]}]");
   clang::tidy::ClangTidyGlobalOptions Global;
   if (std::error_code EC = clang::tidy::parseLineFilter(Json, Global))
     return failure("--line-filter: invalid JSON: " + EC.message());

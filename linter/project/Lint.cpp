@@ -154,6 +154,7 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
                 LintOutcome &Out) {
   const std::vector<std::string> &Files = P.Inputs.Files;
   std::unique_ptr<ResultCache> Cache;
+  bool Unusable = false; // the cache's directory: no summaries there either
   // Buffers and a VFS overlay change what a file holds without its hash
   // changing, and a check profile times a parse: such runs neither read nor
   // write the cache.
@@ -162,16 +163,17 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
     if (Opened)
       Cache = std::move(*Opened);
     else
-      Out.Messages.push_back("result cache off: " + llvm::toString(Opened.takeError()));
+      Out.Warnings.push_back("result cache off: " + llvm::toString(Opened.takeError()));
+    Unusable = !Cache;
   }
   std::unique_ptr<SharedPreambles> Preambles;
   if (Cache && R.SharedPreamble)
     Preambles = std::make_unique<SharedPreambles>(*P.Database, Cache->dir() + "/preamble", Files);
   RunSettings Run{P.Jobs, &R.Overlays, R.Parse, Cache.get(), Preambles.get()};
-  std::string SummaryDir = !R.Cache.Enabled      ? ""
-                           : Cache               ? Cache->dir()
-                           : R.Cache.Dir.empty() ? cacheDirectory()
-                                                 : R.Cache.Dir;
+  std::string SummaryDir = !R.Cache.Enabled || Unusable ? ""
+                           : Cache                      ? Cache->dir()
+                           : R.Cache.Dir.empty()        ? cacheDirectory()
+                                                        : R.Cache.Dir;
   auto Done = [&](size_t I, FileFindings F) {
     if (P.IncludeNotes)
       F.Incomplete = withIncludeNotes(F.File, F.Incomplete, P.IncludeNotes(F.File));

@@ -52,6 +52,9 @@ size_t parse_byte_size(const std::string& text) {
     }
   }
   if (!(v >= 0) || !std::isfinite(v)) throw ArgumentError(bad);
+  // 2^63 bytes and more do not fit llround's result (which would wrap to a negative limit).
+  if (v * mult >= 9223372036854775808.0)
+    throw ArgumentError("byte size '" + text + "' is too large (at most 8 EiB, 2^63 - 1 bytes)");
   return static_cast<size_t>(std::llround(v * mult));
 }
 

@@ -12,15 +12,29 @@ OutOfDeviceMemory Device::oom_error(size_t bytes) const {
                            bytes, in_use_ + reserved_, limit_);
 }
 
+// Called with mu_ held, inside a catch: a backend's std::bad_alloc is the typed error.
+void Device::rethrow_as_oom(size_t bytes) const {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw oom_error(bytes);
+  }
+}
+
 void Device::throw_oom(size_t bytes) const {
   std::lock_guard<std::mutex> lk(mu_);
   throw oom_error(bytes);
 }
 
+// Whether `bytes` more fit the limit, without the sum wrapping around for a huge request.
+bool Device::fits(size_t bytes) const {
+  return limit_ == 0 || (bytes <= limit_ && in_use_ + reserved_ <= limit_ - bytes);
+}
+
 void* Device::allocate(size_t bytes) {
   {
     std::lock_guard<std::mutex> lk(mu_);
-    if (limit_ != 0 && in_use_ + reserved_ + bytes > limit_) throw oom_error(bytes);
+    if (!fits(bytes)) throw oom_error(bytes);
     in_use_ += bytes;
     if (in_use_ > peak_) peak_ = in_use_;
   }
@@ -30,7 +44,7 @@ void* Device::allocate(size_t bytes) {
   } catch (...) {
     std::lock_guard<std::mutex> lk(mu_);
     in_use_ -= bytes;
-    throw;
+    rethrow_as_oom(bytes);
   }
   counters_.allocations++;
   return p;
@@ -45,7 +59,7 @@ void Device::free(void* ptr, size_t bytes) {
 
 bool Device::try_reserve(size_t bytes) {
   std::lock_guard<std::mutex> lk(mu_);
-  if (limit_ != 0 && in_use_ + reserved_ + bytes > limit_) return false;
+  if (!fits(bytes)) return false;
   reserved_ += bytes;
   return true;
 }
@@ -64,7 +78,7 @@ void* Device::allocate_reserved(size_t bytes) {
     std::lock_guard<std::mutex> lk(mu_);
     in_use_ -= bytes;
     reserved_ += bytes;
-    throw;
+    rethrow_as_oom(bytes);
   }
   counters_.allocations++;
   return p;

@@ -58,6 +58,8 @@ class Device : public DeviceAllocator {
 
  private:
   OutOfDeviceMemory oom_error(size_t bytes) const;  // caller holds mu_
+  bool fits(size_t bytes) const;                    // caller holds mu_
+  [[noreturn]] void rethrow_as_oom(size_t bytes) const;
   std::string name_;
   std::unique_ptr<BackendImpl> impl_;
   Counters counters_;

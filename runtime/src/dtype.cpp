@@ -49,6 +49,8 @@ bool is_integer(DType d) { return d == DType::I32 || d == DType::I64; }
 int64_t Shape::numel() const {
   int64_t n = 1;
   for (int64_t d : dims)
+    if (d < 0) throw ShapeError("shape " + to_string() + " has a negative dimension");
+  for (int64_t d : dims)
     if (__builtin_mul_overflow(n, d, &n))
       throw ShapeError("shape " + to_string() + " has more elements than a 64-bit count can hold");
   return n;

@@ -1,9 +1,12 @@
 #include "mlperf/rt/graph.h"
 
+#include <atomic>
 #include <iterator>
 #include <limits>
+#include <mutex>
 #include <sstream>
 #include <string_view>
+#include <unordered_set>
 
 #include "mlperf/rt/error.h"
 #include "mlperf/rt/op_table.h"
@@ -91,8 +94,40 @@ Graph* building_graph() { return g_building; }
 BuildScope::BuildScope(Graph& g) : previous_(g_building) { g_building = &g; }
 BuildScope::~BuildScope() { g_building = previous_; }
 
+namespace {
+// The serials of the graphs alive now: a Node of a destroyed graph is recognised without reading
+// that graph, whose memory may hold another graph by now.
+std::mutex g_live_mu;
+std::unordered_set<uint64_t>& live_graphs() {
+  static auto* live = new std::unordered_set<uint64_t>();
+  return *live;
+}
+std::atomic<uint64_t> g_next_serial{1};
+}  // namespace
+
+Graph::Graph() : serial_(g_next_serial++) {
+  std::lock_guard<std::mutex> lk(g_live_mu);
+  live_graphs().insert(serial_);
+}
+
+Graph::~Graph() {
+  std::lock_guard<std::mutex> lk(g_live_mu);
+  live_graphs().erase(serial_);
+}
+
+Node::Node(Graph* g, int id) : g_(g), serial_(g ? g->serial() : 0), id_(id) {}
+
 Graph& Node::graph() const {
   if (!g_) throw ArgumentError("use of an empty Node");
+  bool alive;
+  {
+    std::lock_guard<std::mutex> lk(g_live_mu);
+    alive = live_graphs().count(serial_) > 0;
+  }
+  if (!alive)
+    throw ArgumentError(
+        "a Node of a graph that no longer exists: a model function builds on the Graph it is given, "
+        "and Nodes cannot be kept from another graph or an earlier build");
   return *g_;
 }
 

@@ -154,6 +154,9 @@ Node softmax_cross_entropy(Node logits, Node labels) {
   Shape expect = logits.shape();
   if (expect.rank() == 0) throw ShapeError("softmax_cross_entropy: logits must have rank >= 1, got []");
   int64_t depth = expect.dims.back();
+  if (depth == 0)
+    throw ShapeError("softmax_cross_entropy: logits " + logits.shape().to_string() +
+                     " have 0 classes (last axis); a class id needs at least one class");
   expect.dims.pop_back();
   if (labels.shape() != expect)
     throw ShapeError("softmax_cross_entropy: labels shape " + labels.shape().to_string() +
@@ -173,6 +176,9 @@ Node softmax_cross_entropy(Node logits, Node labels) {
 Node softmax_cross_entropy_with_probs(Node logits, Node targets) {
   if (logits.shape() != targets.shape())
     throw ShapeError(detail::shapes_msg("softmax_cross_entropy", logits.shape(), targets.shape()));
+  if (logits.rank() == 0 || logits.shape().dims.back() == 0)
+    throw ShapeError("softmax_cross_entropy_with_probs: logits " + logits.shape().to_string() +
+                     " have no classes (last axis); the loss needs at least one");
   return -reduce_sum(targets * log_softmax(logits, -1), {-1});
 }
 

@@ -235,6 +235,26 @@ TEST(Jit, DumpPrintsFusedGraphSourceAndCompileTime) {
   EXPECT_NE(err.find("ORC link"), std::string::npos) << err;
 }
 
+TEST(Jit, ThreadCountsOutsideOneToTheLimitAreArgumentErrors) {
+  for (const char* threads : {"100000", "0", "-3", "four", "4x", "99999999999999999999"}) {
+    setenv("MLPERF_CPU_THREADS", threads, 1);
+    std::string what;
+    try {
+      rt::Backend::create("cpu");
+    } catch (const rt::ArgumentError& e) {
+      what = e.what();
+    }
+    unsetenv("MLPERF_CPU_THREADS");
+    EXPECT_NE(what.find(std::string("MLPERF_CPU_THREADS: '") + threads + "' is not a thread count from 1 to "),
+              std::string::npos)
+        << threads << ": " << what;
+  }
+  setenv("MLPERF_CPU_THREADS", "256", 1);
+  auto cpu = rt::Backend::create("cpu");
+  unsetenv("MLPERF_CPU_THREADS");
+  EXPECT_EQ(cpu->stats_json()["backend_stats"]["threads"], 256);
+}
+
 TEST(Jit, ThreadCountsThatDoNotDivideTheWork) {
   for (const char* threads : {"1", "3", "4"}) {
     setenv("MLPERF_CPU_THREADS", threads, 1);

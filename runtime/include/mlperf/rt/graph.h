@@ -67,18 +67,21 @@ class Graph;
 class Node {
  public:
   Node() = default;
-  Node(Graph* g, int id) : g_(g), id_(id) {}
+  Node(Graph* g, int id);
   bool valid() const { return g_ != nullptr && id_ >= 0; }
+  // Throws ArgumentError for a Node whose graph no longer exists (kept from an earlier build),
+  // even when a newer graph lives at the same address.
   Graph& graph() const;
   int id() const { return id_; }
   const NodeData& data() const;
   Shape shape() const { return data().shape; }  // a copy: building nodes may move the node list
   DType dtype() const { return data().dtype; }
   int rank() const { return shape().rank(); }
-  bool operator==(const Node& o) const { return g_ == o.g_ && id_ == o.id_; }
+  bool operator==(const Node& o) const { return g_ == o.g_ && serial_ == o.serial_ && id_ == o.id_; }
 
  private:
   Graph* g_ = nullptr;
+  uint64_t serial_ = 0;  // the graph's, unique in the process
   int id_ = -1;
 };
 
@@ -89,7 +92,8 @@ struct VariableRef {
 
 class Graph {
  public:
-  Graph() = default;
+  Graph();
+  ~Graph();
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
 
@@ -124,8 +128,10 @@ class Graph {
   Context* context() const { return context_; }
 
   std::string to_string() const;
+  uint64_t serial() const { return serial_; }
 
  private:
+  uint64_t serial_;
   std::vector<NodeData> nodes_;
   std::vector<int> parameters_;
   std::vector<int> outputs_;

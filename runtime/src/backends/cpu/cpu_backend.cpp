@@ -2,10 +2,12 @@
 // and ORC LLJIT, run over a thread pool; matmuls through cblas_sgemm.
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -115,15 +117,27 @@ class CpuBackend : public BackendImpl {
  public:
   CpuBackend() : pool_(threads_from_env()) {}
 
+  // MLPERF_CPU_THREADS: a whole number from 1 to max_threads(); anything else (0, -3, "four",
+  // 100000) is an ArgumentError instead of a pool of one thread or of tens of thousands.
   static int threads_from_env() {
-    if (const char* e = std::getenv("MLPERF_CPU_THREADS"); e && *e) return std::max(1, std::atoi(e));
-    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const char* e = std::getenv("MLPERF_CPU_THREADS");
+    if (!e || !*e) return cores;
+    char* end = nullptr;
+    errno = 0;
+    long n = std::strtol(e, &end, 10);
+    if (end == e || *end != '\0' || errno == ERANGE || n < 1 || n > max_threads(cores))
+      throw ArgumentError(std::string("MLPERF_CPU_THREADS: '") + e + "' is not a thread count from 1 to " +
+                          std::to_string(max_threads(cores)) + " (" + std::to_string(cores) + " cores here)");
+    return static_cast<int>(n);
   }
+  static int max_threads(int cores) { return std::max(256, 4 * cores); }
 
   std::string name() const override { return "cpu"; }
   // Freed blocks are kept for reuse by size (up to kCacheBytes), so the big buffers of a
   // training step are not page-faulted in again on every run.
   void* allocate(size_t bytes) override {
+    if (bytes > std::numeric_limits<size_t>::max() - 64) throw std::bad_alloc();  // rounding up would wrap
     size_t sz = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
     {
       std::lock_guard<std::mutex> lk(pool_mu_);
