@@ -183,6 +183,24 @@ TEST(LspServerTest, EditsAreDebounced) {
   EXPECT_EQ(L.texts(), (std::vector<std::string>{"BAD\n", "ok\n"})) << "one lint for three quick edits";
 }
 
+/// A client may send ranges although the server asks for whole texts:
+/// they are applied at their UTF-16 positions.
+TEST(LspServerTest, RangeChangesAreAppliedInUtf16) {
+  HeldLinter L;
+  InProcess S(L, std::chrono::milliseconds(0));
+  LspClient &C = S.client();
+  open(C, "// x\n\xC3\xA9\xF0\x9F\x98\x80"
+          "BAD;\n"); // é (1 unit), 😀 (2 units)
+  ASSERT_EQ(C.published(Uri, 1, seconds(30)).size(), 1u);
+  json Edit = {{"range", {{"start", {{"line", 1}, {"character", 3}}}, {"end", {{"line", 1}, {"character", 6}}}}},
+               {"text", "ok"}};
+  C.notify("textDocument/didChange",
+           {{"textDocument", {{"uri", Uri}, {"version", 2}}}, {"contentChanges", json::array({Edit})}});
+  EXPECT_EQ(C.published(Uri, 2, seconds(30)), json::array());
+  EXPECT_EQ(L.texts().back(), "// x\n\xC3\xA9\xF0\x9F\x98\x80"
+                              "ok;\n");
+}
+
 /// An output that takes nothing until opened; an input that says when it
 /// has been read to its end.
 class GatedOutBuf : public std::streambuf {
