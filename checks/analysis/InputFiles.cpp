@@ -86,8 +86,9 @@ unsigned nestingDepth(llvm::StringRef Text) {
         Blocks.pop_back();
       Blocks.push_back(Indent);
       unsigned Items = 0;
+      // "- - x" is two items; a lone "-" ends the line (it consumes nothing).
       for (llvm::StringRef Rest = Line.drop_front(Indent); Rest.consume_front("- ") || Rest == "-";
-           Rest = Rest.ltrim(' '))
+           Rest = Rest == "-" ? "" : Rest.ltrim(' '))
         ++Items;
       Deepest = std::max<unsigned>(Deepest, Blocks.size() + Items);
     }

@@ -318,6 +318,14 @@ TEST(LspTransportTest, FramesAndLimits) {
   EXPECT_EQ(M[2].What, lsp::Incoming::Error);
   EXPECT_EQ(M[2].Why, "message body is not JSON: [1,");
 
+  // A lone "-" line (a YAML item) once looped forever in nestingDepth
+  // (checks/analysis/InputFiles.cpp), found by fuzz_lsp; "--config-file" with
+  // it hung the same way.
+  M = readAll("Content-Length: 1\r\n\r\n-Content-Length: 5\r\n\r\nx\n- -");
+  ASSERT_EQ(M.size(), 3u);
+  EXPECT_EQ(M[0].Why, "message body is not JSON: -");
+  EXPECT_EQ(M[1].Why, "message body is not JSON: x - -");
+
   M = readAll("Content-Length: 80000000\r\n\r\nabc");
   ASSERT_EQ(M.size(), 2u);
   EXPECT_EQ(M[0].Why, "a message of 80000000 bytes, over the limit of 67108864; skipped");
