@@ -20,7 +20,7 @@ WHAT="${1:-all}"
 NOT_HERE="PluginTest.*:EditorTest.AleClangTidyRecipeShowsTheFinding:ModelMemoryTest.ListedExplainedAndInThePlugin"
 NOT_HERE="$NOT_HERE:ModelMemoryTest.EstimateIsWithinAQuarterOfTheMeasuredPeak:ModelMemoryTest.F32RunsOutOfDeviceMemoryWhereF16Fits"
 NOT_HERE="$NOT_HERE:ValidateTest.LibtorchPairsCountWithLibtorchsObservers:Backends/ValidateBackendTest.*"
-FUZZ_TARGETS="fuzz_api_profile fuzz_config fuzz_compile_database fuzz_manifest fuzz_result_store fuzz_report fuzz_graph fuzz_line_filter fuzz_baseline"
+FUZZ_TARGETS="fuzz_api_profile fuzz_config fuzz_compile_database fuzz_manifest fuzz_result_store fuzz_report fuzz_graph fuzz_line_filter fuzz_baseline fuzz_lsp"
 REPLAY_TARGETS="${FUZZ_TARGETS//fuzz_/fuzz_replay_}"
 
 configure() {  # dir, sanitizer flags, extra cmake args...

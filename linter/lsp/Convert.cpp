@@ -1,9 +1,13 @@
 #include "lsp/Convert.h"
 
+#include "BuildInfo.h"
 #include "report/Diagnostics.h"
 #include "report/Sarif.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 namespace mlperf::lint::lsp {
 
@@ -21,6 +25,16 @@ json TextIndex::position(unsigned Offset) const {
   auto Line = std::upper_bound(LineStarts.begin(), LineStarts.end(), Offset) - LineStarts.begin() - 1;
   llvm::StringRef Rest = llvm::StringRef(Text).substr(LineStarts[Line]);
   return {{"line", Line}, {"character", utf16Column(Rest, Offset - LineStarts[Line] + 1) - 1}};
+}
+
+json TextIndex::range(unsigned Begin, unsigned End) const {
+  return {{"start", position(Begin)}, {"end", position(End)}};
+}
+
+std::pair<unsigned, unsigned> TextIndex::callAt(unsigned Offset) const {
+  if (!Calls)
+    Calls = std::make_unique<CallRanges>(Text);
+  return Calls->at(Offset);
 }
 
 std::string pathFromUri(llvm::StringRef Uri) {
@@ -49,39 +63,161 @@ std::string uriFromPath(llvm::StringRef Path) {
 }
 
 namespace {
-bool isIdentifierChar(char C) { return llvm::isAlnum(C) || C == '_'; }
+/// The check pages' folder: installed beside the binary, else the source tree's.
+std::string checkPagesDir() {
+  static const std::string Dir = [] {
+    std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&checkPagesDir));
+    llvm::SmallString<256> Installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+    llvm::sys::path::append(Installed, "share", "doc", "mlperf-lint", "checks");
+    if (!Exe.empty() && llvm::sys::fs::is_directory(Installed))
+      return std::string(Installed);
+    std::string Source = MLPERF_SOURCE_DIR "/docs/checks";
+    return llvm::sys::fs::is_directory(Source) ? Source : std::string();
+  }();
+  return Dir;
+}
+} // namespace
 
-/// The finding's range: its own source range at its location, else the
-/// identifier (or one character) there.
-json rangeOf(const clang::tooling::DiagnosticMessage &M, const TextIndex &Text) {
-  unsigned End = M.FileOffset;
-  for (const auto &R : M.Ranges)
-    if (R.FilePath == M.FilePath && R.FileOffset == M.FileOffset && R.Length)
-      End = M.FileOffset + R.Length;
-  const std::string &T = Text.text();
-  if (End == M.FileOffset)
-    while (End < T.size() && isIdentifierChar(T[End]))
-      ++End;
-  if (End == M.FileOffset && End < T.size() && T[End] != '\n')
-    ++End;
-  return {{"start", Text.position(M.FileOffset)}, {"end", Text.position(End)}};
+std::string checkPageUri(llvm::StringRef Check) {
+  if (!Check.consume_front("mlperf-") || Check.empty() || Check.contains('/'))
+    return "";
+  std::string Dir = checkPagesDir();
+  std::string Page = Dir + "/" + Check.str() + ".md";
+  return !Dir.empty() && llvm::sys::fs::exists(Page) ? uriFromPath(Page) : "";
 }
 
-json changesOf(const llvm::StringMap<clang::tooling::Replacements> &Fix, const TextSource &Text) {
-  json Changes = json::object();
+namespace {
+bool isIdentifierChar(char C) { return llvm::isAlnum(C) || C == '_'; }
+
+bool isKeyword(llvm::StringRef Word) {
+  static const llvm::StringSet<> Keywords = {"for",  "while",  "if",      "switch",   "return",   "sizeof",
+                                             "do",   "else",   "catch",   "new",      "delete",   "throw",
+                                             "case", "typeid", "alignof", "decltype", "noexcept", "static_assert"};
+  return Keywords.contains(Word);
+}
+
+/// The finding's range: its own source range at its location, else the call
+/// whose name is there, else the identifier (or one character) there.
+json rangeOf(const clang::tooling::DiagnosticMessage &M, const TextIndex &Text) {
+  const std::string &T = Text.text();
+  unsigned Begin = std::min<size_t>(M.FileOffset, T.size()), End = Begin;
+  for (const auto &R : M.Ranges)
+    if (R.FilePath == M.FilePath && R.FileOffset == M.FileOffset && R.Length)
+      End = Begin + R.Length;
+  if (End == Begin) {
+    while (End < T.size() && isIdentifierChar(T[End]))
+      ++End;
+    if (End > Begin && !isKeyword(llvm::StringRef(T).slice(Begin, End)))
+      if (auto [CallBegin, CallEnd] = Text.callAt(Begin); CallEnd > CallBegin)
+        std::tie(Begin, End) = std::tie(CallBegin, CallEnd);
+  }
+  if (End == Begin && End < T.size() && T[End] != '\n')
+    ++End;
+  return Text.range(Begin, End);
+}
+
+std::map<std::string, json> editsOf(const llvm::StringMap<clang::tooling::Replacements> &Fix, const TextSource &Text) {
+  std::map<std::string, json> Edits;
   for (const auto &[File, Repls] : Fix)
     for (const clang::tooling::Replacement &R : Repls) {
       const TextIndex &T = Text(R.getFilePath().str());
-      Changes[uriFromPath(R.getFilePath())].push_back(
-          {{"range", {{"start", T.position(R.getOffset())}, {"end", T.position(R.getOffset() + R.getLength())}}},
-           {"newText", R.getReplacementText().str()}});
+      Edits[R.getFilePath().str()].push_back({{"range", T.range(R.getOffset(), R.getOffset() + R.getLength())},
+                                              {"newText", R.getReplacementText().str()}});
     }
-  return Changes;
+  return Edits;
 }
 
 int severity(const ClangTidyError &E) {
   llvm::StringRef S = severityOf(E);
   return S == "error" ? 1 : S == "warning" ? 2 : 3;
+}
+} // namespace
+
+namespace {
+/// \p Code on one line, shortened, in backquotes.
+std::string codeSpan(llvm::StringRef Code) {
+  std::string Out;
+  for (char C : Code.trim()) {
+    bool Space = llvm::isSpace(C);
+    if (!Space || (!Out.empty() && Out.back() != ' '))
+      Out += Space ? ' ' : C;
+  }
+  if (Out.size() > 48)
+    Out = Out.substr(0, 47) + "…";
+  return "`" + Out + "`";
+}
+
+struct Edit {
+  std::string Old, New;
+};
+
+/// The statement an insertion adds: its text without the braces that
+/// enclose it and the loop (analysis/Hoist.h).
+llvm::StringRef insertedStatement(llvm::StringRef New) {
+  New = New.trim();
+  New.consume_front("{");
+  New.consume_back("}");
+  return New.trim();
+}
+
+std::string describe(const Edit &E) {
+  if (E.Old.empty())
+    return "Insert " + codeSpan(E.New);
+  if (E.New.empty())
+    return "Remove " + codeSpan(E.Old);
+  return "Replace " + codeSpan(E.Old) + " with " + codeSpan(E.New);
+}
+
+/// A hoist: an inserted statement that computes what a replaced expression
+/// did (now its variable's name), or that a removed statement was.
+std::string hoistTitle(const std::vector<Edit> &Edits) {
+  for (const Edit &I : Edits) {
+    llvm::StringRef Statement = insertedStatement(I.New);
+    if (!I.Old.empty() || Statement.empty())
+      continue;
+    for (const Edit &R : Edits) {
+      llvm::StringRef Old = llvm::StringRef(R.Old).trim(), New = llvm::StringRef(R.New).trim();
+      if (!Old.empty() && !New.empty() && Statement.contains(Old) && Statement.contains(New))
+        return "Hoist " + codeSpan(Old) + " out of the loop into " + codeSpan(New);
+      if (!Old.empty() && New.empty() && Old == Statement)
+        return "Hoist " + codeSpan(Statement) + " out of the loop";
+    }
+  }
+  return "";
+}
+} // namespace
+
+std::string fixTitle(const llvm::StringMap<clang::tooling::Replacements> &Fix, const TextSource &Text) {
+  std::vector<Edit> Edits;
+  for (const auto &[File, Repls] : Fix)
+    for (const clang::tooling::Replacement &R : Repls) {
+      llvm::StringRef Source = Text(R.getFilePath().str()).text();
+      Edits.push_back({Source.substr(R.getOffset(), R.getLength()).str(), R.getReplacementText().str()});
+    }
+  if (Edits.empty())
+    return "";
+  if (std::string Hoist = hoistTitle(Edits); !Hoist.empty())
+    return Hoist;
+  std::string Title = describe(Edits[0]);
+  if (Edits.size() > 1)
+    Title += " (and " + std::to_string(Edits.size() - 1) + " more edit" + (Edits.size() > 2 ? "s)" : ")");
+  return Title;
+}
+
+namespace {
+json related(const ClangTidyError &E, const TextSource &Text, std::string &Message) {
+  json Related = json::array();
+  for (const auto &N : E.Notes) {
+    if (N.FilePath == E.Message.FilePath && N.FileOffset == E.Message.FileOffset) {
+      Message += "\n" + N.Message;
+      continue;
+    }
+    if (N.FilePath.empty())
+      continue;
+    Related.push_back({{"location", {{"uri", uriFromPath(N.FilePath)}, {"range", rangeOf(N, Text(N.FilePath))}}},
+                       {"message", N.Message}});
+  }
+  return Related;
 }
 } // namespace
 
@@ -91,35 +227,26 @@ std::vector<Finding> findingsIn(const std::string &Path, llvm::ArrayRef<ClangTid
   for (const ClangTidyError &E : Errors) {
     if (E.Message.FilePath != Path || llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-"))
       continue;
-    const TextIndex &T = Text(Path);
     std::string Message = E.Message.Message;
-    json Related = json::array();
-    for (const auto &N : E.Notes) {
-      if (N.FilePath == E.Message.FilePath && N.FileOffset == E.Message.FileOffset) {
-        Message += "\n" + N.Message;
-        continue;
-      }
-      if (N.FilePath.empty())
-        continue;
-      Related.push_back({{"location", {{"uri", uriFromPath(N.FilePath)}, {"range", rangeOf(N, Text(N.FilePath))}}},
-                         {"message", N.Message}});
-    }
+    json Related = related(E, Text, Message);
     Finding F;
-    F.Diagnostic = {{"range", rangeOf(E.Message, T)},
+    F.Diagnostic = {{"range", rangeOf(E.Message, Text(Path))},
                     {"severity", severity(E)},
                     {"code", E.DiagnosticName},
                     {"source", "mlperf-lint"},
                     {"message", Message}};
+    if (std::string Page = checkPageUri(E.DiagnosticName); !Page.empty())
+      F.Diagnostic["codeDescription"] = {{"href", Page}};
     if (!Related.empty())
       F.Diagnostic["relatedInformation"] = Related;
     if (!E.Message.Fix.empty()) {
-      F.FixTitle = "Apply the fix of " + E.DiagnosticName;
-      F.FixChanges = changesOf(E.Message.Fix, Text);
+      F.FixTitle = fixTitle(E.Message.Fix, Text);
+      F.FixEdits = editsOf(E.Message.Fix, Text);
     } else {
       for (const auto &N : E.Notes)
         if (!N.Fix.empty()) {
           F.FixTitle = N.Message;
-          F.FixChanges = changesOf(N.Fix, Text);
+          F.FixEdits = editsOf(N.Fix, Text);
           break;
         }
     }
