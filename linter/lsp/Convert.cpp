@@ -1,6 +1,5 @@
 #include "lsp/Convert.h"
 
-#include "BuildInfo.h"
 #include "report/Diagnostics.h"
 #include "report/Sarif.h"
 
@@ -51,39 +50,6 @@ std::string pathFromUri(llvm::StringRef Uri) {
     }
   }
   return Out;
-}
-
-std::string uriFromPath(llvm::StringRef Path) {
-  std::string Out = "file://";
-  for (unsigned char C : Path)
-    Out += llvm::isAlnum(C) || llvm::StringRef("-._~/").contains(C)
-               ? std::string(1, C)
-               : "%" + llvm::utohexstr(C, /*LowerCase=*/false, /*Width=*/2);
-  return Out;
-}
-
-namespace {
-/// The check pages' folder: installed beside the binary, else the source tree's.
-std::string checkPagesDir() {
-  static const std::string Dir = [] {
-    std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&checkPagesDir));
-    llvm::SmallString<256> Installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
-    llvm::sys::path::append(Installed, "share", "doc", "mlperf-lint", "checks");
-    if (!Exe.empty() && llvm::sys::fs::is_directory(Installed))
-      return std::string(Installed);
-    std::string Source = MLPERF_SOURCE_DIR "/docs/checks";
-    return llvm::sys::fs::is_directory(Source) ? Source : std::string();
-  }();
-  return Dir;
-}
-} // namespace
-
-std::string checkPageUri(llvm::StringRef Check) {
-  if (!Check.consume_front("mlperf-") || Check.empty() || Check.contains('/'))
-    return "";
-  std::string Dir = checkPagesDir();
-  std::string Page = Dir + "/" + Check.str() + ".md";
-  return !Dir.empty() && llvm::sys::fs::exists(Page) ? uriFromPath(Page) : "";
 }
 
 namespace {
@@ -214,7 +180,7 @@ json related(const ClangTidyError &E, const TextSource &Text, std::string &Messa
     }
     if (N.FilePath.empty())
       continue;
-    Related.push_back({{"location", {{"uri", uriFromPath(N.FilePath)}, {"range", rangeOf(N, Text(N.FilePath))}}},
+    Related.push_back({{"location", {{"uri", fileUri(N.FilePath)}, {"range", rangeOf(N, Text(N.FilePath))}}},
                        {"message", N.Message}});
   }
   return Related;

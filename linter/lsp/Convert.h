@@ -3,6 +3,8 @@
 // UTF-16 characters).
 #pragma once
 
+#include "report/Diagnostics.h"
+
 #include "lsp/CallRange.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -35,11 +37,9 @@ private:
 
 /// The path of a `file:` URI, percent-decoded; "" for other schemes.
 std::string pathFromUri(llvm::StringRef Uri);
-std::string uriFromPath(llvm::StringRef Path);
-/// A `file:` URI of the check's page (docs/checks/<name>.md): the installed
-/// copy next to the binary (../share/doc/mlperf-lint/checks/), else the
-/// source tree's; "" when neither exists or \p Check is not an mlperf check.
-std::string checkPageUri(llvm::StringRef Check);
+// A path's file: URI and a check page's (the installed copy next to the
+// binary, else the source tree's) are report/Diagnostics.h's fileUri and
+// checkPageUri, as in SARIF.
 
 struct Finding {
   nlohmann::json Diagnostic;                      // an LSP Diagnostic

@@ -168,7 +168,7 @@ std::optional<json> Workspace::editOf(const Finding &F, const Snapshot &Read, bo
     bool OpenNow = Now != Open.end(), OpenThen = Then != Read.Generations.end();
     if (OpenNow != OpenThen || (OpenNow && Now->second.Generation != Then->second))
       return std::nullopt; // that buffer is not the text the fix was made for
-    std::string Uri = OpenNow ? Now->second.Uri : uriFromPath(P);
+    std::string Uri = OpenNow ? Now->second.Uri : fileUri(P);
     json Version = OpenNow && Now->second.Version.is_number_integer() ? Now->second.Version : json(nullptr);
     Changes[Uri] = Edits;
     Documents.push_back({{"textDocument", {{"uri", Uri}, {"version", Version}}}, {"edits", Edits}});

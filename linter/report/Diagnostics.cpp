@@ -76,7 +76,8 @@ std::string readmeUri() {
 }
 
 std::string checkPageUri(llvm::StringRef Check) {
-  Check.consume_front("mlperf-");
+  if (!Check.consume_front("mlperf-") || Check.empty() || Check.contains('/'))
+    return "";
   std::string Page = documentationDirectory() + "/checks/" + Check.str() + ".md";
   return llvm::sys::fs::exists(Page) ? fileUri(Page) : "";
 }

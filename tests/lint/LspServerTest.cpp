@@ -370,12 +370,12 @@ TEST(LspConvertTest, FixTitlesSayWhatTheFixDoes) {
 }
 
 TEST(LspConvertTest, CheckPagesAreFileUris) {
-  std::string Page = lsp::checkPageUri("mlperf-sync-in-loop");
+  std::string Page = lint::checkPageUri("mlperf-sync-in-loop");
   ASSERT_TRUE(llvm::StringRef(Page).starts_with("file:///")) << Page;
   EXPECT_TRUE(llvm::sys::fs::exists(lsp::pathFromUri(Page))) << Page;
-  EXPECT_EQ(lsp::checkPageUri("clang-diagnostic-unused-variable"), "");
-  EXPECT_EQ(lsp::checkPageUri("mlperf-no-such-check"), "");
-  EXPECT_EQ(lsp::checkPageUri("mlperf-../../README"), "");
+  EXPECT_EQ(lint::checkPageUri("clang-diagnostic-unused-variable"), "");
+  EXPECT_EQ(lint::checkPageUri("mlperf-no-such-check"), "");
+  EXPECT_EQ(lint::checkPageUri("mlperf-../../README"), "");
 }
 
 } // namespace
