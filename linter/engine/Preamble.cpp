@@ -190,10 +190,7 @@ SharedPreambles::SharedPreambles(const clang::tooling::CompilationDatabase &DB, 
   // Each file takes the prefix it shares with the most files, the longest of
   // those: every file that begins with <torch/torch.h> shares its preamble,
   // whatever it includes after it (its own includes then find their guards).
-  // A file that shares none takes the longest of its prefixes that an earlier
-  // run precompiled, so one file linted alone (pre-commit, an editor) finds
-  // the preamble a tree run built; a run of one file builds one for its whole
-  // prefix, which its next run reuses.
+  // A file that shares none: see Preamble.h.
   std::map<std::string, std::shared_ptr<Group>> Groups;
   for (Candidate &C : Candidates) {
     const std::string *Best = nullptr;
