@@ -87,7 +87,7 @@ run_job() {
   for k in $shards; do
     for step in "$steps/$job"/*.sh; do
       sed -e "s/\${{ matrix.shard }}/$k/g" "$step" >"$step.run"
-      (cd "$dir" && MLPERF_LINT_DEB_URL="file://$deb" bash -euo pipefail "$step.run") >"$dir/step.log" 2>&1 ||
+      (cd "$dir" && MLPERF_LINT_DEB_URL="file://$deb" bash -euo pipefail "$step.run") >>"$dir/step.log" 2>&1 ||
         { cat "$dir/step.log" >&2; echo "ci-recipes: $job step $(basename "$step") failed" >&2; exit 1; }
     done
   done
@@ -110,6 +110,9 @@ run_job "$work/steps-one" "$one" mlperf-lint 1
 run_job "$work/steps-sharded" "$sharded" lint "$(grep -o 'shard: \[.*\]' docs/ci/github-libtorch-sharded.yml | tr -dc '0-9 ')"
 run_job "$work/steps-sharded" "$sharded" report 1
 
+for dir in "$one" "$sharded"; do
+  [ -f "$dir/mlperf-lint.sarif" ] || { cat "$dir/step.log" >&2; echo "ci-recipes: $dir: no mlperf-lint.sarif" >&2; exit 1; }
+done
 results "$one/mlperf-lint.sarif" >"$work/one.txt"
 results "$sharded/mlperf-lint.sarif" >"$work/sharded.txt"
 cat "$work/one.txt"
