@@ -86,8 +86,11 @@ private:
       Context.setEnableProfiling(true);
       Context.setProfileStoragePrefix(S.Parse.ProfilePrefix);
     }
-    auto Read =
-        llvm::makeIntrusiveRefCnt<RecordingFileSystem>(recordingFileSystem(llvm::vfs::getRealFileSystem(), Hashes));
+    // A file system with its own working directory: ClangTool moves it to
+    // each command's directory, and the process-wide one would chdir the
+    // whole process under the other workers (and under `-o`).
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical(llvm::vfs::createPhysicalFileSystem().release());
+    auto Read = llvm::makeIntrusiveRefCnt<RecordingFileSystem>(recordingFileSystem(Physical, Hashes));
     auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Read);
     if (!S.Parse.VfsOverlay.empty()) {
       // Checked when the command line was read; a file changed since then
