@@ -546,13 +546,6 @@ TEST_F(CacheCli, AFileLintedAloneUsesAStoredPreamble) {
   EXPECT_EQ(Second.Out, lint({"--no-preamble", "--no-cache", "--format=json", "a.cc"}, false).Out);
 }
 
-size_t count(const std::string &Text, const std::string &What) {
-  size_t N = 0;
-  for (size_t P = Text.find(What); P != std::string::npos; P = Text.find(What, P + 1))
-    ++N;
-  return N;
-}
-
 /// The cache entries under \p Root, as (path, content) pairs.
 std::vector<std::pair<std::string, std::string>> cacheEntries(const std::string &Root) {
   std::vector<std::pair<std::string, std::string>> Out;

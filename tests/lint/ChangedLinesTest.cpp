@@ -19,13 +19,6 @@ const char *SecondLoop = "\n\nvoid g(void *k) {\n"
                          "  }\n"
                          "}\n";
 
-size_t count(const std::string &Text, const std::string &Needle) {
-  size_t N = 0;
-  for (size_t At = Text.find(Needle); At != std::string::npos; At = Text.find(Needle, At + 1))
-    ++N;
-  return N;
-}
-
 class ChangedLinesTest : public ProjectTest {
 protected:
   ProcessResult run(std::vector<std::string> Args) {

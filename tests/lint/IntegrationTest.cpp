@@ -13,13 +13,6 @@ std::string headerSource() {
   return "#pragma once\nnamespace model { template <class T> T twice(T x) { return x + x; } }\n" + syncLoopSource();
 }
 
-size_t count(const std::string &Text, const std::string &Needle) {
-  size_t N = 0;
-  for (size_t At = Text.find(Needle); At != std::string::npos; At = Text.find(Needle, At + 1))
-    ++N;
-  return N;
-}
-
 class HeaderTest : public ProjectTest {};
 
 TEST_F(HeaderTest, HeadersParseAsCxxWithFallbackFlags) {

@@ -160,6 +160,13 @@ std::vector<std::string> allFixtureFiles() {
   return Files;
 }
 
+size_t count(const std::string &Text, const std::string &What) {
+  size_t N = 0;
+  for (size_t P = Text.find(What); P != std::string::npos; P = Text.find(What, P + 1))
+    ++N;
+  return N;
+}
+
 namespace {
 ProcessResult runWithStdin(const char *StdinPath, const std::string &Program, const std::vector<std::string> &Args,
                            const std::string &WorkDir, const std::vector<std::pair<std::string, std::string>> &Env) {

@@ -70,6 +70,8 @@ struct ProcessResult {
   int Exit;
   std::string Out, Err;
 };
+/// How many times \p What occurs in \p Text (overlapping occurrences too).
+size_t count(const std::string &Text, const std::string &What);
 /// Runs a program with arguments; stdin from /dev/null.
 ProcessResult runProcess(const std::string &Program, const std::vector<std::string> &Args,
                          const std::string &WorkDir = "",

@@ -44,13 +44,6 @@ const char *TransferFixed = "void train(fw::Exec &e, const fw::Host &w) {\n"
                             "  }\n"
                             "}\n";
 
-size_t count(const std::string &Text, const std::string &What) {
-  size_t N = 0;
-  for (size_t P = Text.find(What); P != std::string::npos; P = Text.find(What, P + 1))
-    ++N;
-  return N;
-}
-
 std::vector<std::string> lines(const std::string &Text) {
   std::vector<std::string> Out;
   llvm::SmallVector<llvm::StringRef, 8> Parts;

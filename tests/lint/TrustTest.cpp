@@ -36,13 +36,6 @@ std::string syncLoop(const std::string &Name) {
          "}\n";
 }
 
-size_t count(const std::string &Text, const std::string &What) {
-  size_t N = 0;
-  for (size_t P = Text.find(What); P != std::string::npos; P = Text.find(What, P + 1))
-    ++N;
-  return N;
-}
-
 /// Files under \p Dir whose names contain \p Part.
 std::vector<std::string> filesNamed(const std::string &Dir, llvm::StringRef Part) {
   std::vector<std::string> Out;
