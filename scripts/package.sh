@@ -48,8 +48,14 @@ if [ "$install" = 1 ]; then
   work="$(mktemp -d)"
   cp -r "$src/examples" "$work/examples"
   status=0
-  (cd "$work" && /usr/bin/mlperf-lint --no-cache examples/ >"$work/out.txt") || status=$?
+  (cd "$work" && /usr/bin/mlperf-lint --no-cache examples/ >"$work/out.txt" 2>"$work/err.txt") || status=$?
+  cat "$work/err.txt" >&2
   grep -c "warning:" "$work/out.txt" | sed 's/^/package: installed mlperf-lint: findings: /'
+  # The installed binary uses its own runtime headers, never this checkout's.
+  if grep -q "$src" "$work/out.txt" "$work/err.txt"; then
+    echo "package: the installed mlperf-lint read files of the checkout $src" >&2
+    exit 1
+  fi
   vstatus=0
   (cd "$work" && /usr/bin/mlperf-lint validate --fixtures="$work/none" 2>"$work/validate.txt") || vstatus=$?
   echo "package: installed mlperf-lint validate without a checkout: exit $vstatus: $(cat "$work/validate.txt")"

@@ -1,6 +1,7 @@
 #include "engine/Cache.h"
 
 #include "BuildInfo.h"
+#include "engine/CommandKey.h"
 #include "findings/Findings.h"
 #include "support/SafeIO.h"
 
@@ -279,7 +280,8 @@ std::string ResultCache::key(const std::string &File, const std::string &Depende
   std::string Material =
       ToolIdentity + "\n" + clang::tidy::configurationAsText(Options) + profileContents(Options, Cwd);
   for (const clang::tooling::CompileCommand &C : Commands)
-    Material += "\ncommand\n" + C.Directory + "\n" + C.Filename + "\n" + llvm::join(C.CommandLine, "\x1f");
+    Material += "\ncommand\n" + C.Directory + "\n" + C.Filename + "\n" +
+                llvm::join(withoutPresentationFlags(C.CommandLine), "\x1f");
   Material += "\n" + ParseMaterial + "\nsummaries\n" + Dependencies;
   Material += "\nfile\n" + File + "\n" + *Contents;
   return hashText(Material);

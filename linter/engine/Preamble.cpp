@@ -1,5 +1,6 @@
 #include "engine/Preamble.h"
 
+#include "engine/CommandKey.h"
 #include "engine/RecordingFileSystem.h"
 #include "support/FileGuard.h"
 
@@ -46,7 +47,8 @@ std::string includePrefix(llvm::StringRef Source) {
 namespace {
 /// The command without its input file and its outputs.
 std::vector<std::string> sharedArgs(const CompileCommand &C) {
-  std::vector<std::string> Args = clang::tooling::getClangStripOutputAdjuster()(C.CommandLine, C.Filename);
+  std::vector<std::string> Args =
+      clang::tooling::getClangStripOutputAdjuster()(withoutPresentationFlags(C.CommandLine), C.Filename);
   Args = clang::tooling::getClangStripDependencyFileAdjuster()(Args, C.Filename);
   llvm::SmallString<256> Abs(C.Filename);
   fs::make_absolute(C.Directory, Abs);

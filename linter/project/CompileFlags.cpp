@@ -34,6 +34,18 @@ static bool usesRuntime(llvm::StringRef File) {
   return (*Buf)->getBuffer().contains("mlperf/rt/");
 }
 
+// The bundled runtime's headers: an installed mlperf-lint's own (none needed
+// under /usr, whose include directory the compiler searches anyway), else the
+// checkout it was built from, so that an installed binary never reads a
+// source tree that happens to be on the same machine.
+static std::string runtimeIncludeDirectory() {
+  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::SmallString<256> Prefix(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  if (!Exe.empty() && llvm::sys::fs::is_directory(Prefix + "/include/mlperf/rt"))
+    return Prefix == "/usr" ? "" : std::string(Prefix) + "/include";
+  return llvm::sys::fs::is_directory(MLPERF_RUNTIME_INCLUDE_DIR) ? MLPERF_RUNTIME_INCLUDE_DIR : "";
+}
+
 std::vector<std::string> fallbackFlags(llvm::StringRef File) {
   std::vector<std::string> Args = {usesRuntime(File) ? "-std=c++20" : "-std=c++17"};
   for (const char *Dir : {"/usr/include/torch/csrc/api/include", "/usr/local/include/torch/csrc/api/include"})
@@ -43,8 +55,8 @@ std::vector<std::string> fallbackFlags(llvm::StringRef File) {
     }
   if (const char *Torch = std::getenv("TORCH_INCLUDE_DIR"))
     Args.push_back(std::string("-isystem") + Torch);
-  if (llvm::sys::fs::is_directory(MLPERF_RUNTIME_INCLUDE_DIR))
-    Args.push_back("-I" MLPERF_RUNTIME_INCLUDE_DIR);
+  if (std::string Dir = runtimeIncludeDirectory(); !Dir.empty())
+    Args.push_back("-I" + Dir);
   return Args;
 }
 

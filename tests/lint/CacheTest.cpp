@@ -556,6 +556,40 @@ std::vector<std::pair<std::string, std::string>> cacheEntries(const std::string 
   return Out;
 }
 
+/// The stored preambles under \p Root.
+size_t preambleCount(const std::string &Root) {
+  size_t N = 0;
+  std::error_code EC;
+  for (fs::directory_iterator It(Root + "/cache/preamble", EC), End; It != End && !EC; It.increment(EC))
+    N += llvm::StringRef(It->path()).ends_with(".pch");
+  return N;
+}
+
+// `--quiet` (and the progress line, and the language server) turn clang's
+// carets off; that changes no result, so it must not change the keys: the
+// pre-commit hook (--quiet) replays the entries and reuses the preamble of the
+// editor's or the command line's runs.
+TEST_F(CacheCli, QuietRunsShareResultsAndPreamblesWithOtherRuns) {
+  std::string Head = "#include <vector>\n#include <string>\n" + std::string(Prelude);
+  write("src/a.cc", Head + "void train(void *k) {\n  for (int i = 0; i < 10; ++i) {\n"
+                           "    cuLaunchKernel(k);\n    cudaDeviceSynchronize();\n  }\n}\n");
+  ProcessResult Loud = lint({"--format=json", "a.cc"});
+  ASSERT_EQ(Loud.Exit, 1) << Loud.Err;
+  size_t Entries = cacheEntries(Root).size();
+  ASSERT_EQ(preambleCount(Root), 1u) << Loud.Err;
+
+  ProcessResult Quiet = lint({"--quiet", "--format=json", "a.cc"});
+  EXPECT_EQ(Quiet.Exit, 1) << Quiet.Err;
+  EXPECT_EQ(Quiet.Out, Loud.Out);
+  EXPECT_EQ(cacheEntries(Root).size(), Entries) << "the quiet run was a cache hit";
+
+  write("src/a.cc", readFile(Root + "/src/a.cc") + "// edited\n");
+  ProcessResult Edited = lint({"--quiet", "--format=json", "a.cc"});
+  EXPECT_EQ(Edited.Exit, 1) << Edited.Err;
+  EXPECT_EQ(cacheEntries(Root).size(), Entries + 1) << "the edited file was parsed";
+  EXPECT_EQ(preambleCount(Root), 1u) << "and parsed against the stored preamble, not a new one";
+}
+
 // Issue 26: a cached fix is replayed only when the entry is intact and the
 // bytes each fix replaces are still in the file.
 TEST_F(CacheCli, DamagedFixesInAnEntryAreDroppedWithOneWarning) {
