@@ -139,8 +139,14 @@ struct Trainer {
 };
 
 // Cold: no persistent kernel cache, and a new learning rate per iteration (new kernel sources).
+// Arg 1: the translation unit compiled as one module on one thread (the path before issue 29's
+// split); arg 0: split into as many modules as the JIT has threads (the default).
 void BM_JitMlpTrainStep(benchmark::State& st) {
   unsetenv("MLPERF_KERNEL_CACHE_DIR");
+  if (st.range(0) == 1) {
+    setenv("MLPERF_JIT_MODULES", "1", 1);
+    setenv("MLPERF_JIT_THREADS", "1", 1);
+  }
   auto b = rt::Backend::create("cpu");
   static int salt = 0;
   for (auto _ : st) {
@@ -150,6 +156,8 @@ void BM_JitMlpTrainStep(benchmark::State& st) {
     st.SetIterationTime(b->stats().compile_seconds - before);
     st.counters["kernels"] = static_cast<double>(b->stats().kernel_launches);
   }
+  unsetenv("MLPERF_JIT_MODULES");
+  unsetenv("MLPERF_JIT_THREADS");
 }
 
 // Warm persistent cache: the graph was compiled once by an earlier executable (in a fresh
@@ -290,6 +298,8 @@ BENCHMARK(BM_JitOneKernel)
     ->Repetitions(3)
     ->ReportAggregatesOnly(true);
 BENCHMARK(BM_JitMlpTrainStep)
+    ->Arg(0)
+    ->Arg(1)
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime()
     ->Iterations(5)

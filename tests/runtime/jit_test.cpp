@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "codegen/codegen.h"
 #include "fusion/fusion.h"
@@ -168,6 +169,32 @@ TEST(Jit, PersistentCacheRecompilesAnUnreadableEntryAndStoresItAgain) {
     EXPECT_EQ(disk_hits(b), hits);  // compiled, not loaded
     EXPECT_EQ(run_fresh_exec(b, 0.75), want);
     EXPECT_EQ(disk_hits(b), hits + 1);  // stored again
+  }
+}
+
+// A verified read: an entry whose object bytes changed after it was written (a torn write, a
+// flipped bit) is dropped and compiled again, never loaded and run.
+TEST(Jit, PersistentCacheDropsAnEntryWhoseBytesChangedAndCompilesAgain) {
+  PersistentCache cache;
+  auto b = rt::Backend::create("cpu");
+  std::vector<float> want = run_fresh_exec(b, 0.875);
+  ASSERT_EQ(cache.entries().size(), 1u);
+  const auto entry = cache.entries()[0];
+  std::string bytes;
+  {
+    std::ifstream in(entry, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  for (size_t at : {bytes.size() / 2, bytes.size() - 1}) {
+    std::string damaged = bytes;
+    damaged[at] = static_cast<char>(damaged[at] ^ 0x5a);
+    std::ofstream(entry, std::ios::binary | std::ios::trunc) << damaged;
+    const int64_t hits = disk_hits(b), compilations = b->stats().compilations;
+    EXPECT_EQ(run_fresh_exec(b, 0.875), want);
+    EXPECT_EQ(disk_hits(b), hits) << "byte " << at << ": a damaged entry was loaded";
+    EXPECT_EQ(b->stats().compilations, compilations + 1);
+    EXPECT_EQ(run_fresh_exec(b, 0.875), want);
+    EXPECT_EQ(disk_hits(b), hits + 1) << "byte " << at << ": the entry was not stored again";
   }
 }
 
