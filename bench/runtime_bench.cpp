@@ -139,13 +139,14 @@ struct Trainer {
 };
 
 // Cold: no persistent kernel cache, and a new learning rate per iteration (new kernel sources).
-// Arg 1: the translation unit compiled as one module on one thread (the path before issue 29's
-// split); arg 0: split into as many modules as the JIT has threads (the default).
+// Arg 0: the defaults (modules: the hardware threads; threads: those the load leaves idle);
+// arg 1: one module on one thread (the path before issue 29's split); arg 2: two modules on two
+// threads whatever the load.
 void BM_JitMlpTrainStep(benchmark::State& st) {
   unsetenv("MLPERF_KERNEL_CACHE_DIR");
-  if (st.range(0) == 1) {
-    setenv("MLPERF_JIT_MODULES", "1", 1);
-    setenv("MLPERF_JIT_THREADS", "1", 1);
+  if (st.range(0) > 0) {
+    setenv("MLPERF_JIT_MODULES", std::to_string(st.range(0)).c_str(), 1);
+    setenv("MLPERF_JIT_THREADS", std::to_string(st.range(0)).c_str(), 1);
   }
   auto b = rt::Backend::create("cpu");
   static int salt = 0;
@@ -300,6 +301,7 @@ BENCHMARK(BM_JitOneKernel)
 BENCHMARK(BM_JitMlpTrainStep)
     ->Arg(0)
     ->Arg(1)
+    ->Arg(2)
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime()
     ->Iterations(5)

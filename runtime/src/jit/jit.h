@@ -27,6 +27,7 @@ struct ModuleTiming {
   size_t object_bytes = 0;
   bool from_disk = false;
   double frontend_seconds = 0, codegen_seconds = 0;  // on a disk hit: reading and verifying it
+  double cpu_seconds = 0;  // CPU time of its thread for all of it (below the wall times on a busy machine)
 };
 
 struct Result {
@@ -36,7 +37,7 @@ struct Result {
   // and symbol lookup (link). Per module, the time of clang (parse, IR, -O3) and of machine-code
   // generation; their sums over the modules exceed `modules_seconds` when they ran at once.
   double modules_seconds = 0, link_seconds = 0;
-  double frontend_seconds = 0, codegen_seconds = 0;  // sums over `modules`
+  double frontend_seconds = 0, codegen_seconds = 0, cpu_seconds = 0;  // sums over `modules`
   std::vector<ModuleTiming> modules;
   int threads = 1;
   int compiled = 0, cached = 0;

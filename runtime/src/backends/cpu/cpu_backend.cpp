@@ -132,7 +132,8 @@ void dump_compile(const jit::Result& r) {
     if (t.from_disk)
       std::cerr << "read " << ms(t.frontend_seconds) << " ms\n";
     else
-      std::cerr << "clang " << ms(t.frontend_seconds) << " ms, machine code " << ms(t.codegen_seconds) << " ms\n";
+      std::cerr << "clang " << ms(t.frontend_seconds) << " ms, machine code " << ms(t.codegen_seconds) << " ms, CPU "
+                << ms(t.cpu_seconds) << " ms\n";
   }
 }
 
