@@ -250,14 +250,20 @@ void compile_module(const State& s, Module& m, const std::string& name) {
   m.timing.frontend_seconds = since(t0);
   if (!mod) return;
   auto t1 = Clock::now();
-  llvm::orc::JITTargetMachineBuilder builder = *s.jtmb;  // a copy: creating a machine is not const
-  auto tm = builder.createTargetMachine();
+  // One target machine per thread, kept: it caches the subtarget (the X86 lowering and legalizer
+  // tables), whose construction was a fixed cost of every module.
+  thread_local std::unique_ptr<llvm::TargetMachine> tm;
   if (!tm) {
-    m.error = "jit: " + llvm::toString(tm.takeError());
-    return;
+    llvm::orc::JITTargetMachineBuilder builder = *s.jtmb;  // a copy: creating a machine is not const
+    auto made = builder.createTargetMachine();
+    if (!made) {
+      m.error = "jit: " + llvm::toString(made.takeError());
+      return;
+    }
+    tm = std::move(*made);
   }
   mod->setModuleIdentifier(name);
-  auto obj = llvm::orc::SimpleCompiler(**tm)(*mod);
+  auto obj = llvm::orc::SimpleCompiler(*tm)(*mod);
   if (!obj) {
     m.error = "jit: code generation failed: " + llvm::toString(obj.takeError());
     return;
