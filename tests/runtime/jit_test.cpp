@@ -198,6 +198,25 @@ TEST(Jit, PersistentCacheDropsAnEntryWhoseBytesChangedAndCompilesAgain) {
   }
 }
 
+// An intact entry that holds another module's object (a copied or misnamed file) does not define
+// the kernels asked for: it is dropped and compiled, not loaded (its lookup would fail).
+TEST(Jit, PersistentCacheDropsAnEntryThatDoesNotDefineItsKernels) {
+  PersistentCache cache;
+  auto b = rt::Backend::create("cpu");
+  run_fresh_exec(b, 1.75);
+  ASSERT_EQ(cache.entries().size(), 1u);
+  const auto other = cache.entries()[0];
+  std::vector<float> want = run_fresh_exec(b, 3.25);
+  ASSERT_EQ(cache.entries().size(), 2u);
+  const auto entry = cache.entries()[0] == other ? cache.entries()[1] : cache.entries()[0];
+  std::filesystem::copy_file(other, entry, std::filesystem::copy_options::overwrite_existing);
+  const int64_t hits = disk_hits(b);
+  EXPECT_EQ(run_fresh_exec(b, 3.25), want);
+  EXPECT_EQ(disk_hits(b), hits);
+  EXPECT_EQ(run_fresh_exec(b, 3.25), want);  // stored again, loaded now
+  EXPECT_EQ(disk_hits(b), hits + 1);
+}
+
 TEST(Jit, PersistentCacheThatCannotBeWrittenOnlyCostsTheCompile) {
   char tmpl[] = "/tmp/mlperf_kcache_file_XXXXXX";
   int fd = mkstemp(tmpl);

@@ -33,6 +33,7 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "kernel_cache.h"
 #include "mlperf/rt/error.h"
@@ -204,9 +205,10 @@ std::unique_ptr<llvm::Module> frontend(const State& s, const std::string& tu, ll
   return mod;
 }
 
-// The persistent cache's entry (kernel_cache.h) when it holds an object file; anything else is
+// The persistent cache's entry (kernel_cache.h) when it holds an object file that defines every
+// function in `names`; anything else (an object stored under another module's key, say) is
 // dropped from the directory and is a miss.
-std::optional<kernel_cache::Entry> read_object(const std::string& path) {
+std::optional<kernel_cache::Entry> read_object(const std::string& path, const std::vector<std::string>& names) {
   auto e = kernel_cache::read(path);
   if (!e) return std::nullopt;
   auto parsed = llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(e->data, path));
@@ -215,6 +217,19 @@ std::optional<kernel_cache::Entry> read_object(const std::string& path) {
     kernel_cache::drop(path);
     return std::nullopt;
   }
+  std::unordered_set<std::string> defined;
+  for (const llvm::object::SymbolRef& sym : (*parsed)->symbols()) {
+    auto flags = sym.getFlags();
+    auto name = sym.getName();
+    if (flags && name && !(*flags & llvm::object::SymbolRef::SF_Undefined)) defined.insert(name->str());
+    if (!flags) llvm::consumeError(flags.takeError());
+    if (!name) llvm::consumeError(name.takeError());
+  }
+  for (const auto& n : names)
+    if (!defined.count(n)) {
+      kernel_cache::drop(path);
+      return std::nullopt;
+    }
   return e;
 }
 
@@ -226,11 +241,13 @@ struct CpuTime {
 };
 
 // Fills m.object from the persistent cache; false when it has no good entry.
-bool load_module(Module& m, const std::string& name) {
+bool load_module(Module& m, const std::string& name, const std::vector<Source>& kernels) {
   if (m.path.empty()) return false;
   CpuTime cpu{m.timing.cpu_seconds};
   auto t0 = Clock::now();
-  auto stored = read_object(m.path);
+  std::vector<std::string> names;
+  for (size_t k : m.kernels) names.push_back(kernels[k].name);
+  auto stored = read_object(m.path, names);
   if (!stored) return false;
   m.object = llvm::MemoryBuffer::getMemBufferCopy(stored->data, name);
   m.timing.from_disk = true;
@@ -351,7 +368,7 @@ Result compile(const std::string& prelude, const std::vector<Source>& kernels) {
   // are compiled at once, the first on this thread and the others on the pool.
   std::vector<size_t> misses;
   for (size_t m = 0; m < modules.size(); ++m)
-    if (!load_module(modules[m], name(m))) misses.push_back(m);
+    if (!load_module(modules[m], name(m), kernels)) misses.push_back(m);
   res.threads = static_cast<int>(std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(threads), misses.size())));
   {
     std::optional<llvm::ThreadPoolTaskGroup> group;
@@ -373,18 +390,8 @@ Result compile(const std::string& prelude, const std::vector<Source>& kernels) {
   llvm::orc::JITDylib& jd = target_dylib(s, process_cache, id, res);
   for (size_t i = 0; i < modules.size(); ++i) {
     Module& m = modules[i];
-    auto err = s.jit->addObjectFile(jd, std::move(m.object));
-    if (err && m.timing.from_disk) {
-      // A verified entry that LLJIT still refuses (written by a differently configured build):
-      // dropped and compiled here instead.
-      llvm::consumeError(std::move(err));
-      kernel_cache::drop(m.path);
-      m.timing = {};
-      compile_module(s, m, name(i));
-      if (!m.error.empty()) throw Error(m.error);
-      err = s.jit->addObjectFile(jd, std::move(m.object));
-    }
-    if (err) throw Error("jit: adding " + name(i) + ": " + llvm::toString(std::move(err)));
+    if (auto err = s.jit->addObjectFile(jd, std::move(m.object)))
+      throw Error("jit: adding " + name(i) + ": " + llvm::toString(std::move(err)));
     m.timing.kernels = static_cast<int>(m.kernels.size());
     res.frontend_seconds += m.timing.frontend_seconds;
     res.codegen_seconds += m.timing.codegen_seconds;
