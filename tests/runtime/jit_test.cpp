@@ -279,6 +279,9 @@ TEST(Jit, DumpPrintsFusedGraphSourceAndCompileTime) {
   EXPECT_NE(err.find("compile:"), std::string::npos) << err;
   EXPECT_NE(err.find("machine code"), std::string::npos) << err;
   EXPECT_NE(err.find("ORC link"), std::string::npos) << err;
+  EXPECT_NE(err.find("1 modules on 1 threads"), std::string::npos) << err;  // one kernel: one module
+  EXPECT_NE(err.find("module 0: 1 kernels"), std::string::npos) << err;
+  EXPECT_NE(err.find(" ms, CPU "), std::string::npos) << err;
 }
 
 TEST(Jit, ThreadCountsOutsideOneToTheLimitAreArgumentErrors) {

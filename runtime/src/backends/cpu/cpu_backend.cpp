@@ -120,7 +120,8 @@ void dump_compile(const jit::Result& r) {
             << r.modules.size() << " modules on " << r.threads << " threads, " << ms(r.seconds) << " ms (modules "
             << ms(r.modules_seconds) << ", ORC link " << ms(r.link_seconds)
             << "; summed over modules: clang -O3 -march=" << jit::target_cpu() << " (parse, IR, optimization) "
-            << ms(r.frontend_seconds) << ", machine code " << ms(r.codegen_seconds) << ")";
+            << ms(r.frontend_seconds) << ", machine code " << ms(r.codegen_seconds) << ", CPU " << ms(r.cpu_seconds)
+            << ")";
   if (r.disk_modules > 0)
     std::cerr << "; " << r.disk_modules << " modules loaded from the persistent cache (compiled in "
               << ms(r.disk_original_seconds) << " ms when stored)";
