@@ -1,6 +1,8 @@
 // An executable's kernels compiled as several translation units at once (options::jit_modules,
 // options::jit_threads): balanced by weight, linked into one JITDylib, same results as one module.
 #ifdef MLPERF_RT_HAVE_CPU
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -11,8 +13,6 @@
 #include "jit/jit.h"
 #include "options.h"
 #include "test_util.h"
-
-#include <unistd.h>
 
 using rt::Node;
 using rt::Shape;
