@@ -139,8 +139,15 @@ struct Trainer {
 };
 
 // Cold: no persistent kernel cache, and a new learning rate per iteration (new kernel sources).
+// Arg 0: the defaults (modules: the hardware threads; threads: those the load leaves idle);
+// arg 1: one module on one thread (the path before issue 29's split); arg 2: two modules on two
+// threads whatever the load.
 void BM_JitMlpTrainStep(benchmark::State& st) {
   unsetenv("MLPERF_KERNEL_CACHE_DIR");
+  if (st.range(0) > 0) {
+    setenv("MLPERF_JIT_MODULES", std::to_string(st.range(0)).c_str(), 1);
+    setenv("MLPERF_JIT_THREADS", std::to_string(st.range(0)).c_str(), 1);
+  }
   auto b = rt::Backend::create("cpu");
   static int salt = 0;
   for (auto _ : st) {
@@ -150,6 +157,8 @@ void BM_JitMlpTrainStep(benchmark::State& st) {
     st.SetIterationTime(b->stats().compile_seconds - before);
     st.counters["kernels"] = static_cast<double>(b->stats().kernel_launches);
   }
+  unsetenv("MLPERF_JIT_MODULES");
+  unsetenv("MLPERF_JIT_THREADS");
 }
 
 // Warm persistent cache: the graph was compiled once by an earlier executable (in a fresh
@@ -290,6 +299,9 @@ BENCHMARK(BM_JitOneKernel)
     ->Repetitions(3)
     ->ReportAggregatesOnly(true);
 BENCHMARK(BM_JitMlpTrainStep)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime()
     ->Iterations(5)

@@ -3,19 +3,20 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 
 namespace mlperf::rt::kernel_cache {
 
 namespace {
 
-constexpr const char* kMagic = "mlperf-kernel-cache 1 ";
+constexpr const char* kMagic = "mlperf-kernel-cache 2 ";
 
 // SHA-256 (FIPS 180-4).
 class Sha256 {
@@ -122,29 +123,55 @@ std::string path(const std::string& dir, const std::string& key, const std::stri
 }
 
 std::optional<Entry> read(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return std::nullopt;  // no entry (or none we can see): a plain miss
+  auto damaged = [&path]() -> std::optional<Entry> {
+    drop(path);
+    return std::nullopt;
+  };
+  if (size > kMaxEntryBytes) return damaged();
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  std::string header;
-  if (!std::getline(in, header) || header.rfind(kMagic, 0) != 0) return std::nullopt;
-  const char* num = header.c_str() + std::strlen(kMagic);
+  std::string text(static_cast<size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (static_cast<size_t>(in.gcount()) != text.size()) return damaged();
+  const size_t eol = text.find('\n');
+  if (eol == std::string::npos || text.rfind(kMagic, 0) != 0) return damaged();
+  // "<seconds> <bytes> <sha256>" after the magic.
+  const std::string header = text.substr(std::strlen(kMagic), eol - std::strlen(kMagic));
+  const char* p = header.c_str();
   char* end = nullptr;
   Entry e;
-  e.seconds = std::strtod(num, &end);
-  if (end == num) return std::nullopt;
-  e.data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  if (e.data.empty()) return std::nullopt;
+  e.seconds = std::strtod(p, &end);
+  if (end == p || *end != ' ') return damaged();
+  p = end + 1;
+  errno = 0;
+  const unsigned long long bytes = std::strtoull(p, &end, 10);
+  if (end == p || *end != ' ' || errno == ERANGE) return damaged();
+  const std::string hash = end + 1;
+  if (bytes == 0 || bytes != text.size() - eol - 1 || hash.size() != 64) return damaged();
+  e.data = text.substr(eol + 1);
+  if (sha256_hex(e.data) != hash) return damaged();
   return e;
+}
+
+void drop(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
 }
 
 void write(const std::string& dir, const std::string& path, const std::string& data, double seconds) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return;
-  std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  // Unique per process and thread: the modules of one executable are stored from pool threads.
+  static std::atomic<uint64_t> serial{0};
+  std::string tmp = path + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(serial++);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) return;
-    out << kMagic << seconds << "\n";
+    out << kMagic << seconds << " " << data.size() << " " << sha256_hex(data) << "\n";
     out.write(data.data(), static_cast<std::streamsize>(data.size()));
     if (!out) {
       out.close();

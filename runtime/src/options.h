@@ -25,4 +25,15 @@ void set_kernel_cache(std::optional<KernelCache> mode);
 std::string kernel_cache_dir();  // set_kernel_cache_dir()'s value, else the environment's
 void set_kernel_cache_dir(std::optional<std::string> dir);
 
+// MLPERF_JIT_THREADS: threads that compile an executable's translation units at once (1 to 256;
+// default: the machine's hardware threads up to 8, less the 1-minute load average beyond 1).
+// MLPERF_JIT_MODULES: translation units an executable's kernels are split into (1 to 100000;
+// default: the thread count). 1 is the single-module compile; a number above the
+// kernel count gives one module per kernel, which MLPERF_DUMP=compile then times one by one.
+// Anything else is an ArgumentError naming the variable.
+int jit_threads();
+int jit_modules();
+void set_jit_threads(std::optional<int> n);  // overrides the environment; nullopt: read it again
+void set_jit_modules(std::optional<int> n);
+
 }  // namespace mlperf::rt::options

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "codegen/codegen.h"
 #include "fusion/fusion.h"
@@ -171,6 +172,51 @@ TEST(Jit, PersistentCacheRecompilesAnUnreadableEntryAndStoresItAgain) {
   }
 }
 
+// A verified read: an entry whose object bytes changed after it was written (a torn write, a
+// flipped bit) is dropped and compiled again, never loaded and run.
+TEST(Jit, PersistentCacheDropsAnEntryWhoseBytesChangedAndCompilesAgain) {
+  PersistentCache cache;
+  auto b = rt::Backend::create("cpu");
+  std::vector<float> want = run_fresh_exec(b, 0.875);
+  ASSERT_EQ(cache.entries().size(), 1u);
+  const auto entry = cache.entries()[0];
+  std::string bytes;
+  {
+    std::ifstream in(entry, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  for (size_t at : {bytes.size() / 2, bytes.size() - 1}) {
+    std::string damaged = bytes;
+    damaged[at] = static_cast<char>(damaged[at] ^ 0x5a);
+    std::ofstream(entry, std::ios::binary | std::ios::trunc) << damaged;
+    const int64_t hits = disk_hits(b), compilations = b->stats().compilations;
+    EXPECT_EQ(run_fresh_exec(b, 0.875), want);
+    EXPECT_EQ(disk_hits(b), hits) << "byte " << at << ": a damaged entry was loaded";
+    EXPECT_EQ(b->stats().compilations, compilations + 1);
+    EXPECT_EQ(run_fresh_exec(b, 0.875), want);
+    EXPECT_EQ(disk_hits(b), hits + 1) << "byte " << at << ": the entry was not stored again";
+  }
+}
+
+// An intact entry that holds another module's object (a copied or misnamed file) does not define
+// the kernels asked for: it is dropped and compiled, not loaded (its lookup would fail).
+TEST(Jit, PersistentCacheDropsAnEntryThatDoesNotDefineItsKernels) {
+  PersistentCache cache;
+  auto b = rt::Backend::create("cpu");
+  run_fresh_exec(b, 1.75);
+  ASSERT_EQ(cache.entries().size(), 1u);
+  const auto other = cache.entries()[0];
+  std::vector<float> want = run_fresh_exec(b, 3.25);
+  ASSERT_EQ(cache.entries().size(), 2u);
+  const auto entry = cache.entries()[0] == other ? cache.entries()[1] : cache.entries()[0];
+  std::filesystem::copy_file(other, entry, std::filesystem::copy_options::overwrite_existing);
+  const int64_t hits = disk_hits(b);
+  EXPECT_EQ(run_fresh_exec(b, 3.25), want);
+  EXPECT_EQ(disk_hits(b), hits);
+  EXPECT_EQ(run_fresh_exec(b, 3.25), want);  // stored again, loaded now
+  EXPECT_EQ(disk_hits(b), hits + 1);
+}
+
 TEST(Jit, PersistentCacheThatCannotBeWrittenOnlyCostsTheCompile) {
   char tmpl[] = "/tmp/mlperf_kcache_file_XXXXXX";
   int fd = mkstemp(tmpl);
@@ -233,6 +279,9 @@ TEST(Jit, DumpPrintsFusedGraphSourceAndCompileTime) {
   EXPECT_NE(err.find("compile:"), std::string::npos) << err;
   EXPECT_NE(err.find("machine code"), std::string::npos) << err;
   EXPECT_NE(err.find("ORC link"), std::string::npos) << err;
+  EXPECT_NE(err.find("1 modules on 1 threads"), std::string::npos) << err;  // one kernel: one module
+  EXPECT_NE(err.find("module 0: 1 kernels"), std::string::npos) << err;
+  EXPECT_NE(err.find(" ms, CPU "), std::string::npos) << err;
 }
 
 TEST(Jit, ThreadCountsOutsideOneToTheLimitAreArgumentErrors) {

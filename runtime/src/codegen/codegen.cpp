@@ -270,8 +270,10 @@ class Gen {
       argmax_body(r0);
     }
     std::string src = sig + loop + body_ + "  }\n}\n";
-    if (target_ == Target::CPU && kernel_.iterations() * std::max<int64_t>(1, kernel_.reduce_count) < kSmallWork)
+    if (target_ == Target::CPU && kernel_.iterations() * std::max<int64_t>(1, kernel_.reduce_count) < kSmallWork) {
       src = "RT_SMALL " + src;
+      out.optimized = false;
+    }
     std::string name = "k_" + hex(fnv1a(src + (target_ == Target::CPU ? "cpu" : "cuda")));
     size_t pos;
     while ((pos = src.find("@NAME@")) != std::string::npos) src.replace(pos, 6, name);

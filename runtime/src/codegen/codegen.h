@@ -17,6 +17,7 @@ struct Kernel {
   std::string source;       // the kernel function alone (prepend prelude(target) to compile)
   std::vector<int> params;  // buffer ids in parameter order: loads, then stores
   size_t num_loads = 0;
+  bool optimized = true;  // CPU: false for a kernel compiled without optimization (RT_SMALL)
 };
 
 // Type definitions and helpers (f16/bf16 conversion, the counter-based RNG) every kernel uses.
