@@ -85,7 +85,7 @@ if [ "$ONLY_ONE" = 1 ]; then
          "syntax $(tail -1 "$WORK/syntax1.t") s ($(tail -1 "$WORK/syntax1.cpu") s CPU)" >&2
   done
   m() { median <"$WORK/$1"; }
-  ratio() { echo "scale=2; $1 / $2" | bc; }
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
   cat <<EOF
 One file of a tree of $i libtorch translation units, medians of $REPS runs; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end.
 
@@ -123,7 +123,7 @@ cmp -s "$WORK/mlperf.txt" "$WORK/tidy.txt" && cmp -s "$WORK/plain.txt" "$WORK/ti
 m() { median <"$WORK/$1.t"; }
 C=$(m cold) P=$(m plain) T=$(m tidy) W=$(m warm) U=$(m touched) L=$(m lint1) S=$(m syntax1) A=$(m alone)
 rss() { echo $(( $(median <"$WORK/$1.rss") / 1024 )); }
-ratio() { echo "scale=2; $1 / $2" | bc; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 cat <<EOF
 Tree: $i libtorch translation units, -j $JOBS, medians of $REPS runs; $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end.
 Findings: $(wc -l <"$WORK/mlperf.txt") from mlperf-lint (with the preamble), $(wc -l <"$WORK/plain.txt") without cache or preamble, $(wc -l <"$WORK/tidy.txt") from run-clang-tidy-19; identical: $same.
