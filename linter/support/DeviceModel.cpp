@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdio>
 
 namespace mlperf::lint {
 
@@ -34,6 +35,15 @@ const NumberField Numbers[] = {
     {"memory_gib", &DeviceModel::MemoryBytes, GiB, 1e-3, 1e7},
 };
 
+/// A bound as people write it: "0", "0.001", "10000000".
+std::string bound(double V) {
+  if (V == std::floor(V))
+    return std::to_string(static_cast<long long>(V));
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%g", V);
+  return Buf;
+}
+
 std::string problem(const json &J) {
   static const char *const Strings[] = {"name", "description", "source", "basis"};
   for (const auto &[Key, Value] : J.items()) {
@@ -56,8 +66,8 @@ std::string problem(const json &J) {
       return std::string("'") + F.Key + "' must be a number";
     double V = J.at(F.Key).get<double>();
     if (!std::isfinite(V) || V < F.Min || V > F.Max)
-      return std::string("'") + F.Key + "' must be between " + json(F.Min).dump() + " and " + json(F.Max).dump() +
-             ", not " + J.at(F.Key).dump();
+      return std::string("'") + F.Key + "' must be between " + bound(F.Min) + " and " + bound(F.Max) + ", not " +
+             J.at(F.Key).dump();
   }
   return "";
 }
