@@ -117,8 +117,8 @@ struct Options {
                                          cl::value_desc("file"), cl::cat(Category)};
   cl::opt<std::string> Device{"device",
                               cl::desc("The device model the findings' estimated costs are priced on: a built-in "
-                                       "name (h100-pcie, ...) or a .json file (default: the measured local model, "
-                                       "else generic-pcie4-gpu; docs/cost-model.md)"),
+                                       "name (h100-pcie, ...), a .json file, or 'none' (default: the measured local "
+                                       "model, else generic-pcie4-gpu; docs/cost-model.md)"),
                               cl::value_desc("name"), cl::cat(Category)};
   cl::opt<std::string> MinCost{"min-cost",
                                cl::desc("Report only findings whose estimated cost (per run when the steps are "

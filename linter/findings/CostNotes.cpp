@@ -17,6 +17,8 @@ std::string localDevicePath() {
 }
 
 llvm::Expected<DeviceModel> selectDevice(llvm::StringRef Name) {
+  if (Name == "none")
+    return DeviceModel(); // no name: nothing is priced
   if (Name.empty()) {
     std::string Local = localDevicePath();
     if (llvm::sys::fs::exists(Local))

@@ -16,7 +16,7 @@
 namespace mlperf::lint {
 
 /// The device --device= names: a built-in model by name or a JSON file by
-/// path; "" is the measured local model (cacheDir()/device.json, or
+/// path; "none" prices nothing; "" is the measured local model (cacheDir()/device.json, or
 /// $MLPERF_LINT_DEVICE) when it exists, else generic-pcie4-gpu. Errors are
 /// one line naming the input.
 llvm::Expected<DeviceModel> selectDevice(llvm::StringRef Name);

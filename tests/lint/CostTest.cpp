@@ -249,6 +249,9 @@ TEST_F(CostReportTest, DeviceIsChosenOrRefusedInOneLine) {
   ProcessResult Measured = runProcess(MLPERF_LINT_BINARY, {"--no-cache", "a.cc", "--", "-std=c++17"}, Root,
                                       {{"MLPERF_LINT_DEVICE", Root + "/local.json"}});
   EXPECT_NE(Measured.Out.find("per step on this-box"), std::string::npos) << Measured.Out << Measured.Err;
+  ProcessResult None = run({"--device=none", "--format=json"});
+  EXPECT_EQ(nlohmann::json::parse(None.Out)["diagnostics"][0].count("cost"), 0u) << None.Out;
+  EXPECT_EQ(None.Out.find("per step on"), std::string::npos) << None.Out;
   ProcessResult Generic = runProcess(MLPERF_LINT_BINARY, {"--no-cache", "a.cc", "--", "-std=c++17"}, Root,
                                      {{"MLPERF_LINT_DEVICE", Root + "/absent.json"}});
   EXPECT_NE(Generic.Out.find("per step on generic-pcie4-gpu"), std::string::npos) << Generic.Out << Generic.Err;
