@@ -93,6 +93,10 @@ void AllocInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   if (Release)
     diag(reportLoc(Release->getExprLoc(), SM), "released here", DiagnosticIDs::Note);
   explainHot(*Hot, SM);
+  CostFacts F;
+  F.Allocations = 1;
+  F.Syncs = Rel && Rel->Synchronizes;
+  noteCost(reportLoc(Call->getExprLoc(), SM), F, &*Hot, Call, A);
 }
 
 } // namespace clang::tidy::mlperf

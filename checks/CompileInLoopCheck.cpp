@@ -159,6 +159,11 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     }
   }
   explainHot(*Hot, SM);
+  if (M->kind() == Kind::Executable) {
+    CostFacts F;
+    F.Compilations = 1;
+    noteCost(reportLoc(E->getBeginLoc(), SM), F, &*Hot, E, A);
+  }
 }
 
 } // namespace clang::tidy::mlperf

@@ -103,6 +103,10 @@ void CreateOnDeviceCheck::check(const MatchFinder::MatchResult &Result) {
       D << FixItHint::CreateReplacement(Move->getSourceRange(), Text);
   }
   explainHot(*Hot, SM);
+  CostFacts F;
+  F.HostToDevice = 1;
+  F.Bytes = factoryBytes(Factory, *Result.Context);
+  noteCost(reportLoc(Move->getExprLoc(), SM), F, &*Hot, Move, analysis(*Result.Context));
 }
 
 } // namespace clang::tidy::mlperf

@@ -11,6 +11,8 @@ struct EmbeddedFile {
 };
 
 llvm::ArrayRef<EmbeddedFile> embeddedProfiles();
+/// profiles/devices/: the device models of the cost estimates.
+llvm::ArrayRef<EmbeddedFile> embeddedDevices();
 llvm::ArrayRef<EmbeddedFile> embeddedDocs();
 /// profiles/include/: declarations of SDK APIs the profiles name, for headers
 /// a user's machine does not have.

@@ -116,6 +116,13 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
     }
   }
   explainHot(*Hot, SM);
+  CostFacts F;
+  F.HostToDevice = 1;
+  const auto *Init = Var->getInit() ? dyn_cast<CallExpr>(stripWrappers(Var->getInit())) : nullptr;
+  std::optional<RoleMatch> Made = Init ? A.role(Init) : std::nullopt;
+  F.Bytes =
+      Made && Made->R == Role::Factory ? factoryBytes(Init, *Result.Context) : Quantity::unknown(Var->getName().str());
+  noteCost(reportLoc(Call->getExprLoc(), SM), F, &*Hot, Call, A);
 }
 
 } // namespace clang::tidy::mlperf

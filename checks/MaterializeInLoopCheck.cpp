@@ -32,9 +32,13 @@ void MaterializeInLoopCheck::registerMatchers(MatchFinder *Finder) {
 
 void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("library-call")) {
-    if (auto Reach = libraryReach(Call, Role::Materialize, *Result.SourceManager))
-      reportLibraryCall(Call, *Reach, "reads a tensor value to the host", *analysis(*Result.Context).perStep(Call),
-                        *Result.SourceManager);
+    ModelAnalysis &A = analysis(*Result.Context);
+    std::optional<HotContext> Hot = A.perStep(Call);
+    if (auto Reach = libraryReach(Call, Role::Materialize, *Result.SourceManager)) {
+      reportLibraryCall(Call, *Reach, "reads a tensor value to the host", *Hot, *Result.SourceManager);
+      CostFacts F = readFacts(Quantity::unknown(Call->getDirectCallee()->getNameAsString() + "()'s tensor"));
+      noteCost(reportLoc(Call->getExprLoc(), *Result.SourceManager), F, &*Hot, Call, A);
+    }
     return;
   }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
@@ -68,6 +72,7 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   }
   explainHot(*Hot, SM);
   noteIfByName(Call, A, SM);
+  noteCost(reportLoc(calleeLoc(Call), SM), readFacts(readBytes(Call, readObject(Call), A)), &*Hot, Call, A);
 }
 
 } // namespace clang::tidy::mlperf

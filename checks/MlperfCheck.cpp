@@ -54,7 +54,7 @@ struct MlperfCheck::SharedAnalyses {
 
 MlperfCheck::MlperfCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context), ProfileFiles(Options.getLocalOrGlobal("Profiles", "")),
-      Analyses(SharedAnalyses::forContext(Context)),
+      EmitCostFacts(Options.getLocalOrGlobal("CostFacts", false)), Analyses(SharedAnalyses::forContext(Context)),
       Scope(Context->getOptions().HeaderFilterRegex.value_or(""),
             Context->getOptions().ExcludeHeaderFilterRegex.value_or("")) {
   auto Loaded = loadProfiles(ProfileFiles);
@@ -109,6 +109,14 @@ void MlperfCheck::reportLibraryCall(const CallExpr *Call, const LibraryReach &Re
   if (InnerCallee)
     diag(Reach.Inner->getExprLoc(), "%0 calls %1 here", DiagnosticIDs::Note) << Reach.Through.back() << InnerCallee;
   explainHot(H, SM);
+}
+
+void MlperfCheck::noteCost(SourceLocation Loc, CostFacts F, const HotContext *H, const Stmt *S, ModelAnalysis &A) {
+  if (!EmitCostFacts)
+    return;
+  if (H)
+    F.Steps = stepsOf(*H, S, A);
+  diag(Loc, "%0", DiagnosticIDs::Note) << costFactsNote(F);
 }
 
 namespace {

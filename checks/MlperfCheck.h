@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analysis/ApiProfile.h"
+#include "analysis/Cost.h"
 #include "analysis/Facts.h"
 #include "analysis/LibraryCalls.h"
 #include "analysis/ModelAnalysis.h"
@@ -50,8 +51,13 @@ protected:
   /// Reports a library call that does \p What on every call, at the project's call site.
   void reportLibraryCall(const CallExpr *Call, const LibraryReach &Reach, StringRef What, const HotContext &H,
                          const SourceManager &SM);
+  /// Hands the finding just reported the work it repeats per step of \p H
+  /// (at \p S), for the cost estimate: a note the findings pipeline replaces
+  /// (analysis/Cost.h), written only when the `CostFacts` option is on.
+  void noteCost(SourceLocation Loc, CostFacts F, const HotContext *H, const Stmt *S, ModelAnalysis &A);
 
   const std::string ProfileFiles;
+  const bool EmitCostFacts;
 
 private:
   struct SharedAnalyses;

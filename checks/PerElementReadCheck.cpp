@@ -41,6 +41,9 @@ void PerElementReadCheck::check(const MatchFinder::MatchResult &Result) {
   if (Read->Hot)
     explainHot(*Read->Hot, SM);
   noteIfByName(Call, A, SM);
+  CostFacts F = readFacts(readBytes(Call, readObject(Call), A));
+  F.Repeats = tripCount(Read->Loop, *Result.Context);
+  noteCost(reportLoc(calleeLoc(Call), SM), F, Read->Hot ? &*Read->Hot : nullptr, Call, A);
 }
 
 } // namespace clang::tidy::mlperf

@@ -70,11 +70,20 @@ static bool isNeeded(const CallExpr *Call, const ModelAnalysis &A, const SourceM
   return calls(Next, Role::Timer, A.profiles()) || calls(Next, Role::HostRead, A.profiles());
 }
 
+static CostFacts syncFacts() {
+  CostFacts F;
+  F.Syncs = 1;
+  return F;
+}
+
 void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("library-call")) {
-    if (auto Reach = libraryReach(Call, Role::Sync, *Result.SourceManager))
-      reportLibraryCall(Call, *Reach, "waits for the device", *analysis(*Result.Context).perStep(Call),
-                        *Result.SourceManager);
+    ModelAnalysis &A = analysis(*Result.Context);
+    std::optional<HotContext> Hot = A.perStep(Call);
+    if (auto Reach = libraryReach(Call, Role::Sync, *Result.SourceManager)) {
+      reportLibraryCall(Call, *Reach, "waits for the device", *Hot, *Result.SourceManager);
+      noteCost(reportLoc(Call->getExprLoc(), *Result.SourceManager), syncFacts(), &*Hot, Call, A);
+    }
     return;
   }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
@@ -91,6 +100,7 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   }
   explainHot(*Hot, SM);
   noteIfByName(Call, A, SM);
+  noteCost(reportLoc(calleeLoc(Call), SM), syncFacts(), &*Hot, Call, A);
 }
 
 } // namespace clang::tidy::mlperf

@@ -1,7 +1,7 @@
-# cmake -DOUT=<file.cpp> -DPROFILES=<a|b> -DDOCS=<a|b> -DSTAND_INS=<a|b> -DSTAND_IN_BASE=<dir> -P Embed.cmake
+# cmake -DOUT=<file.cpp> -DPROFILES=<a|b> -DDEVICES=<a|b> -DDOCS=<a|b> -DSTAND_INS=<a|b> -DSTAND_IN_BASE=<dir> -P Embed.cmake
 # (stand-ins are named by their path under STAND_IN_BASE: opencv2/core.hpp)
 set(body "#include \"Embedded.h\"\nnamespace clang::tidy::mlperf {\n")
-foreach(kind PROFILES DOCS STAND_INS)
+foreach(kind PROFILES DEVICES DOCS STAND_INS)
   string(REPLACE "|" ";" ${kind} "${${kind}}")
   set(entries "")
   foreach(f ${${kind}})
@@ -13,6 +13,7 @@ foreach(kind PROFILES DOCS STAND_INS)
     string(APPEND entries "  {\"${name}\", R\"mlperf_embed(${text})mlperf_embed\"},\n")
   endforeach()
   set(fn_PROFILES embeddedProfiles)
+  set(fn_DEVICES embeddedDevices)
   set(fn_DOCS embeddedDocs)
   set(fn_STAND_INS embeddedStandIns)
   set(fn ${fn_${kind}})

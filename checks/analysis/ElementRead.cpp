@@ -8,8 +8,6 @@
 
 namespace clang::tidy::mlperf {
 
-namespace {
-/// The tensor a read copies: a method's object, or an operator's tensor operand (`os << t`).
 const Expr *readObject(const CallExpr *Read) {
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Read))
     return MC->getImplicitObjectArgument();
@@ -17,6 +15,8 @@ const Expr *readObject(const CallExpr *Read) {
     return OC->getArg(1);
   return nullptr;
 }
+
+namespace {
 
 struct Selection {
   const Expr *Outer = nullptr; // `t[i][j]`

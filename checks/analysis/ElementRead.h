@@ -20,6 +20,10 @@ struct ElementRead {
   std::optional<HotContext> Hot;
 };
 
+/// The tensor a read copies: a method's object, or an operator's tensor
+/// operand (`os << t`); null for anything else.
+const Expr *readObject(const CallExpr *Read);
+
 /// Whether \p Read, a device -> host read (role materialize) of a tensor that
 /// is not known to be on the host, reads one element per iteration of a loop
 /// that runs more than once and is not excluded by a constant condition:

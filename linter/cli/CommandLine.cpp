@@ -2,6 +2,7 @@
 
 #include "BuildInfo.h"
 #include "engine/RecordingFileSystem.h"
+#include "findings/CostNotes.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -114,6 +115,19 @@ struct Options {
                                          cl::desc("The `validate` results whose figures the findings quote "
                                                   "(default: the stored results)"),
                                          cl::value_desc("file"), cl::cat(Category)};
+  cl::opt<std::string> Device{"device",
+                              cl::desc("The device model the findings' estimated costs are priced on: a built-in "
+                                       "name (h100-pcie, ...), a .json file, or 'none' (default: the measured local "
+                                       "model, else generic-pcie4-gpu; docs/cost-model.md)"),
+                              cl::value_desc("name"), cl::cat(Category)};
+  cl::opt<std::string> MinCost{"min-cost",
+                               cl::desc("Report only findings whose estimated cost (per run when the steps are "
+                                        "known, else per step) is at least this, e.g. 1ms or 2s"),
+                               cl::value_desc("duration"), cl::cat(Category)};
+  cl::opt<std::string> Sort{"sort",
+                            cl::desc("Order of the report: 'file' (the default) or 'cost', the costliest "
+                                     "estimate first"),
+                            cl::value_desc("order"), cl::init("file"), cl::cat(Category)};
   cl::opt<std::string> WriteBaseline{"write-baseline", cl::desc("Record this run's findings as a baseline"),
                                      cl::value_desc("file"), cl::cat(Category)};
   cl::opt<bool> Quiet{"quiet", cl::desc("No summary or announcements on stderr"), cl::cat(Category)};
@@ -278,6 +292,26 @@ void readConfiguration(const Options &O, LintRequest &R) {
   R.Jobs = O.Jobs;
 }
 
+/// --device, --min-cost and --sort. The device model is read only for a
+/// run that prices findings: a damaged local model does not stop --list-checks.
+llvm::Error readCost(const Options &O, LintRequest &R) {
+  if (O.Sort != "file" && O.Sort != "cost")
+    return usage("--sort: unknown order '" + O.Sort + "' (file or cost)");
+  R.SortByCost = O.Sort == "cost";
+  if (O.MinCost.getNumOccurrences()) {
+    R.MinCost = parseDuration(O.MinCost);
+    if (!R.MinCost)
+      return usage("--min-cost: '" + O.MinCost + "' is not a duration (e.g. 500us, 2ms, 1.5s, 3min, 1h)");
+  }
+  if (R.What != Action::Lint && R.What != Action::Lsp && !O.Device.getNumOccurrences())
+    return llvm::Error::success();
+  auto D = selectDevice(O.Device);
+  if (!D)
+    return D.takeError();
+  R.Device = std::move(*D);
+  return llvm::Error::success();
+}
+
 /// Fixes, filters, baselines, parsing, the cache and shards.
 llvm::Error readRun(const Options &O, LintRequest &R) {
   R.ExportFixes = O.ExportFixes;
@@ -289,6 +323,8 @@ llvm::Error readRun(const Options &O, LintRequest &R) {
   R.Filters.Baseline = O.Baseline;
   R.WriteBaseline = O.WriteBaseline;
   R.MeasuredResults = O.ValidationResults;
+  if (llvm::Error E = readCost(O, R))
+    return E;
   R.Parse.RecoverIncludes = !O.StrictIncludes;
   R.Parse.CudaPath = O.CudaPath;
   R.Parse.CheckProfile = O.CheckProfile;

@@ -141,9 +141,12 @@ int verifyConfig(const LintRequest &R) {
 /// Writes the report to stdout or to the request's output file; false, with
 /// a problem recorded, when it cannot be written.
 bool emit(const LintRequest &R, LintOutcome &Out) {
-  ReportOptions Options{R.SarifRoot, Out.Problems,
+  ReportOptions Options{R.SarifRoot,
+                        Out.Problems,
                         R.UseColor.value_or(R.OutputPath.empty() && llvm::sys::Process::StandardOutHasColors()),
-                        R.RelativePaths, Out.Measured.get()};
+                        R.RelativePaths,
+                        Out.Measured.get(),
+                        Out.Costs.get()};
   if (R.OutputPath.empty()) {
     writeReport(R.OutputFormat, Out.Errors, llvm::outs(), Options);
     return flushStdout(Out.Problems);

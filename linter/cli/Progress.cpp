@@ -11,7 +11,7 @@ using clang::tidy::ClangTidyError;
 LiveReport::LiveReport(LintRequest &R, llvm::raw_ostream &Out, llvm::raw_ostream &Err, bool OutIsTerminal,
                        bool ErrIsTerminal)
     : Out(Out), Err(Err), Color(R.UseColor.value_or(OutIsTerminal)),
-      Streams(R.OutputFormat == Format::Text && R.OutputPath.empty()), InOrder(!OutIsTerminal),
+      Streams(R.OutputFormat == Format::Text && R.OutputPath.empty() && !R.SortByCost), InOrder(!OutIsTerminal),
       Progress(ErrIsTerminal && !R.Quiet) {
   if (Progress)
     R.CompilerStats = false;

@@ -25,6 +25,25 @@ namespace {
 bool clean(const FileRun &Run) {
   return Run.MissingIncludes.empty() && !Run.FollowingErrors && !hasCompilerErrors(Run.Errors);
 }
+
+/// The configuration with the checks' `CostFacts` option on: the linter's
+/// findings carry the facts its pipeline prices (findings/CostNotes.h);
+/// clang-tidy with the plugin, which has no such stage, never sees them.
+class WithCostFacts : public ClangTidyOptionsProvider {
+public:
+  explicit WithCostFacts(std::unique_ptr<ClangTidyOptionsProvider> Inner) : Inner(std::move(Inner)) {}
+  const ClangTidyGlobalOptions &getGlobalOptions() override { return Inner->getGlobalOptions(); }
+  std::vector<OptionsSource> getRawOptions(llvm::StringRef FileName) override {
+    std::vector<OptionsSource> Sources = Inner->getRawOptions(FileName);
+    ClangTidyOptions On;
+    On.CheckOptions["CostFacts"] = ClangTidyOptions::ClangTidyValue("true");
+    Sources.emplace_back(std::move(On), "mlperf-lint cost facts");
+    return Sources;
+  }
+
+private:
+  std::unique_ptr<ClangTidyOptionsProvider> Inner;
+};
 } // namespace
 
 namespace {
@@ -81,7 +100,7 @@ private:
   llvm::IntrusiveRefCntPtr<RecordingFileSystem> parseWith(const clang::tooling::CompilationDatabase &Flags,
                                                           const std::string &File, FileResult &R, FileRun &Run,
                                                           ClangTidyStats &Stats) {
-    ClangTidyContext Context(Providers());
+    ClangTidyContext Context(std::make_unique<WithCostFacts>(Providers()));
     if (S.Parse.CheckProfile) {
       Context.setEnableProfiling(true);
       Context.setProfileStoragePrefix(S.Parse.ProfilePrefix);

@@ -62,6 +62,7 @@ std::vector<ClangTidyError> FindingsPipeline::add(FileFindings F) {
     Hidden += O.Filter->applyLines(std::move(Accepted), Outside).size();
     Errors = O.Filter->applyLines(std::move(Errors), Run.Stats);
   }
+  O.Costs.add(Errors);
   O.Notes.add(Errors);
   Run.Errors.insert(Run.Errors.end(), Errors.begin(), Errors.end());
   return Errors;

@@ -6,9 +6,11 @@
 // left is recorded for --write-baseline and matched against the baseline, and
 // only then are those outside --line-filter and --diff dropped (a baseline
 // composes with them: it records and accepts the whole file's findings); the
-// survivors carry the figure `validate` measured for their check.
+// survivors carry their estimated cost on the chosen device (those under
+// --min-cost are dropped) and the figure `validate` measured for their check.
 #pragma once
 
+#include "findings/CostNotes.h"
 #include "findings/Filters.h"
 #include "findings/Findings.h"
 #include "findings/MeasuredNotes.h"
@@ -29,6 +31,7 @@ struct PipelineOptions {
   std::optional<FindingFilter> Filter;
   std::string WriteBaseline; // --write-baseline
   MeasuredNotes Notes;
+  CostNotes Costs; // the estimates on --device, and --min-cost
 };
 
 /// What the run as a whole reports once every file went through.
@@ -56,6 +59,7 @@ public:
 
   RunFindings &result() { return Run; }
   const ::mlperf::validate::ValidationRun &measured() const { return O.Notes.results(); }
+  std::shared_ptr<const CostTable> costs() const { return O.Costs.table(); }
 
 private:
   std::vector<clang::tidy::ClangTidyError> dropRepeated(std::vector<clang::tidy::ClangTidyError> Errors);

@@ -145,6 +145,8 @@ FindingsPipeline makePipeline(const LintRequest &R, Plan &P) {
   O.Filter = std::move(P.Filter);
   O.WriteBaseline = R.WriteBaseline;
   O.Notes = MeasuredNotes::load(R.MeasuredResults, llvm::errs());
+  if (!R.Device.Name.empty())
+    O.Costs = CostNotes(R.Device, R.MinCost);
   return FindingsPipeline(std::move(O));
 }
 
@@ -215,6 +217,9 @@ LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
   Out.Uncompilable = std::move(Run.Uncompilable);
   Out.Counts = std::move(Run.Counts);
   Out.Measured = std::make_shared<::mlperf::validate::ValidationRun>(Pipeline.measured());
+  Out.Costs = Pipeline.costs();
+  if (R.SortByCost)
+    sortByCost(Out.Errors, *Out.Costs);
   if (!R.ExportFixes.empty())
     if (std::string Problem = exportFixes(R.ExportFixes, P.Inputs.Files, Out.Errors); !Problem.empty())
       Out.Problems.push_back(Problem);

@@ -4,6 +4,7 @@
 
 #include "findings/Findings.h"
 #include "project/Request.h"
+#include "report/Cost.h"
 #include "support/FileGuard.h"
 #include "validate/Results.h"
 
@@ -32,6 +33,7 @@ struct LintOutcome {
   std::set<std::string> Uncompilable;              // files --fix leaves alone without --fix-errors
   std::shared_ptr<const ::mlperf::validate::ValidationRun> Measured; // what the findings' notes quote
   std::map<std::pair<std::string, std::string>, unsigned> Counts;    // RunFindings::Counts
+  std::shared_ptr<const CostTable> Costs;                            // the findings' estimates
 };
 
 /// One file's findings (measured notes added) as soon as it is linted.

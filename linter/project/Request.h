@@ -9,6 +9,7 @@
 #include "project/Config.h"
 #include "project/Shard.h"
 #include "report/Report.h"
+#include "support/DeviceModel.h"
 
 #include <map>
 #include <optional>
@@ -41,9 +42,12 @@ struct LintRequest {
   bool CompilerStats = true; // clang's "N warnings generated." lines on stderr
   FilterRequest Filters;     // --line-filter, --diff, --baseline
   std::string WriteBaseline;
-  std::string MeasuredResults;  // --validation-results: `validate`'s results for the notes ("": the stored ones)
-  std::optional<bool> UseColor; // unset: when stdout is a terminal
-  bool RelativePaths = false;   // --path-style=relative
+  std::string MeasuredResults;   // --validation-results: `validate`'s results for the notes ("": the stored ones)
+  DeviceModel Device;            // --device: prices the findings' costs (no name: none priced)
+  std::optional<double> MinCost; // --min-cost, in seconds
+  bool SortByCost = false;       // --sort=cost
+  std::optional<bool> UseColor;  // unset: when stdout is a terminal
+  bool RelativePaths = false;    // --path-style=relative
   std::map<std::string, std::string> Overlays; // unsaved buffers by absolute path, linted instead of the files
   ParseOptions Parse;                          // --strict-includes, --cuda-path
   CacheSettings Cache;

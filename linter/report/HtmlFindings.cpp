@@ -55,18 +55,25 @@ struct Finding {
 /// without effect, then never measured.
 struct Cost {
   const v::PairResult *Best = nullptr; // the strongest result, any engine
+  double Estimated = 0;                // the run's findings' estimated cost, seconds
+  std::string Device;                  // the device of that estimate
   int rank() const { return !Best ? 2 : Best->Outcome == v::Verdict::Confirmed ? 0 : 1; }
 };
 
 class Page {
 public:
-  Page(llvm::ArrayRef<ClangTidyError> Errors, const v::ValidationRun &Measured) : Measured(Measured) {
+  Page(llvm::ArrayRef<ClangTidyError> Errors, const v::ValidationRun &Measured, const CostTable *Costs)
+      : Measured(Measured), Costs(Costs) {
     for (const ClangTidyError &E : Errors) {
       Finding F{&E, E.Message.FilePath};
       if (!F.File.empty())
         std::tie(F.Line, F.Column) = Lines.lineColumn(F.File, E.Message.FileOffset);
       Findings.push_back(F);
-      Checks[E.DiagnosticName];
+      Cost &C = Checks[E.DiagnosticName];
+      if (const CostEstimate *Est = estimate(E)) {
+        C.Estimated += Est->weight();
+        C.Device = Est->Device;
+      }
     }
     for (auto &[Check, C] : Checks)
       for (const v::PairResult &R : Measured.Results)
@@ -76,8 +83,12 @@ public:
           C.Best = &R;
     for (const auto &[Check, C] : Checks)
       CheckOrder.push_back(Check);
+    // What the run's own findings cost comes first, the costliest check
+    // first; measured ratios of the fixtures order the rest.
     std::stable_sort(CheckOrder.begin(), CheckOrder.end(), [&](const std::string &A, const std::string &B) {
       const Cost &CA = Checks[A], &CB = Checks[B];
+      if (CA.Estimated != CB.Estimated)
+        return CA.Estimated > CB.Estimated;
       if (CA.rank() != CB.rank())
         return CA.rank() < CB.rank();
       if (CA.rank() == 0 && CA.Best->Ratio.Median != CB.Best->Ratio.Median)
@@ -96,8 +107,12 @@ public:
     if (Prefix == "/")
       Prefix.clear();
     std::stable_sort(Findings.begin(), Findings.end(), [&](const Finding &A, const Finding &B) {
-      return std::make_tuple(Rank[A.E->DiagnosticName], A.File, A.Line, A.Column, A.E->Message.Message) <
-             std::make_tuple(Rank[B.E->DiagnosticName], B.File, B.Line, B.Column, B.E->Message.Message);
+      auto Weight = [&](const Finding &F) {
+        const CostEstimate *C = estimate(*F.E);
+        return C ? -C->weight() : 0.0;
+      };
+      return std::make_tuple(Rank[A.E->DiagnosticName], Weight(A), A.File, A.Line, A.Column, A.E->Message.Message) <
+             std::make_tuple(Rank[B.E->DiagnosticName], Weight(B), B.File, B.Line, B.Column, B.E->Message.Message);
     });
   }
 
@@ -134,7 +149,10 @@ private:
   std::string finding(const Finding &F);
   std::string fixDiff(const ClangTidyError &E);
 
+  const CostEstimate *estimate(const ClangTidyError &E) const { return Costs ? Costs->find(E) : nullptr; }
+
   const v::ValidationRun &Measured;
+  const CostTable *Costs;
   LineTable Lines;
   std::vector<Finding> Findings;
   std::map<std::string, Cost> Checks;
@@ -157,8 +175,10 @@ std::string Page::measuredText(const v::PairResult &R) {
 
 /// The checks in their order, with a chart row each.
 std::string Page::checkTable(std::vector<html::ChartRow> &Rows) {
-  std::string Table =
-      "<table id=\"by-check\"><tr><th>check</th><th>findings</th><th class=\"t\">measured on the fixture</th></tr>";
+  bool Estimates = Costs && !Costs->empty();
+  std::string Table = "<table id=\"by-check\"><tr><th>check</th><th>findings</th>" +
+                      std::string(Estimates ? "<th class=\"t\">a fix saves (estimate per run)</th>" : "") +
+                      "<th class=\"t\">measured on the fixture</th></tr>";
   for (const std::string &Check : CheckOrder) {
     const Cost &C = Checks[Check];
     html::ChartRow Row;
@@ -179,8 +199,10 @@ std::string Page::checkTable(std::vector<html::ChartRow> &Rows) {
                                             : " \u00b7 not measured");
     Row.Tooltip = Check + ": " + (C.Best ? measuredText(*C.Best) : "never validated on this machine");
     Rows.push_back(Row);
+    std::string Estimate =
+        C.Estimated > 0 ? "\u2248 " + formatDuration(C.Estimated) + " on " + C.Device : std::string("no estimate");
     Table += "<tr><td><a href=\"#group-" + escape(Check) + "\">" + escape(Check) + "</a></td><td>" + std::to_string(N) +
-             "</td><td class=\"t\">" +
+             "</td>" + (Estimates ? "<td class=\"t\">" + escape(Estimate) + "</td>" : "") + "<td class=\"t\">" +
              escape(C.Best ? measuredText(*C.Best) : "not measured (run mlperf-lint validate)") + "</td></tr>";
   }
   return Table + "</table>";
@@ -224,7 +246,11 @@ std::string Page::summary() {
   std::string Table = checkTable(Rows);
   std::string FileTable = fileTable();
   bool AnyMeasured = llvm::any_of(CheckOrder, [&](const std::string &C) { return Checks[C].Best != nullptr; });
-  return "<h2>Summary</h2><p class=\"meta\">Checks ordered by what their anti-pattern measurably costs on this "
+  std::string Order = Costs && !Costs->empty() ? "Checks ordered by the estimated cost of their findings in this "
+                                                 "run (what a fix saves; docs/cost-model.md), then by what"
+                                               : "Checks ordered by what";
+  return "<h2>Summary</h2><p class=\"meta\">" + Order +
+         " their anti-pattern measurably costs on this "
          "machine (median ratio anti-pattern / fix on the check's fixture, logarithmic axis centred on 1x); checks "
          "without a measurement last.</p>" +
          (AnyMeasured ? html::ratioChart(Rows, 300, "summary") : "") + Table + "<h3>Per file</h3>" + FileTable;
@@ -447,8 +473,9 @@ std::string lineDiff(llvm::StringRef Old, llvm::StringRef New) {
   return hunks(numberedLines(A, B, Pre, editScript(A, B, Pre, N, M)));
 }
 
-void writeHtmlFindings(llvm::ArrayRef<ClangTidyError> Errors, const v::ValidationRun &Measured, llvm::raw_ostream &OS) {
-  OS << Page(Errors, Measured).render();
+void writeHtmlFindings(llvm::ArrayRef<ClangTidyError> Errors, const v::ValidationRun &Measured, llvm::raw_ostream &OS,
+                       const CostTable *Costs) {
+  OS << Page(Errors, Measured, Costs).render();
 }
 
 } // namespace mlperf::lint

@@ -4,6 +4,7 @@
 // and filters by check and file. Same input, same bytes.
 #pragma once
 
+#include "report/Cost.h"
 #include "validate/Results.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -11,8 +12,11 @@
 
 namespace mlperf::lint {
 
+/// With \p Costs, the checks and findings whose estimated cost is highest
+/// come first, and the summary says what fixing each check would save.
 void writeHtmlFindings(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors,
-                       const ::mlperf::validate::ValidationRun &Measured, llvm::raw_ostream &OS);
+                       const ::mlperf::validate::ValidationRun &Measured, llvm::raw_ostream &OS,
+                       const CostTable *Costs = nullptr);
 
 /// A unified diff (2 lines of context) from \p Old to \p New, or "" when equal.
 std::string lineDiff(llvm::StringRef Old, llvm::StringRef New);

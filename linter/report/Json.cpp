@@ -10,7 +10,8 @@ namespace mlperf::lint {
 
 using clang::tidy::ClangTidyError;
 
-void writeJson(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, bool RelativePaths) {
+void writeJson(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, bool RelativePaths,
+               const CostTable *Costs) {
   LineTable Lines;
   nlohmann::json Diags = nlohmann::json::array();
   llvm::SmallString<256> Cwd;
@@ -37,6 +38,8 @@ void writeJson(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, boo
     D["message"] = E.Message.Message;
     if (isLowConfidence(E))
       D["confidence"] = "low";
+    if (const CostEstimate *C = Costs ? Costs->find(E) : nullptr)
+      D["cost"] = costJson(*C);
     D["notes"] = nlohmann::json::array();
     for (const auto &N : E.Notes) {
       nlohmann::json JN;

@@ -12,14 +12,14 @@ void text(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, const Re
   writeText(Errors, OS, O.Color);
 }
 void json(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, const ReportOptions &O) {
-  writeJson(Errors, OS, O.RelativePaths);
+  writeJson(Errors, OS, O.RelativePaths, O.Costs);
 }
 void sarif(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, const ReportOptions &O) {
-  writeSarif(Errors, OS, {O.SarifRoot, O.Problems});
+  writeSarif(Errors, OS, {O.SarifRoot, O.Problems, O.Costs});
 }
 void html(llvm::ArrayRef<ClangTidyError> Errors, llvm::raw_ostream &OS, const ReportOptions &O) {
   static const ::mlperf::validate::ValidationRun None;
-  writeHtmlFindings(Errors, O.Measured ? *O.Measured : None, OS);
+  writeHtmlFindings(Errors, O.Measured ? *O.Measured : None, OS, O.Costs);
 }
 
 /// Every format: its name on the command line and its writer. A new format

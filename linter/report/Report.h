@@ -1,6 +1,7 @@
 // Output formats: clang-tidy's text, JSON and SARIF 2.1.0.
 #pragma once
 
+#include "report/Cost.h"
 #include "validate/Results.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -18,7 +19,8 @@ enum class Format { Text, Json, Sarif, Html };
 /// fix-its and the notes), written to \p OS instead of stdout.
 void writeText(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS, bool Color = false);
 /// The JSON report (docs/json-output.md).
-void writeJson(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS, bool RelativePaths = false);
+void writeJson(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, llvm::raw_ostream &OS, bool RelativePaths = false,
+               const CostTable *Costs = nullptr);
 
 struct ReportOptions {
   std::string SarifRoot;             // --sarif-root; empty: the git top-level
@@ -27,6 +29,8 @@ struct ReportOptions {
   bool RelativePaths = false;        // JSON: paths relative to the working directory
   /// HTML: the validation results the findings pipeline read (none: unmeasured).
   const ::mlperf::validate::ValidationRun *Measured = nullptr;
+  /// The findings' estimated costs (JSON, SARIF, HTML); none: not estimated.
+  const CostTable *Costs = nullptr;
 };
 /// The format called \p Name on the command line; "text, json, sarif or html".
 std::optional<Format> formatByName(llvm::StringRef Name);

@@ -150,7 +150,7 @@ struct SourceFile {
 
 class SarifBuilder {
 public:
-  explicit SarifBuilder(const SarifOptions &O) : Root(O.SrcRoot.empty() ? gitTopLevel() : O.SrcRoot) {
+  explicit SarifBuilder(const SarifOptions &O) : Root(O.SrcRoot.empty() ? gitTopLevel() : O.SrcRoot), Costs(O.Costs) {
     llvm::SmallString<256> Abs(Root);
     llvm::sys::fs::make_absolute(Abs);
     llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
@@ -262,6 +262,10 @@ private:
               {"message", {{"text", Message}}}};
     if (isLowConfidence(E))
       R["properties"] = {{"confidence", "low"}};
+    if (const CostEstimate *C = Costs ? Costs->find(E) : nullptr) {
+      R["properties"]["cost"] = costJson(*C);
+      R["rank"] = C->rank();
+    }
     if (json P = physical(E.Message.FilePath, E.Message.FileOffset, lengthAt(E.Message)); !P.is_null()) {
       R["locations"] = json::array({{{"physicalLocation", P}}});
       std::string Hash = fingerprint(E.Message.FilePath, P["region"]["startLine"]);
@@ -355,6 +359,7 @@ private:
   }
 
   std::string Root;
+  const CostTable *Costs;
   std::map<std::string, SourceFile> Files;
   json Rules = json::array();
   std::map<std::string, size_t> RuleIndex;

@@ -4,6 +4,8 @@
 // related locations and code flows, compiler errors as tool notifications.
 #pragma once
 
+#include "report/Cost.h"
+
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -17,6 +19,7 @@ namespace mlperf::lint {
 struct SarifOptions {
   std::string SrcRoot;               // absolute; empty: the git top-level of the working directory
   std::vector<std::string> Problems; // input and configuration errors, as notifications
+  const CostTable *Costs = nullptr;  // estimates: properties.cost and rank
 };
 
 nlohmann::json sarifDocument(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, const SarifOptions &Options);

@@ -99,8 +99,11 @@ TEST_F(CliTest, JsonFormat) {
   EXPECT_EQ(D["severity"], "warning");
   EXPECT_TRUE(llvm::StringRef(D["file"].get<std::string>()).ends_with("/sync.cc"));
   EXPECT_NE(D["message"].get<std::string>().find("blocks the host"), std::string::npos);
-  ASSERT_EQ(D["notes"].size(), 1u);
+  ASSERT_EQ(D["notes"].size(), 2u);
   EXPECT_EQ(D["notes"][0]["line"], 4);
+  // The estimate, at the finding itself (docs/cost-model.md).
+  EXPECT_EQ(D["notes"][1]["line"], 6);
+  EXPECT_EQ(D["notes"][1]["message"].get<std::string>().rfind("≈ 20 µs per step on ", 0), 0u) << D["notes"][1];
   EXPECT_TRUE(D["fixes"].is_array());
 }
 
