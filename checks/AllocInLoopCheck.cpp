@@ -79,10 +79,10 @@ void AllocInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const FunctionDecl *Owner = A.owner(Call);
   if (!Hot || !Owner)
     return;
-  // Once per request (a call of a function that runs the model), an
-  // allocation made before the function's own loop that runs the model is
-  // the hoisted form this check asks for: the function serves many steps.
-  if (Hot->Request && !isInside(Call, Hot->Loop, A) && hasOwnModelLoop(Owner, A))
+  // An entry point called from outside the project (no loop of the project
+  // calls it): an allocation made before its own loop that runs the model is
+  // the hoisted form this check asks for, the function serves many steps.
+  if (Hot->Request && !Hot->Loop && hasOwnModelLoop(Owner, A))
     return;
   // In a function the step loop calls, an iteration is one call of it.
   const Stmt *Loop = Hot->Loop && isInside(Call, Hot->Loop, A) ? Hot->Loop : nullptr;
