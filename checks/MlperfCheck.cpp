@@ -175,8 +175,7 @@ void MlperfCheck::explainHot(const HotContext &H, const SourceManager &SM) {
       Callee = CE->getDirectCallee();
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
     if (Callee && !(Method && Method->getParent()->isLambda()))
-      diag(reportLoc(Call->getExprLoc(), SM), "%0 is called here, on every %select{step|request}1",
-           DiagnosticIDs::Note)
+      diag(reportLoc(Call->getExprLoc(), SM), "%0 is called here, on every %select{step|request}1", DiagnosticIDs::Note)
           << Callee << H.Request;
     else
       diag(reportLoc(Call->getExprLoc(), SM), "called here, on every %select{step|request}0", DiagnosticIDs::Note)
