@@ -2,6 +2,7 @@
 #include "analysis/DataFlow.h"
 #include "analysis/Hoist.h"
 #include "analysis/Invariance.h"
+#include "analysis/Ownership.h"
 #include "analysis/SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -97,20 +98,6 @@ static bool dependsOnLoopVariable(const Expr *E, const Stmt *Loop) {
          }) != nullptr;
 }
 
-/// Whether a call with the release role in \p Region releases \p VD: the
-/// construction cannot move out of a loop that releases it every iteration.
-static bool releasedIn(const VarDecl *VD, const Stmt *Region, const ModelAnalysis &A) {
-  if (!Region)
-    return false;
-  if (const auto *CE = dyn_cast<CallExpr>(Region))
-    if (std::optional<RoleMatch> M = A.role(CE); M && M->R == Role::Release) {
-      unsigned Arg = M->Entry->HandleArg ? *M->Entry->HandleArg : 0;
-      if (Arg < CE->getNumArgs() && namedVar(CE->getArg(Arg)) == VD)
-        return true;
-    }
-  return llvm::any_of(Region->children(), [&](const Stmt *C) { return releasedIn(VD, C, A); });
-}
-
 void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *E = Result.Nodes.getNodeAs<Expr>("e");
   ModelAnalysis &A = analysis(*Result.Context);
@@ -141,7 +128,8 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     const Stmt *Loop = Hot->Loop;
     const DeclStmt *DS = Loop ? movableDeclaration(E, Loop, A) : nullptr;
     const auto *VD = DS ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
-    if (VD && VD->getInit() && !releasedIn(VD, loopBody(Loop), A)) {
+    // A construction its loop releases every iteration cannot move out of it.
+    if (VD && VD->getInit() && !findReleaseOf(loopBody(Loop), HandleRef{VD}, A)) {
       std::vector<const Stmt *> Loops = A.enclosingLoops(DS);
       while (!Loops.empty() && Loops.back() != Loop)
         Loops.pop_back();

@@ -1,5 +1,6 @@
 #include "MissingFinalizeCheck.h"
 #include "analysis/DataFlow.h"
+#include "analysis/Ownership.h"
 #include "analysis/SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -11,11 +12,9 @@ namespace clang::tidy::mlperf {
 
 void MissingFinalizeCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
-  // Handle-style resources acquired every step.
-  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()),
-                              anyOf(hasRole(this, Role::Acquire), hasRole(this, Role::Construct)), runsEveryStep(this))
-                         .bind("acquire"),
-                     this);
+  // Handle-style resources acquired every step or request: an API call, or
+  // a function of the project that returns a handle it acquired (decided in check()).
+  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader())).bind("acquire"), this);
   // Device tensors (types with the acquire role) stored into a container that outlives the iteration.
   Finder->addMatcher(
       cxxMemberCallExpr(
@@ -26,59 +25,80 @@ void MissingFinalizeCheck::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
-void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder::MatchResult &Result) {
-  ModelAnalysis &A = analysis(*Result.Context);
-  std::optional<RoleMatch> M = A.role(Call);
-  if (!M || M->Entry->Pair.empty() || !M->Entry->Owner || M->R == Role::Finalize)
-    return;
-  std::optional<HotContext> Hot = A.perStep(Call);
-  if (!Hot)
-    return;
-  // The handle: an out-argument (`cudaMalloc(&p, n)`) or the returned value.
-  bool Returned = false;
-  const VarDecl *Handle = acquiredHandle(Call, *M->Entry, A, &Returned);
-  if (Returned)
-    return; // ownership escapes to the caller
-  if (!Handle || !Handle->isLocalVarDecl())
-    return; // a member, a global or an untracked handle: owned elsewhere
-  // The iteration when the loop is in the acquiring function, else the
-  // acquiring function (called from the loop): a release on its path counts.
-  bool InLoop = Hot->Loop && isInside(Call, Hot->Loop, A);
-  const Stmt *Region = InLoop ? loopBody(Hot->Loop) : A.owner(Call)->getBody();
-  const SourceManager &SM = *Result.SourceManager;
-  // Released in the region (the handle is the release's handle argument),
-  // or escaping (returned, stored into a member or container).
-  const CallExpr *Release = findRelease(Region, Handle, M->Entry->Pair, A);
+/// Whether the handle leaves \p Region's function: returned, stored into a
+/// member (`obj->field = h`, `this->h_ = h`) or pushed into a container.
+static bool escapes(const Stmt *Region, const HandleRef &Handle) {
   bool Escapes = false;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isa<CXXCatchStmt>(S)) // a handler runs only when something failed, not every iteration
+    if (!S || Escapes || isa<CXXCatchStmt>(S)) // a handler runs only when something failed, not every iteration
       return;
-    if (const auto *CE = dyn_cast<CallExpr>(S))
-      if (const FunctionDecl *FD = CE->getDirectCallee()) {
-        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE); MC && FD->getIdentifier() &&
-                                                              FD->getName().contains("push") && MC->getNumArgs() >= 1 &&
-                                                              namedVar(MC->getArg(0)) == Handle)
-          Escapes = true;
-      }
-    if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && RS->getRetValue() && namedVar(RS->getRetValue()) == Handle)
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S); MC && MC->getMethodDecl() &&
+                                                         MC->getMethodDecl()->getIdentifier() &&
+                                                         MC->getMethodDecl()->getName().contains("push") &&
+                                                         MC->getNumArgs() >= 1 && handleRefOf(MC->getArg(0)) == Handle)
+      Escapes = true;
+    if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && RS->getRetValue() && handleRefOf(RS->getRetValue()) == Handle)
       Escapes = true;
     if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() &&
                                                       isa<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()) &&
-                                                      namedVar(BO->getRHS()) == Handle)
+                                                      handleRefOf(BO->getRHS()) == Handle)
       Escapes = true;
     for (const Stmt *C : S->children())
       Walk(C);
   };
   Walk(Region);
-  if (Escapes)
+  return Escapes;
+}
+
+/// A variable whose destructor releases what it holds: a smart pointer or
+/// another RAII wrapper owns the handle.
+static bool heldByRaii(const HandleRef &Handle) {
+  const auto *VD = dyn_cast_or_null<VarDecl>(Handle.D);
+  if (!VD || Handle.element())
+    return false;
+  const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+  return RD && RD->hasDefinition() && !RD->hasTrivialDestructor();
+}
+
+void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder::MatchResult &Result) {
+  ModelAnalysis &A = analysis(*Result.Context);
+  std::optional<Acquisition> Acq = acquisitionAt(Call, A);
+  if (!Acq || !Acq->Entry->Owner || Acq->Entry->Raii)
+    return;
+  std::optional<HotContext> Hot = A.perRequest(Call);
+  if (!Hot)
+    return;
+  // The handle: an out-argument (`cudaMalloc(&p, n)`) or the returned value.
+  bool Returned = false;
+  HandleRef Handle = acquiredHandleRef(Call, *Acq, A, &Returned);
+  if (Returned)
+    return; // ownership escapes to the caller
+  if (!Handle.isLocal() || heldByRaii(Handle))
+    return; // a member, a global, an untracked or RAII-owned handle: owned elsewhere
+  // The iteration when the loop is in the acquiring function, else the
+  // acquiring function (called from the loop): a release on its path counts.
+  bool InLoop = Hot->Loop && isInside(Call, Hot->Loop, A);
+  const Stmt *Region = InLoop ? loopBody(Hot->Loop) : A.owner(Call)->getBody();
+  const SourceManager &SM = *Result.SourceManager;
+  // Released in the region (by a release of the pair's API, `delete`, or a
+  // function that releases its parameter), or escaping.
+  const Expr *Release = findReleaseOf(Region, Handle, A);
+  if (escapes(Region, Handle))
     return;
   bool EarlyExit = Release && exitsBetween(Region, Call->getEndLoc(), Release->getBeginLoc(), SM, Call);
   if (Release && !EarlyExit)
     return;
-  diag(reportLoc(Call->getExprLoc(), SM),
-       "%0 acquires %1 on every step and %select{never releases it|does not release it on every path}2 before "
-       "the %select{next iteration|function returns}3; call %4 on every path, or acquire it once outside the loop")
-      << Call->getDirectCallee() << Handle << EarlyExit << !InLoop << M->Entry->Pair;
+  {
+    auto D = diag(reportLoc(Call->getExprLoc(), SM),
+                  "%0 acquires %1 on every %select{step|request}5 and %select{never releases it|does not release it "
+                  "on every path}2 before the %select{next iteration|function returns}3; call %4 on every path, or "
+                  "acquire it once outside the loop");
+    addCallee(D, Call);
+    D << Handle.D << EarlyExit << !InLoop << Acq->Entry->Pair << Hot->Request;
+  }
+  if (!Acq->Via.empty())
+    diag(reportLoc(Call->getExprLoc(), SM), "%0 returns a handle it acquires with %1", DiagnosticIDs::Note)
+        << Call->getDirectCallee() << acquireEntryName(*Acq->Entry);
   explainHot(*Hot, SM);
 }
 

@@ -167,18 +167,27 @@ void MlperfCheck::explainHot(const HotContext &H, const SourceManager &SM) {
         << Site->Caller;
   }
   if (H.Loop)
-    diag(reportLoc(H.Loop->getBeginLoc(), SM), "this loop runs a model step on every iteration", DiagnosticIDs::Note);
+    diag(reportLoc(H.Loop->getBeginLoc(), SM), "this loop runs %select{a model step|the model}0 on every iteration",
+         DiagnosticIDs::Note)
+        << H.Request;
   if (H.HotRoot)
     diag(reportLoc(H.HotRoot->getLocation(), SM), "%0 runs on every model step", DiagnosticIDs::Note) << H.HotRoot;
+  if (H.RequestEntry)
+    diag(reportLoc(H.RequestEntry->getLocation(), SM),
+         "%0 runs the model and nothing in the project calls it: each call from outside is one request",
+         DiagnosticIDs::Note)
+        << H.RequestEntry;
   for (const Expr *Call : H.CallChain) {
     const FunctionDecl *Callee = nullptr;
     if (const auto *CE = dyn_cast<CallExpr>(Call))
       Callee = CE->getDirectCallee();
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
     if (Callee && !(Method && Method->getParent()->isLambda()))
-      diag(reportLoc(Call->getExprLoc(), SM), "%0 is called here, on every step", DiagnosticIDs::Note) << Callee;
+      diag(reportLoc(Call->getExprLoc(), SM), "%0 is called here, on every %select{step|request}1", DiagnosticIDs::Note)
+          << Callee << H.Request;
     else
-      diag(reportLoc(Call->getExprLoc(), SM), "called here, on every step", DiagnosticIDs::Note);
+      diag(reportLoc(Call->getExprLoc(), SM), "called here, on every %select{step|request}0", DiagnosticIDs::Note)
+          << H.Request;
   }
 }
 

@@ -126,38 +126,6 @@ bool typeMentions(QualType T, llvm::StringRef Name) {
   return false;
 }
 
-const VarDecl *acquiredHandle(const CallExpr *Call, const ProfileEntry &E, const ModelAnalysis &A, bool *Returned) {
-  if (E.HandleArg)
-    return *E.HandleArg < Call->getNumArgs() ? namedVar(Call->getArg(*E.HandleArg)->IgnoreParenCasts()) : nullptr;
-  const Stmt *P = A.parent(Call);
-  while (P &&
-         isa<ExprWithCleanups, ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXConstructExpr>(P))
-    P = A.parent(P);
-  if (const auto *DS = dyn_cast_or_null<DeclStmt>(P); DS && DS->isSingleDecl())
-    return dyn_cast<VarDecl>(DS->getSingleDecl());
-  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P); BO && BO->isAssignmentOp())
-    return namedVar(BO->getLHS());
-  if (Returned && isa_and_nonnull<ReturnStmt>(P))
-    *Returned = true;
-  return nullptr;
-}
-
-const CallExpr *findRelease(const Stmt *Region, const VarDecl *Handle, llvm::StringRef Pair, const ModelAnalysis &A) {
-  if (!Region)
-    return nullptr;
-  if (const auto *CE = dyn_cast<CallExpr>(Region))
-    if (const FunctionDecl *FD = CE->getDirectCallee(); FD && plainQualifiedName(FD) == Pair) {
-      const ProfileEntry *R = A.profiles().find(CE, Role::Release);
-      unsigned Arg = R && R->HandleArg ? *R->HandleArg : 0;
-      if (Arg < CE->getNumArgs() && namedVar(CE->getArg(Arg)) == Handle)
-        return CE;
-    }
-  for (const Stmt *C : Region->children())
-    if (const CallExpr *Found = findRelease(C, Handle, Pair, A))
-      return Found;
-  return nullptr;
-}
-
 bool exitsBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM,
                   const Stmt *Acquire) {
   bool Found = false;

@@ -20,15 +20,6 @@ bool isInside(const Stmt *S, const Stmt *Ancestor, const ModelAnalysis &A);
 /// or is a template specialization with a template argument named \p Name.
 bool typeMentions(QualType T, llvm::StringRef Name);
 
-/// The local variable holding what an `acquire` or `construct` call returns
-/// or writes (its entry's handle_arg, else the variable its result
-/// initializes or is assigned to); null when there is none or it is returned
-/// (then \p Returned is set).
-const VarDecl *acquiredHandle(const CallExpr *Call, const ProfileEntry &E, const ModelAnalysis &A,
-                              bool *Returned = nullptr);
-/// The first call in \p Region of \p Pair that releases \p Handle (its
-/// release entry's handle_arg, else argument 0).
-const CallExpr *findRelease(const Stmt *Region, const VarDecl *Handle, llvm::StringRef Pair, const ModelAnalysis &A);
 /// Whether a `return`, or a `break`/`continue` of \p Region itself, lies
 /// between \p From and \p To.
 bool exitsBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM,

@@ -629,6 +629,55 @@ std::string ModelAnalysis::mainFileName() const {
   return Entry ? Entry->getName().str() : "";
 }
 
+std::optional<HotContext> ModelAnalysis::perRequest(const Stmt *S) {
+  if (std::optional<HotContext> H = perStep(S))
+    return H;
+  const FunctionDecl *FD = owner(S);
+  if (!FD || neverRuns(S) || !reachesStep(FD))
+    return std::nullopt;
+  llvm::DenseSet<const FunctionDecl *> Visiting;
+  return requestFunction(FD, Visiting);
+}
+
+std::optional<HotContext> ModelAnalysis::requestFunction(const FunctionDecl *FD,
+                                                         llvm::DenseSet<const FunctionDecl *> &Visiting) {
+  if (FD->isMain() || !Visiting.insert(FD).second)
+    return std::nullopt;
+  std::vector<const Expr *> Sites = callSites(FD);
+  // A call from a loop that runs the model, or from a function that runs
+  // once per request itself (a binding's entry point calling the model's method).
+  for (const Expr *Site : Sites) {
+    std::optional<HotContext> H = inModelLoop(Site);
+    if (!H && owner(Site))
+      H = requestFunction(owner(Site), Visiting);
+    if (H) {
+      H->CallChain.push_back(Site);
+      H->Request = true;
+      return H;
+    }
+  }
+  // Called from nowhere in the project: from outside it (a binding, a
+  // server's handler registered by address), once per request. In a program
+  // (a file of the project defines main) an uncalled function that nothing
+  // references never runs, nor does an uncalled one with internal linkage.
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  bool Program = mainOf() || (Project && Project->hasMain());
+  if (!Sites.empty() || (MD && MD->getParent()->isLambda()) || (!FD->isReferenced() && Program) ||
+      !FD->isExternallyVisible() || (Project && Project->calledFrom(usrOf(FD), mainFileName())))
+    return std::nullopt;
+  HotContext H;
+  H.RequestEntry = FD;
+  H.Request = true;
+  return H;
+}
+
+const FunctionDecl *ModelAnalysis::mainOf() const {
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->isMain() && FD->hasBody())
+      return FD->getDefinition();
+  return nullptr;
+}
+
 std::optional<HotContext> ModelAnalysis::inModelLoop(const Stmt *S) {
   if (neverRuns(S))
     return std::nullopt;

@@ -32,6 +32,12 @@ struct HotContext {
   bool Training = false;
   /// The function is called on every step from another file of the project.
   const HotCallSite *External = nullptr;
+  /// perRequest(): a function that runs the model and that nothing in the
+  /// project calls (a library's entry point, a callback): each call is a request.
+  const FunctionDecl *RequestEntry = nullptr;
+  /// perRequest(): once per request (a call of a function that runs the
+  /// model, such as a whole generation), not once per model step.
+  bool Request = false;
 };
 
 class ModelAnalysis {
@@ -41,6 +47,10 @@ public:
   /// Set when the statement runs once per model step (inside a step loop and
   /// not under a periodic guard, or in a function called from one).
   std::optional<HotContext> perStep(const Stmt *S);
+  /// perStep(), or else once per request: in a function that runs the model
+  /// (a whole generation, at any depth) called from a loop that runs the
+  /// model, or called from nowhere in the project (see HotContext::RequestEntry).
+  std::optional<HotContext> perRequest(const Stmt *S);
   /// The outermost enclosing loop of S (in S's function) that runs the model
   /// at any depth, or, when S's function is called per step, that context.
   std::optional<HotContext> inModelLoop(const Stmt *S);
@@ -88,6 +98,13 @@ public:
   std::string mainFileName() const;
   ASTContext &context() const { return Ctx; }
 
+  /// Memo of Ownership.cpp's facts about this translation unit's functions.
+  struct OwnershipMemo {
+    llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<unsigned, 2>> Released;
+    llvm::DenseMap<const FunctionDecl *, const ProfileEntry *> Returned;
+  };
+  OwnershipMemo &ownershipMemo() { return Ownership; }
+
   /// The calls and constructions in this translation unit of \p FD (a definition).
   std::vector<const Expr *> callSites(const FunctionDecl *FD) const;
 
@@ -133,6 +150,10 @@ private:
   bool anyCall(const FunctionDecl *FD, llvm::function_ref<bool(const CallSite &)> Pred) const;
   bool isPeriodicGuard(const Stmt *Cond) const;
   std::optional<HotContext> hotFunction(const FunctionDecl *FD);
+  /// perRequest() for a function that runs the model: its request context.
+  std::optional<HotContext> requestFunction(const FunctionDecl *FD, llvm::DenseSet<const FunctionDecl *> &Visiting);
+  /// This translation unit's definition of main, or null.
+  const FunctionDecl *mainOf() const;
 
   ASTContext &Ctx;
   const ApiProfiles &Profiles;
@@ -150,6 +171,7 @@ private:
   llvm::DenseSet<unsigned> LoopKeywords;
   llvm::DenseMap<const FunctionDecl *, std::optional<HotContext>> HotMemo;
   llvm::DenseSet<const FunctionDecl *> HotInProgress;
+  OwnershipMemo Ownership;
   /// Model functions and lambdas handed to an executable's constructor.
   llvm::DenseSet<const FunctionDecl *> ModelFunctions;
 };

@@ -130,6 +130,12 @@ const FunctionFacts *ProjectSummaries::function(llvm::StringRef Usr, llvm::Strin
   return It == V.Resolved.end() ? nullptr : &It->second;
 }
 
+bool ProjectSummaries::calledFrom(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
+  const View &V = viewOf(NotFrom);
+  return llvm::any_of(V.Files,
+                      [&](const std::string &File) { return File != NotFrom && Files.at(File).Uses.count(Usr.str()); });
+}
+
 const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   const View &V = viewOf(NotFrom);
   if (V.Ambiguous.count(Usr.str()))
@@ -199,9 +205,13 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   for (const std::string &Usr : S.Uses)
-    if (const FunctionFacts *F = function(Usr, S.File))
+    if (const FunctionFacts *F = function(Usr, S.File)) {
       OS << "calls\x1f" << Usr << '\x1f' << F->Name << '\x1f' << F->File << ':' << F->Line << '\x1f' << F->StepsDirectly
-         << F->ReachesStep << F->Trains << '\n';
+         << F->ReachesStep << F->Trains << '\x1f' << F->ReturnedAcquire;
+      for (unsigned I : F->ReleasedParams)
+        OS << '\x1f' << I;
+      OS << '\n';
+    }
   for (const auto &[Usr, Fn] : S.Functions)
     if (const HotCallSite *H = hotCaller(Usr, S.File))
       OS << "called\x1f" << Usr << '\x1f' << H->File << ':' << H->Line << ':' << H->Column << '\x1f' << H->LoopFile
@@ -213,6 +223,10 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   for (const auto &[Usr, Fn] : S.Functions)
     if (calledWithGradOff(Usr, S.File))
       OS << "grad-off\x1f" << Usr << '\n';
+  // Whether anything else calls them (perRequest's entry points).
+  for (const auto &[Usr, Fn] : S.Functions)
+    if (calledFrom(Usr, S.File))
+      OS << "used\x1f" << Usr << '\n';
   if (!S.UsesDevice && anyUsesDevice(S.File))
     OS << "device\n";
   return Out;

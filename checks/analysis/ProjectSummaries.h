@@ -27,6 +27,10 @@ struct FunctionFacts {
   bool Trains = false;                    // a backward pass or an optimizer step
   std::vector<std::string> Callees;       // USRs of functions it calls that its file does not define
   std::vector<std::string> DirectCallees; // those of them called outside any loop of its own
+  /// Handle ownership (Ownership.h): the parameters it releases, and the
+  /// acquiring API call (a profile entry's first callee) whose handle it returns.
+  std::vector<unsigned> ReleasedParams;
+  std::string ReturnedAcquire;
 };
 
 /// A call, on every step, of a function that the calling file does not define.
@@ -78,6 +82,10 @@ public:
   /// The facts of a function as the analysis of \p From sees them ("": as
   /// the whole project sees them).
   const FunctionFacts *function(llvm::StringRef Usr, llvm::StringRef From = "") const;
+  /// Whether a file other than \p NotFrom (of the files it sees) calls the function.
+  bool calledFrom(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// Whether a file of the project defines main.
+  bool hasMain() const { return !Mains.empty(); }
   /// A per-step call of the function from another file than \p NotFrom.
   const HotCallSite *hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
   /// Whether other files than \p NotFrom call the function and every such call

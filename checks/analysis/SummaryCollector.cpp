@@ -3,6 +3,7 @@
 #include "DataFlow.h"
 #include "Invariance.h"
 #include "ModelAnalysis.h"
+#include "Ownership.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -54,6 +55,10 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     F.StepsDirectly = A.stepsDirectly(FD);
     F.ReachesStep = A.reachesStep(FD);
     F.Trains = A.reachesTraining(FD);
+    llvm::ArrayRef<unsigned> Released = releasedParameters(FD, A);
+    F.ReleasedParams.assign(Released.begin(), Released.end());
+    if (const ProfileEntry *E = returnedAcquisition(FD, A))
+      F.ReturnedAcquire = acquireEntryName(*E);
   });
   A.forEachExternalCall([&](const Expr *Call, const FunctionDecl *Caller, const FunctionDecl *Callee) {
     std::string CalleeUsr = usrOf(Callee);

@@ -10,7 +10,8 @@ namespace clang::tidy::mlperf {
 using nlohmann::json;
 
 namespace {
-constexpr int SummaryVersion = 5; // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"
+// 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire"
+constexpr int SummaryVersion = 6;
 
 json functionJson(const FunctionFacts &Fn) {
   return {{"name", Fn.Name},
@@ -20,7 +21,9 @@ json functionJson(const FunctionFacts &Fn) {
           {"reaches_step", Fn.ReachesStep},
           {"trains", Fn.Trains},
           {"callees", Fn.Callees},
-          {"direct_callees", Fn.DirectCallees}};
+          {"direct_callees", Fn.DirectCallees},
+          {"released_params", Fn.ReleasedParams},
+          {"returned_acquire", Fn.ReturnedAcquire}};
 }
 
 json hotCallJson(const HotCallSite &H) {
@@ -57,6 +60,8 @@ FunctionFacts parseFunction(const json &F) {
   Fn.Trains = F.at("trains").get<bool>();
   Fn.Callees = F.at("callees").get<std::vector<std::string>>();
   Fn.DirectCallees = F.at("direct_callees").get<std::vector<std::string>>();
+  Fn.ReleasedParams = F.at("released_params").get<std::vector<unsigned>>();
+  Fn.ReturnedAcquire = F.at("returned_acquire").get<std::string>();
   return Fn;
 }
 

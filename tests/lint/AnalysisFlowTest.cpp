@@ -7,6 +7,7 @@
 #include "analysis/ElementRead.h"
 #include "analysis/Facts.h"
 #include "analysis/Invariance.h"
+#include "analysis/Ownership.h"
 #include "analysis/Purpose.h"
 #include "analysis/SourceUtils.h"
 
@@ -106,10 +107,12 @@ void f(int n) {
   std::optional<RoleMatch> R = S.analysis().role(Malloc);
   ASSERT_TRUE(R);
   ASSERT_EQ(R->R, Role::Acquire);
-  EXPECT_EQ(acquiredHandle(Malloc, *R->Entry, S.analysis()), S.var("buf"));
+  std::optional<Acquisition> Acq = acquisitionAt(Malloc, S.analysis());
+  ASSERT_TRUE(Acq);
+  EXPECT_EQ(acquiredHandleRef(Malloc, *Acq, S.analysis()).D, S.var("buf"));
   const Stmt *Body = loopBody(S.loop("f"));
-  EXPECT_EQ(findRelease(Body, S.var("buf"), R->Entry->Pair, S.analysis()), S.call("f", "cudaFree"));
-  EXPECT_EQ(findRelease(Body, S.var("other"), R->Entry->Pair, S.analysis()), nullptr);
+  EXPECT_EQ(findReleaseOf(Body, HandleRef{S.var("buf")}, S.analysis()), S.call("f", "cudaFree"));
+  EXPECT_EQ(findReleaseOf(Body, HandleRef{S.var("other")}, S.analysis()), nullptr);
   const SourceManager &SM = S.context().getSourceManager();
   SourceLocation From = Malloc->getBeginLoc(), To = S.call("f", "cudaFree")->getBeginLoc();
   EXPECT_TRUE(exitsBetween(Body, From, To, SM)) << "the continue skips the release";
@@ -138,10 +141,10 @@ Res *g() { return open_res(); }
             P);
   ASSERT_TRUE(S.ok());
   const CallExpr *Open = S.call("f", "open_res");
-  const ProfileEntry &E = *S.analysis().role(Open)->Entry;
-  EXPECT_EQ(acquiredHandle(Open, E, S.analysis()), S.var("r"));
+  Acquisition Acq{S.analysis().role(Open)->Entry, ""};
+  EXPECT_EQ(acquiredHandleRef(Open, Acq, S.analysis()).D, S.var("r"));
   bool Returned = false;
-  EXPECT_EQ(acquiredHandle(S.call("g", "open_res"), E, S.analysis(), &Returned), nullptr);
+  EXPECT_FALSE(acquiredHandleRef(S.call("g", "open_res"), Acq, S.analysis(), &Returned));
   EXPECT_TRUE(Returned);
 }
 

@@ -3,6 +3,7 @@
 // copy, and the answers ProjectSummaries gives once files are resolved.
 #include "AnalysisTestSupport.h"
 #include "LintTestSupport.h"
+#include "analysis/Ownership.h"
 #include "analysis/Summaries.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -124,10 +125,10 @@ TEST(AnalysisSummaries, FromJsonRebuildsOlderVersionsAndNamesTheSourceOfErrors) 
     return P ? std::string() : llvm::toString(P.takeError());
   };
   EXPECT_EQ(Error(R"({"version": 99, "files": {}})"), "s.json: unknown summary version");
-  EXPECT_NE(Error(R"({"version": 5, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
+  EXPECT_NE(Error(R"({"version": 6, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
             std::string::npos);
   EXPECT_NE(Error("{").find("s.json: invalid summaries: "), std::string::npos);
-  EXPECT_EQ(Error(R"({"version": 5, "files": {}})"), "");
+  EXPECT_EQ(Error(R"({"version": 6, "files": {}})"), "");
 }
 
 FunctionFacts facts(const std::string &Name, const std::string &File, unsigned Line,
@@ -307,6 +308,60 @@ TEST(AnalysisSummaries, ProgramsSeeOnlyTheirOwnFiles) {
   P.add(M2);
   P.resolve();
   EXPECT_EQ(P.dependencies(T1), Before);
+}
+
+TEST(AnalysisSummaries, HandleOwnershipCrossesFilesThroughTheSummaries) {
+  // lib.cc: a helper returns device memory it allocates, another releases its parameter.
+  Snippet Lib(R"cc(
+#include <cuda_runtime_api.h>
+float *device_buffer(size_t n) {
+  float *p = nullptr;
+  cudaMalloc(reinterpret_cast<void **>(&p), n);
+  return p;
+}
+void release(int tag, float *p) { cudaFree(p); }
+void keep(float *p) {}
+)cc");
+  ASSERT_TRUE(Lib.ok());
+  FileSummary L = summarize(Lib.analysis(), "lib.cc");
+  const FunctionFacts &Buffer = L.Functions.at(usrOf(Lib.function("device_buffer")));
+  EXPECT_EQ(Buffer.ReturnedAcquire, "cudaMalloc");
+  EXPECT_TRUE(Buffer.ReleasedParams.empty());
+  EXPECT_EQ(L.Functions.at(usrOf(Lib.function("release"))).ReleasedParams, std::vector<unsigned>{1});
+  EXPECT_TRUE(L.Functions.at(usrOf(Lib.function("keep"))).ReleasedParams.empty());
+  ProjectSummaries Built;
+  Built.add(L);
+  Built.resolve();
+  // The facts survive the JSON form the linter stores between runs.
+  llvm::Expected<ProjectSummaries> Back = ProjectSummaries::fromJson(Built.toJson(), "s.json");
+  ASSERT_TRUE(static_cast<bool>(Back)) << llvm::toString(Back.takeError());
+  auto P = std::make_shared<ProjectSummaries>(std::move(*Back));
+  ScopedSummaries Scope(P);
+  Snippet Main(R"cc(
+#include <cuda_runtime_api.h>
+float *device_buffer(size_t n);
+void release(int tag, float *p);
+void keep(float *p);
+void step(int steps) {
+  for (int s = 0; s < steps; ++s) {
+    float *x = device_buffer(64);
+    cudaLaunchKernel(nullptr, dim3(1), dim3(1), nullptr, 0, nullptr);
+    keep(x);
+    release(0, x);
+  }
+}
+)cc");
+  ASSERT_TRUE(Main.ok());
+  std::optional<Acquisition> Acq = acquisitionAt(Main.call("step", "device_buffer"), Main.analysis());
+  ASSERT_TRUE(Acq);
+  EXPECT_EQ(Acq->Via, "device_buffer");
+  EXPECT_EQ(acquireEntryName(*Acq->Entry), "cudaMalloc");
+  EXPECT_FALSE(Acq->handleArg()) << "the handle is the returned value";
+  HandleRef X = acquiredHandleRef(Main.call("step", "device_buffer"), *Acq, Main.analysis());
+  EXPECT_EQ(X.D, Main.var("x"));
+  EXPECT_EQ(findReleaseOf(loopBody(Main.loop("step")), X, Main.analysis()), Main.call("step", "release"));
+  EXPECT_FALSE(releasesArgument(Main.call("step", "keep"), 0, Main.analysis()));
+  EXPECT_FALSE(releasesArgument(Main.call("step", "release"), 0, Main.analysis())) << "only the parameter it frees";
 }
 
 TEST(AnalysisSummaries, CurrentSummariesAreWhatWasSetLast) {

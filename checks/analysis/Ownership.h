@@ -1,0 +1,93 @@
+// Who owns a handle of a C-style API across the functions of the project:
+// which calls acquire one (a profile's acquire, or a construct with a pair,
+// or a function of the project that returns a handle it acquired), which
+// calls release one (a release entry, `delete`, or a function of the project
+// that releases its parameter), and where a handle is kept. Missing-finalize,
+// alloc-in-loop and compile-in-loop ask these instead of matching the
+// pair's name at the call alone; functions of other files answer through
+// their summaries (FunctionFacts::ReleasedParams, ReturnedAcquire).
+#pragma once
+
+#include "ModelAnalysis.h"
+
+#include <optional>
+
+namespace clang::tidy::mlperf {
+
+/// A call that hands out a handle: the profile entry that says what it is
+/// (pair, kind, message) and, when the call is a function of the project
+/// that returns it, that function's name.
+struct Acquisition {
+  const ProfileEntry *Entry = nullptr;
+  std::string Via; // the project's function that returns the handle; empty for the API call itself
+  std::optional<unsigned> handleArg() const { return Via.empty() ? Entry->HandleArg : std::nullopt; }
+};
+
+/// Where a handle is kept: a variable, a field of `this`, or an element of
+/// a local array at a constant index or at the index a variable holds
+/// (`void *buffers[2]; cudaMalloc(&buffers[inputIndex], n)`, TensorRT's bindings).
+struct HandleRef {
+  const ValueDecl *D = nullptr;
+  std::optional<int64_t> Index;
+  const ValueDecl *IndexVar = nullptr;
+  bool Member = false;
+  /// A field of the struct a variable points to (`matrix->data`): D is the variable.
+  const FieldDecl *Field = nullptr;
+  explicit operator bool() const { return D != nullptr; }
+  bool element() const { return Index || IndexVar; }
+  bool operator==(const HandleRef &O) const {
+    return D == O.D && Index == O.Index && IndexVar == O.IndexVar && Member == O.Member && Field == O.Field;
+  }
+  /// The variable itself, without the field.
+  HandleRef holder() const {
+    HandleRef H = *this;
+    H.Field = nullptr;
+    return H;
+  }
+  /// A local variable or an element of a local array: owned by the function.
+  bool isLocal() const;
+};
+
+/// The handle an expression names (`p`, `&p`, `(void **)&buffers[1]`,
+/// `this->stream_`, `m->data`).
+HandleRef handleRefOf(const Expr *E);
+
+/// What \p Call acquires, if anything: an acquire entry or a construct with
+/// a pair, or a function of the project (this file's, or another's through
+/// its summary) that returns a handle it acquired.
+std::optional<Acquisition> acquisitionAt(const CallExpr *Call, ModelAnalysis &A);
+
+/// Where \p Call's handle goes: its out-argument, else the variable its
+/// result initializes or is assigned to; empty when it is returned at once
+/// (then \p Returned is set) or kept nowhere nameable.
+HandleRef acquiredHandleRef(const CallExpr *Call, const Acquisition &Acq, const ModelAnalysis &A,
+                            bool *Returned = nullptr);
+
+/// Whether \p Call releases its argument \p I: a release entry's handle
+/// argument, or a function of the project that releases its parameter \p I.
+bool releasesArgument(const CallExpr *Call, unsigned I, ModelAnalysis &A);
+
+/// The first release of \p Handle in \p Region: a call that releases it (see
+/// releasesArgument) or a `delete` of it; null if none. Catch handlers do not
+/// count: they run only when something failed.
+const Expr *findReleaseOf(const Stmt *Region, const HandleRef &Handle, ModelAnalysis &A);
+
+/// The parameters \p FD releases on some path (its own releases, and the
+/// calls it passes them to that release them); releasing a field of a
+/// parameter (`cudaFreeHost(m->data)`) releases what the parameter holds.
+llvm::ArrayRef<unsigned> releasedParameters(const FunctionDecl *FD, ModelAnalysis &A);
+
+/// The acquire entry of the handle \p FD returns, when it returns one it
+/// acquired (a local handle, the result of an acquiring call, or a struct
+/// whose field it acquired into: an `allocation` there is preferred, since
+/// its churn is what costs); null otherwise.
+const ProfileEntry *returnedAcquisition(const FunctionDecl *FD, ModelAnalysis &A);
+
+/// The acquire (or construct) entry whose callee is \p Name (a summary's
+/// ReturnedAcquire), or null.
+const ProfileEntry *acquireEntryNamed(llvm::StringRef Name, const ApiProfiles &P);
+
+/// The name a summary records for \p E (its first callee).
+std::string acquireEntryName(const ProfileEntry &E);
+
+} // namespace clang::tidy::mlperf
