@@ -243,12 +243,13 @@ TEST(AnalysisSummaries, DependenciesListWhatAFileReadsOfTheOthers) {
   P.resolve();
   EXPECT_EQ(P.dependencies(Main), "calls\x1fu:f\x1f"
                                   "f\x1flib.cc:1\x1f"
-                                  "010\n");
+                                  "010\x1f\n"); // no returned handle, no released parameter
   EXPECT_EQ(P.dependencies(Lib), "called\x1fu:f\x1fmain.cc:5:3\x1fmain.cc:4:1\x1ftrain\x1f"
                                  "1\n"
                                  "same-arg\x1fu:f\x1f"
                                  "1\n"
                                  "grad-off\x1fu:f\n"
+                                 "used\x1fu:f\n"
                                  "device\n");
 }
 
