@@ -2,6 +2,7 @@
 // of the runtime's backends on this machine, and writes it as JSON:
 //   build/bench/device_model [backend] [name] > ~/.cache/mlperf-lint/device.json
 // Each figure is the median of repeated measurements; the JSON says how.
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -9,7 +10,6 @@
 #include <fstream>
 #include <functional>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include <nlohmann/json.hpp>

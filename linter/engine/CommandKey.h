@@ -12,4 +12,9 @@ namespace mlperf::lint {
 /// preamble and cached results.
 std::vector<std::string> withoutPresentationFlags(std::vector<std::string> CommandLine);
 
+/// Whether clang prints carets, and so its "N warnings generated" counts, for
+/// \p CommandLine: a result stored by a run with carets keeps those counts,
+/// which a replay for a run without them must not print.
+bool showsCarets(const std::vector<std::string> &CommandLine);
+
 } // namespace mlperf::lint

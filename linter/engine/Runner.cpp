@@ -1,4 +1,5 @@
 #include "engine/Runner.h"
+#include "engine/CommandKey.h"
 
 #include "engine/Interrupt.h"
 #include "engine/Isolation.h"
@@ -65,6 +66,9 @@ public:
     if (std::optional<CachedRun> Hit = Key.empty() ? std::nullopt : Cache->lookup(Key, Hashes)) {
       R.Run = std::move(*Hit);
       R.Run.FromCache = true;
+      std::vector<clang::tooling::CompileCommand> Commands = DB.getCompileCommands(File);
+      if (!Commands.empty() && !showsCarets(Commands.front().CommandLine))
+        R.Run.CompilerStats.clear();
     } else if (std::optional<std::string> Crash = runIsolated([&] { parse(File, R); })) {
       R.Run = FileFindings();
       R.Run.Crash = std::move(Crash);
