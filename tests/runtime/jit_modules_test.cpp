@@ -14,9 +14,6 @@
 #include "options.h"
 #include "test_util.h"
 
-using rt::Node;
-using rt::Shape;
-
 namespace {
 
 namespace opt = mlperf::rt::options;
@@ -105,20 +102,9 @@ TEST(JitModules, AnErrorInOneModuleIsReportedAndTheNextCompileWorks) {
 std::vector<float> train_losses(int modules, int threads, int64_t* disk_hits = nullptr) {
   JitSplit split(modules, threads);
   auto b = rt::Backend::create("cpu");
-  rt::Context ctx(b, 11);
-  rt::Adam adam(1e-2);
-  rt::Exec step(b, ctx, [&](rt::Context& c, rt::Graph& g, Node x, Node y) {
-    Node h = rt::relu(rt::matmul(x, c.variable(g, "w1", Shape{16, 64})) + c.variable(g, "b1", Shape{64}));
-    Node loss = rt::reduce_mean(rt::softmax_cross_entropy(rt::matmul(h, c.variable(g, "w2", Shape{64, 4})), y));
-    adam.minimize(c, g, loss);
-    return loss;
-  });
-  auto x = upload(b, random_floats(128 * 16, 8), Shape{128, 16});
-  std::vector<int32_t> labels(128);
-  for (size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<int32_t>(i % 4);
-  auto y = rt::Tensor::from_host(b, labels, Shape{128});
+  MlpAdamStep step(b, /*batch=*/128, /*hidden=*/64, /*init_seed=*/11, /*data_seed=*/8);
   std::vector<float> losses;
-  for (int i = 0; i < 5; ++i) losses.push_back(step.run(x, y)[0].materialize<float>()[0]);
+  for (int i = 0; i < 5; ++i) losses.push_back(step.run());
   EXPECT_EQ(b->stats().compilations, 1);
   if (disk_hits) *disk_hits = b->stats_json()["backend_stats"]["jit_persistent_cache_hits"].get<int64_t>();
   return losses;

@@ -22,3 +22,16 @@ class BackendTest : public ::testing::TestWithParam<std::string> {
 
 std::vector<float> random_floats(size_t n, uint64_t seed, float lo = -1.0f, float hi = 1.0f);
 rt::Tensor upload(const std::shared_ptr<rt::Backend>& b, const std::vector<float>& v, rt::Shape s);
+
+// A two-layer MLP (16 features, `hidden` units, 4 classes) trained with Adam on one fixed batch
+// of `batch` rows on `b`: the training step the JIT tests compile, split into modules and cache.
+struct MlpAdamStep {
+  MlpAdamStep(std::shared_ptr<rt::Backend> b, int64_t batch, int64_t hidden, uint64_t init_seed, uint64_t data_seed);
+  float run();  // one step; its loss
+
+  std::shared_ptr<rt::Backend> backend;
+  rt::Context ctx;
+  rt::Adam adam{1e-2};
+  rt::Exec step;
+  rt::Tensor x, y;
+};
