@@ -3,6 +3,7 @@
 #include "project/BuildFlags.h"
 #include "project/HeaderNames.h"
 #include "project/ProjectScope.h"
+#include "support/Installation.h"
 #include "support/SafeIO.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -38,12 +39,15 @@ static bool usesRuntime(llvm::StringRef File) {
 // under /usr, whose include directory the compiler searches anyway), else the
 // checkout it was built from, so that an installed binary never reads a
 // source tree that happens to be on the same machine.
-static std::string runtimeIncludeDirectory() {
-  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-  llvm::SmallString<256> Prefix(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
-  if (!Exe.empty() && llvm::sys::fs::is_directory(Prefix + "/include/mlperf/rt"))
-    return Prefix == "/usr" ? "" : std::string(Prefix) + "/include";
-  return llvm::sys::fs::is_directory(MLPERF_RUNTIME_INCLUDE_DIR) ? MLPERF_RUNTIME_INCLUDE_DIR : "";
+static const std::string &runtimeIncludeDirectory() {
+  static const std::string Dir = [] {
+    const std::string &Prefix = installPrefix();
+    if (!Prefix.empty() && llvm::sys::fs::is_directory(Prefix + "/include/mlperf/rt"))
+      return Prefix == "/usr" ? std::string() : Prefix + "/include";
+    return llvm::sys::fs::is_directory(MLPERF_RUNTIME_INCLUDE_DIR) ? std::string(MLPERF_RUNTIME_INCLUDE_DIR)
+                                                                   : std::string();
+  }();
+  return Dir;
 }
 
 std::vector<std::string> fallbackFlags(llvm::StringRef File) {
@@ -55,7 +59,7 @@ std::vector<std::string> fallbackFlags(llvm::StringRef File) {
     }
   if (const char *Torch = std::getenv("TORCH_INCLUDE_DIR"))
     Args.push_back(std::string("-isystem") + Torch);
-  if (std::string Dir = runtimeIncludeDirectory(); !Dir.empty())
+  if (const std::string &Dir = runtimeIncludeDirectory(); !Dir.empty())
     Args.push_back("-I" + Dir);
   return Args;
 }

@@ -2,11 +2,11 @@
 
 #include "BuildInfo.h"
 #include "MlperfCheck.h"
+#include "support/Installation.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 
 #include <algorithm>
 
@@ -47,11 +47,9 @@ bool isLowConfidence(const ClangTidyError &E) {
 
 std::string documentationDirectory() {
   static const std::string Dir = [] {
-    std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-    llvm::SmallString<256> Installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
-    llvm::sys::path::append(Installed, "share", "doc", "mlperf-lint");
-    if (!Exe.empty() && llvm::sys::fs::is_directory(Installed + "/checks"))
-      return std::string(Installed);
+    std::string Installed = installPrefix() + "/share/doc/mlperf-lint";
+    if (!installPrefix().empty() && llvm::sys::fs::is_directory(Installed + "/checks"))
+      return Installed;
     return std::string(MLPERF_SOURCE_DIR "/docs");
   }();
   return Dir;
