@@ -14,11 +14,4 @@ std::vector<std::string> withoutPresentationFlags(std::vector<std::string> Comma
   return CommandLine;
 }
 
-bool showsCarets(const std::vector<std::string> &CommandLine) {
-  for (auto It = CommandLine.rbegin(); It != CommandLine.rend(); ++It)
-    if (*It == "-fcaret-diagnostics" || *It == "-fno-caret-diagnostics")
-      return *It == "-fcaret-diagnostics";
-  return true;
-}
-
 } // namespace mlperf::lint

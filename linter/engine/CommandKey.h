@@ -5,16 +5,10 @@
 
 namespace mlperf::lint {
 
-/// \p CommandLine without the flags that only change how diagnostics are
-/// printed (carets, colours). Keys of stored results and shared preambles are
-/// built from this, so that a run with `--quiet` (which turns carets off to
-/// silence clang's "N warnings generated") and one without find each other's
-/// preamble and cached results.
+/// \p CommandLine without the flags that only change how clang prints
+/// diagnostics (carets, colours): the linter prints its own, so keys of stored
+/// results and shared preambles are built from this, and a project whose
+/// commands differ only in such flags shares them.
 std::vector<std::string> withoutPresentationFlags(std::vector<std::string> CommandLine);
-
-/// Whether clang prints carets, and so its "N warnings generated" counts, for
-/// \p CommandLine: a result stored by a run with carets keeps those counts,
-/// which a replay for a run without them must not print.
-bool showsCarets(const std::vector<std::string> &CommandLine);
 
 } // namespace mlperf::lint

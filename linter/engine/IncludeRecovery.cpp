@@ -96,17 +96,31 @@ public:
   }
 };
 
+/// Stops the parse at the next top-level declaration once \p Cancelled says
+/// so: clang's parser ends when a consumer returns false there, before the
+/// translation unit is handed to the checks.
+class StopWhenCancelled : public ASTConsumer {
+public:
+  explicit StopWhenCancelled(const std::function<bool()> &Cancelled) : Cancelled(Cancelled) {}
+  bool HandleTopLevelDecl(DeclGroupRef) override { return !Cancelled(); }
+
+private:
+  const std::function<bool()> &Cancelled;
+};
+
 /// Runs the checks and, with a summary to fill, the summary.
 class Action : public ASTFrontendAction {
 public:
   Action(ClangTidyASTConsumerFactory &Checks, bool SystemHeaders, FileSummary *Summary, const ApiProfiles *Profiles,
-         std::vector<std::string> *Missing, std::vector<std::string> *StandIns)
+         std::vector<std::string> *Missing, std::vector<std::string> *StandIns, const std::function<bool()> &Cancelled)
       : Checks(Checks), SystemHeaders(SystemHeaders), Summary(Summary), Profiles(Profiles), Missing(Missing),
-        StandIns(StandIns) {}
+        StandIns(StandIns), Cancelled(Cancelled) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
     if (Missing)
       CI.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissing>(CI.getSourceManager(), *Missing, *StandIns));
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+    if (Cancelled)
+      Consumers.push_back(std::make_unique<StopWhenCancelled>(Cancelled));
     if (!SystemHeaders)
       Consumers.push_back(std::make_unique<ProjectScope>());
     Consumers.push_back(Checks.createASTConsumer(CI, File));
@@ -121,6 +135,7 @@ private:
   FileSummary *Summary;
   const ApiProfiles *Profiles;
   std::vector<std::string> *Missing, *StandIns;
+  const std::function<bool()> &Cancelled;
 };
 
 class Factory : public FrontendActionFactory {
@@ -270,7 +285,8 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   Run.Errors = runTool(
       Context, DB, File, FS, Options,
       [&](std::vector<std::string> *M) {
-        return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles->get(), M, StandIns);
+        return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles->get(), M, StandIns,
+                                        Options.Cancelled);
       },
       Missing, Ok, &Run.CompilerStats);
   if (Summary)

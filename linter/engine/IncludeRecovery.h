@@ -12,6 +12,7 @@
 
 #include "analysis/Summaries.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct ParseOptions {
   bool CheckProfile = false;   // --enable-check-profile: each check's time per file, as clang-tidy's
   std::string ProfilePrefix;   // --store-check-profile: written as JSON under this directory
   std::string VfsOverlay;      // --vfsoverlay: a clang VFS overlay YAML file over the real file system
+  /// Asked at each top-level declaration parsed: true stops the parse there,
+  /// and the checks do not run (the language server, for a text edited since).
+  std::function<bool()> Cancelled;
 };
 
 struct FileRun {

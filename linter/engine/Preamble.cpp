@@ -20,6 +20,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <mutex>
+#include <optional>
+#include <set>
 
 namespace mlperf::lint {
 
@@ -159,8 +162,21 @@ void evictPreambles(const std::string &Dir, size_t Keep) {
 }
 } // namespace
 
+/// \p File's include prefix, from its unsaved text in \p Buffers if it is
+/// there; nullopt when the file cannot be read.
+static std::optional<std::string> prefixOf(const std::string &File, const std::map<std::string, std::string> *Buffers) {
+  if (Buffers)
+    if (auto Open = Buffers->find(File); Open != Buffers->end())
+      return includePrefix(Open->second);
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  if (!Buf)
+    return std::nullopt;
+  return includePrefix((*Buf)->getBuffer());
+}
+
 SharedPreambles::SharedPreambles(const clang::tooling::CompilationDatabase &DB, std::string Dir,
-                                 const std::vector<std::string> &Files)
+                                 const std::vector<std::string> &Files,
+                                 const std::map<std::string, std::string> *Buffers)
     : Dir(std::move(Dir)) {
   struct Candidate {
     std::string File, Directory, Flags;
@@ -171,12 +187,11 @@ SharedPreambles::SharedPreambles(const clang::tooling::CompilationDatabase &DB, 
   std::map<std::string, unsigned> Sharing; // flags and prefix -> files that begin with it
   for (const std::string &File : Files) {
     std::vector<CompileCommand> Commands = DB.getCompileCommands(File);
-    auto Buf = llvm::MemoryBuffer::getFile(File);
-    if (Commands.size() != 1 || !Buf)
+    std::optional<std::string> Prefix = prefixOf(File, Buffers);
+    if (Commands.size() != 1 || !Prefix)
       continue;
     llvm::SmallVector<llvm::StringRef, 8> Lines;
-    std::string Prefix = includePrefix((*Buf)->getBuffer());
-    llvm::StringRef(Prefix).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    llvm::StringRef(*Prefix).split(Lines, '\n', -1, /*KeepEmpty=*/false);
     if (Lines.empty())
       continue;
     Candidate C{File, Commands.front().Directory, "", sharedArgs(Commands.front()), {}};
@@ -229,6 +244,18 @@ std::shared_ptr<const Preamble> SharedPreambles::forFile(const std::string &File
   return G.Result;
 }
 
+/// The preambles this process failed to build (their prefix does not compile
+/// alone with their flags): not tried again by a later run in the same
+/// process, such as each lint of a language server session.
+static bool failedBefore(const std::string &Pch, bool Failed = false) {
+  static std::mutex Lock;
+  static std::set<std::string> Failures;
+  std::lock_guard<std::mutex> G(Lock);
+  if (Failed)
+    Failures.insert(Pch);
+  return Failures.count(Pch) > 0;
+}
+
 std::shared_ptr<const Preamble> SharedPreambles::build(Group &G) {
   llvm::SmallString<256> Stem(Dir);
   llvm::sys::path::append(Stem, G.Key);
@@ -241,7 +268,7 @@ std::shared_ptr<const Preamble> SharedPreambles::build(Group &G) {
     }
     return std::make_shared<Preamble>(std::move(*Old));
   }
-  if (fs::create_directories(Dir) || !writeAtomically(Header, G.Prefix))
+  if (failedBefore(Pch) || fs::create_directories(Dir) || !writeAtomically(Header, G.Prefix))
     return nullptr;
   int FD;
   llvm::SmallString<256> Temp;
@@ -260,8 +287,10 @@ std::shared_ptr<const Preamble> SharedPreambles::build(Group &G) {
   clang::tooling::ToolInvocation Invocation(CommandLine, std::make_unique<clang::GeneratePCHAction>(), Files.get());
   Invocation.setDiagnosticConsumer(&Quiet);
   bool Made = Invocation.run() && !fs::rename(Temp, Pch);
-  if (!Made)
+  if (!Made) {
     fs::remove(Temp);
+    failedBefore(Pch, /*Failed=*/true);
+  }
   llvm::sys::DontRemoveFileOnSignal(Temp);
   auto PchHashes = Made ? hashesOf(Pch) : std::nullopt;
   if (!PchHashes)

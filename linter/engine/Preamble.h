@@ -42,9 +42,11 @@ struct Preamble {
 class SharedPreambles {
 public:
   /// Preambles for the prefixes that at least two of \p Files share (or one
-  /// file alone, or that were built before), kept in \p Dir.
-  SharedPreambles(const clang::tooling::CompilationDatabase &DB, std::string Dir,
-                  const std::vector<std::string> &Files);
+  /// file alone, or that were built before), kept in \p Dir. A file's prefix
+  /// is read from \p Buffers (path -> an editor's unsaved text) when it is
+  /// there, else from the file.
+  SharedPreambles(const clang::tooling::CompilationDatabase &DB, std::string Dir, const std::vector<std::string> &Files,
+                  const std::map<std::string, std::string> *Buffers = nullptr);
 
   /// The preamble of \p File, built (once, by the first caller) when needed;
   /// null when the file has none or it cannot be built. Thread-safe.

@@ -1,5 +1,4 @@
 #include "engine/Runner.h"
-#include "engine/CommandKey.h"
 
 #include "engine/Interrupt.h"
 #include "engine/Isolation.h"
@@ -57,7 +56,7 @@ public:
       : DB(DB), Providers(Providers), S(S), Hashes(Hashes), Buffers(S.Overlays && !S.Overlays->empty()),
         // Unsaved buffers are neither looked up nor stored: their files'
         // contents on disk are not what is linted.
-        Cache(Buffers ? nullptr : S.Cache), Preambles(Buffers ? nullptr : S.Preambles) {}
+        Cache(Buffers ? nullptr : S.Cache), Preambles(S.Preambles) {}
 
   void run(const std::string &File, FileResult &R) {
     auto Start = std::chrono::steady_clock::now();
@@ -66,13 +65,13 @@ public:
     if (std::optional<CachedRun> Hit = Key.empty() ? std::nullopt : Cache->lookup(Key, Hashes)) {
       R.Run = std::move(*Hit);
       R.Run.FromCache = true;
-      std::vector<clang::tooling::CompileCommand> Commands = DB.getCompileCommands(File);
-      if (!Commands.empty() && !showsCarets(Commands.front().CommandLine))
-        R.Run.CompilerStats.clear();
     } else if (std::optional<std::string> Crash = runIsolated([&] { parse(File, R); })) {
       R.Run = FileFindings();
       R.Run.Crash = std::move(Crash);
       R.Summary.reset();
+      R.Entry.reset();
+    } else if (S.Parse.Cancelled && S.Parse.Cancelled()) {
+      R.Summary.reset(); // a parse that may have stopped early: neither summarized nor stored
       R.Entry.reset();
     }
     R.Run.File = File;
@@ -80,10 +79,16 @@ public:
   }
 
 private:
+  bool readsABuffer(const Preamble &P) const {
+    return llvm::any_of(P.Inputs, [&](const auto &Input) { return S.Overlays->count(Input.first); });
+  }
+
   void parse(const std::string &File, FileResult &R) {
     FileRun Run;
     ClangTidyStats Stats;
     std::shared_ptr<const Preamble> P = Preambles ? Preambles->forFile(File) : nullptr;
+    if (P && Buffers && readsABuffer(*P))
+      P.reset(); // precompiled from a file an editor holds changed
     auto Read =
         P ? parseWith(*SharedPreambles::withPreamble(DB, *P), File, R, Run, Stats) : parseWith(DB, File, R, Run, Stats);
     if (P && !clean(Run)) {

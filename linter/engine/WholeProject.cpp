@@ -9,7 +9,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA1.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <set>
 
@@ -206,7 +205,6 @@ void ProjectLinter::finish(ProjectRun &Out, const FileDone &OnFileDone) {
     if (Results[I].Skipped)
       continue;
     Out.FromCache += Results[I].Run.FromCache;
-    llvm::errs() << Results[I].Run.CompilerStats;
     if (OnFileDone)
       OnFileDone(I, std::move(Results[I].Run));
   }
@@ -219,7 +217,6 @@ void lintAlone(const std::vector<std::string> &Files, const clang::tooling::Comp
   auto Done = [&](size_t I, const FileResult &R) {
     if (Settings.Cache)
       storeResult(*Settings.Cache, Files[I], R, "");
-    llvm::errs() << R.Run.CompilerStats;
     if (OnFileDone)
       OnFileDone(I, R.Run);
   };

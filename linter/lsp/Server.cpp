@@ -212,7 +212,8 @@ private:
 } // namespace
 
 Linter projectLinter(const LintRequest &Base) {
-  return [Base](const std::string &Path, const std::map<std::string, std::string> &Buffers) {
+  return [Base](const std::string &Path, const std::map<std::string, std::string> &Buffers,
+                const std::function<bool()> &Cancelled) {
     LintRequest R = Base;
     R.Paths = {Path};
     R.Quiet = true;
@@ -223,6 +224,7 @@ Linter projectLinter(const LintRequest &Base) {
     R.OutputPath.clear();
     R.Jobs = 1;
     R.Overlays = Buffers;
+    R.Parse.Cancelled = Cancelled;
     LintOutcome Outcome = runLint(R);
     std::map<std::string, TextIndex> Texts;
     TextSource Text = [&](const std::string &P) -> const TextIndex & {

@@ -48,8 +48,14 @@ void Workspace::change(const std::string &Path, std::string Text, const json &Ve
   It->second.Text = std::move(Text);
   It->second.Version = Version;
   It->second.Generation = ++Generations;
+  cancelLintOf(Path);
   Due[Path] = Clock::now() + Debounce;
   Wake.notify_all();
+}
+
+void Workspace::cancelLintOf(const std::string &Path) {
+  if (Linting == Path)
+    CancelLint = true;
 }
 
 void Workspace::save(const std::string &Path, std::optional<std::string> Text) {
@@ -61,6 +67,7 @@ void Workspace::save(const std::string &Path, std::optional<std::string> Text) {
   if (Text && *Text != D.Text) {
     D.Text = std::move(*Text);
     D.Generation = ++Generations;
+    cancelLintOf(Path);
   }
   auto Done = Results.find(Path);
   if ((Done != Results.end() && Done->second.Read.Generation == D.Generation) ||
@@ -75,6 +82,7 @@ void Workspace::close(const std::string &Path) {
   Open.erase(Path);
   Results.erase(Path);
   Due.erase(Path);
+  cancelLintOf(Path);
 }
 
 std::string Workspace::text(const std::string &Path) {
@@ -88,6 +96,7 @@ void Workspace::stop() {
     std::lock_guard<std::mutex> G(M);
     Stopping = true;
     Due.clear();
+    CancelLint = true;
     Wake.notify_all();
   }
   if (Worker.joinable())
@@ -123,11 +132,12 @@ void Workspace::work() {
     Snapshot Read = snapshot(Path);
     Linting = Path;
     LintingGeneration = Read.Generation;
+    CancelLint = false;
     L.unlock();
     auto Start = Clock::now();
     LintedBuffer Result;
     try {
-      Result = Lint(Path, Read.Buffers);
+      Result = Lint(Path, Read.Buffers, [this] { return CancelLint.load(); });
     } catch (const std::exception &E) {
       Result.Problems.push_back(Path + ": the lint failed: " + E.what());
     }

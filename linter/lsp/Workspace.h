@@ -3,8 +3,9 @@
 // generation (and the versions of every open buffer) they were computed
 // from, so a code action is offered only while the buffer is still that
 // text. One worker thread lints the latest text of each document: an edit
-// waits out the debounce, a lint whose document changed meanwhile is
-// discarded rather than published, and a closed document's lint is dropped.
+// waits out the debounce, a lint whose document changes, closes or whose
+// server stops meanwhile is cancelled (the parse stops at its next top-level
+// declaration) and discarded rather than published.
 #pragma once
 
 #include "lsp/Convert.h"
@@ -14,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -31,8 +33,10 @@ struct LintedBuffer {
   std::vector<std::string> Problems; // one line each, for the client's log
 };
 /// Lints \p Path reading \p Buffers (path → text: every open document)
-/// instead of those files.
-using Linter = std::function<LintedBuffer(const std::string &Path, const std::map<std::string, std::string> &Buffers)>;
+/// instead of those files; may stop early once \p Cancelled returns true
+/// (its result is then discarded).
+using Linter = std::function<LintedBuffer(const std::string &Path, const std::map<std::string, std::string> &Buffers,
+                                          const std::function<bool()> &Cancelled)>;
 /// The client's end and the server's log, shared by its threads: whole
 /// messages and lines, and no message after close() (`exit`).
 class Channel {
@@ -69,7 +73,8 @@ public:
   /// buffer as it is now (edited since), or a fix touches another open
   /// document that changed since.
   nlohmann::json codeActions(const std::string &Path, unsigned From, unsigned To, bool DocumentChanges);
-  /// Drops the lints not started; waits for the running one and drops its result.
+  /// Drops the lints not started; cancels the running one, waits for it and
+  /// drops its result.
   void stop();
 
 private:
@@ -91,6 +96,7 @@ private:
   using Clock = std::chrono::steady_clock;
 
   void work();
+  void cancelLintOf(const std::string &Path);
   Snapshot snapshot(const std::string &Path) const;
   void finish(const std::string &Path, Snapshot Read, LintedBuffer Result, std::chrono::milliseconds Took);
   std::optional<nlohmann::json> editOf(const Finding &F, const Snapshot &Read, bool DocumentChanges) const;
@@ -105,6 +111,7 @@ private:
   std::map<std::string, Clock::time_point> Due; // documents waiting for a lint
   std::string Linting;                          // the document the worker lints now, if any
   uint64_t LintingGeneration = 0;
+  std::atomic<bool> CancelLint{false}; // the running lint's text is outdated
   uint64_t Generations = 0;
   bool Stopping = false;
   llvm::thread Worker;

@@ -116,8 +116,6 @@ bool configure(LintRequest &R, Plan &P, LintOutcome &Out) {
     return fatal(Out, llvm::toString(Providers.takeError()));
   Out.Providers = *Providers;
   R.Flags.Files = P.Inputs.Files;
-  if (!R.CompilerStats)
-    R.Flags.ExtraArgs.push_back("-fno-caret-diagnostics"); // clang prints its counts only with carets
   auto Flags = makeCompilationDatabase(R.Flags);
   if (!Flags)
     return fatal(Out, llvm::toString(Flags.takeError()));
@@ -168,15 +166,19 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
       Out.Warnings.push_back("result cache off: " + llvm::toString(Opened.takeError()));
     Unusable = !Cache;
   }
+  std::string CacheDir = !R.Cache.Enabled || Unusable ? ""
+                         : Cache                      ? Cache->dir()
+                         : R.Cache.Dir.empty()        ? cacheDirectory()
+                                                      : R.Cache.Dir;
+  // An editor's buffers are parsed against the shared preamble too (it holds
+  // system headers, not their files); a VFS overlay or a timed parse is not.
   std::unique_ptr<SharedPreambles> Preambles;
-  if (Cache && R.SharedPreamble)
-    Preambles = std::make_unique<SharedPreambles>(*P.Database, Cache->dir() + "/preamble", Files);
+  if (!CacheDir.empty() && R.SharedPreamble && R.Parse.VfsOverlay.empty() && !R.Parse.CheckProfile)
+    Preambles = std::make_unique<SharedPreambles>(*P.Database, CacheDir + "/preamble", Files, &R.Overlays);
   RunSettings Run{P.Jobs, &R.Overlays, R.Parse, Cache.get(), Preambles.get()};
-  std::string SummaryDir = !R.Cache.Enabled || Unusable ? ""
-                           : Cache                      ? Cache->dir()
-                           : R.Cache.Dir.empty()        ? cacheDirectory()
-                                                        : R.Cache.Dir;
   auto Done = [&](size_t I, FileFindings F) {
+    if (R.CompilerStats)
+      llvm::errs() << F.CompilerStats;
     if (P.IncludeNotes)
       F.Incomplete = withIncludeNotes(F.File, F.Incomplete, P.IncludeNotes(F.File));
     std::vector<ClangTidyError> Shown = Pipeline.add(std::move(F));
@@ -184,7 +186,7 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
       OnFile(I, Files.size(), Files[I], std::move(Shown));
   };
   ProjectRun Project =
-      lintProject(projectRoots(R.Paths), Files, *P.Database, Out.Providers, std::move(Run), SummaryDir, Done);
+      lintProject(projectRoots(R.Paths), Files, *P.Database, Out.Providers, std::move(Run), CacheDir, Done);
   Out.Messages.insert(Out.Messages.end(), Project.Messages.begin(), Project.Messages.end());
   if (R.Verbose)
     Out.Messages.push_back(std::to_string(Project.Parses) + " parse(s) for " + std::to_string(Files.size()) +

@@ -138,6 +138,13 @@ TEST_F(StreamingTest, QuietSilencesClangsCounts) {
   ProcessResult Quiet = lint({"--quiet", "w.cc", "--", "-std=c++17"});
   EXPECT_EQ(Quiet.Exit, 0);
   EXPECT_EQ(Quiet.Err, "");
+  // The other way round: what a quiet run stored still has clang's counts, and
+  // a run that prints them replays them.
+  write("v.cc", "#warning from the preprocessor\nint y;\n");
+  EXPECT_EQ(lint({"--quiet", "v.cc", "--", "-std=c++17"}).Err, "");
+  ProcessResult Replayed = lint({"v.cc", "--", "-std=c++17"});
+  EXPECT_NE(Replayed.Err.find("1 of 1 file(s) from the result cache"), std::string::npos) << Replayed.Err;
+  EXPECT_NE(Replayed.Err.find("1 warning generated."), std::string::npos) << Replayed.Err;
 }
 
 TEST_F(StreamingTest, HeaderFindingsDroppedByTheFilterAreCounted) {

@@ -51,11 +51,13 @@ Fixture parseFixture(const std::string &Path, std::string &Error);
 std::vector<std::string> fixtureArgs(bool NeedsTorch, bool NeedsRuntime = false);
 bool torchAvailable();
 
-/// Runs \p Checks on \p Source (named \p Path) and returns what clang-tidy reports.
+/// Runs \p Checks on \p Source (named \p Path) and returns what clang-tidy reports;
+/// the parse stops once \p Cancelled (when given) returns true.
 std::vector<clang::tidy::ClangTidyError> runChecks(const std::string &Path, const std::string &Source,
                                                    const std::string &Checks,
                                                    const std::map<std::string, std::string> &Options,
-                                                   const std::vector<std::string> &Args);
+                                                   const std::vector<std::string> &Args,
+                                                   std::function<bool()> Cancelled = {});
 
 /// Applies every fix of \p Errors to \p Source.
 std::string applyAll(const std::string &Source, const std::vector<clang::tidy::ClangTidyError> &Errors,

@@ -2,6 +2,8 @@
 // held until the test lets it finish shows what the server does meanwhile
 // (answers, discards, cancels) without depending on how long a parse takes.
 // Also the framing and the conversion of findings on their own.
+#include "IntegrationSupport.h"
+#include "LintTestSupport.h"
 #include "LspClient.h"
 #include "lsp/Convert.h"
 #include "lsp/Server.h"
@@ -24,15 +26,23 @@ using std::chrono::seconds;
 namespace lsp = lint::lsp;
 
 /// Reports each "BAD" of a buffer as a finding whose fix makes it "GOOD";
-/// while held, a lint waits until released.
+/// while held, a lint waits until released or cancelled.
 class HeldLinter {
 public:
-  lsp::LintedBuffer lint(const std::string &Path, const std::map<std::string, std::string> &Buffers) {
+  lsp::LintedBuffer lint(const std::string &Path, const std::map<std::string, std::string> &Buffers,
+                         const std::function<bool()> &Cancelled) {
     std::unique_lock<std::mutex> L(Lock);
     const std::string &Text = Buffers.at(Path);
     Texts.push_back(Text);
     Changed.notify_all();
-    Changed.wait(L, [&] { return !Held; });
+    while (Held)
+      if (Cancelled()) {
+        ++CancelledLints;
+        Changed.notify_all();
+        return {};
+      } else {
+        Changed.wait_for(L, std::chrono::milliseconds(5));
+      }
     std::vector<clang::tidy::ClangTidyError> Errors;
     for (size_t At = Text.find("BAD"); At != std::string::npos; At = Text.find("BAD", At + 1)) {
       clang::tidy::ClangTidyError E("mlperf-sync-in-loop", clang::tidy::ClangTidyError::Warning, "/", false);
@@ -46,7 +56,8 @@ public:
     return {lsp::findingsIn(Path, Errors, [&](const std::string &) -> const lsp::TextIndex & { return Index; }), {}};
   }
   lsp::Linter linter() {
-    return [this](const std::string &P, const std::map<std::string, std::string> &B) { return lint(P, B); };
+    return [this](const std::string &P, const std::map<std::string, std::string> &B,
+                  const std::function<bool()> &Cancelled) { return lint(P, B, Cancelled); };
   }
   void hold(bool H) {
     std::lock_guard<std::mutex> G(Lock);
@@ -62,11 +73,16 @@ public:
     std::lock_guard<std::mutex> G(Lock);
     return Texts;
   }
+  size_t cancelled() {
+    std::lock_guard<std::mutex> G(Lock);
+    return CancelledLints;
+  }
 
 private:
   std::mutex Lock;
   std::condition_variable Changed;
   bool Held = false;
+  size_t CancelledLints = 0;
   std::vector<std::string> Texts;
 };
 
@@ -167,6 +183,42 @@ TEST(LspServerTest, ALintOfAnOlderTextIsDiscarded) {
   for (const Received &R : C.received())
     EXPECT_NE(R.Message.value("params", json::object()).value("version", 0), 1) << "the first lint was published";
   EXPECT_NE(S.log().find("the lint of an older text discarded"), std::string::npos) << S.log();
+}
+
+// The running lint of an edited text is cancelled rather than waited for:
+// the edited text's lint starts while the first is still held.
+TEST(LspServerTest, ALintOfAnEditedTextIsCancelled) {
+  HeldLinter L;
+  L.hold(true);
+  InProcess S(L, std::chrono::milliseconds(0));
+  LspClient &C = S.client();
+  open(C, "BAD\n");
+  ASSERT_TRUE(L.started(1));
+  change(C, "ok\nBAD\n", 2);
+  ASSERT_TRUE(L.started(2)) << "the edited text waited for the outdated lint";
+  EXPECT_EQ(L.cancelled(), 1u);
+  L.hold(false);
+  json Now = C.published(Uri, 2, seconds(30));
+  ASSERT_EQ(Now.size(), 1u) << Now.dump() << S.log();
+  EXPECT_EQ(Now[0]["range"]["start"]["line"], 1);
+  S.finish();
+  EXPECT_NE(S.log().find("the lint of an older text discarded"), std::string::npos) << S.log();
+}
+
+// What cancels a running lint: the parse stops at the next top-level
+// declaration and the checks never see the file.
+TEST(LspServerTest, ACancelledParseStopsBeforeTheChecks) {
+  const std::string Source = syncLoopSource() + "int a;\nint b;\nint c;\n";
+  const std::vector<std::string> Args = {"-std=c++17"};
+  unsigned Asked = 0;
+  auto Never = [&] { return ++Asked, false; };
+  EXPECT_EQ(runChecks("/virtual/sync.cc", Source, "-*,mlperf-sync-in-loop", {}, Args, Never).size(), 1u);
+  EXPECT_GE(Asked, 6u) << "asked at each of the file's top-level declarations";
+  // Cancelled once train() is parsed: its loop is never checked.
+  unsigned AskedThen = 0;
+  auto AfterTrain = [&] { return ++AskedThen == 4; };
+  EXPECT_TRUE(runChecks("/virtual/sync.cc", Source, "-*,mlperf-sync-in-loop", {}, Args, AfterTrain).empty());
+  EXPECT_EQ(AskedThen, 4u) << "the parse went on after it was cancelled";
 }
 
 TEST(LspServerTest, EditsAreDebounced) {

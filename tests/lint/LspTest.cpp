@@ -166,6 +166,69 @@ TEST_F(LspTest, DiagnosticsQuickFixAndShutdownOverStdio) {
   EXPECT_EQ(waitExit(), 0) << StdErr;
 }
 
+/// An editor's buffer is parsed against the shared preamble of its leading
+/// system includes, as a command-line run of the file is: the first lint
+/// precompiles it (from the buffer's includes, not the file's), the next
+/// lints reuse it, and the findings are the same.
+TEST_F(LspTest, BuffersAreParsedAgainstTheSharedPreamble) {
+  auto Pchs = [&] {
+    std::error_code EC;
+    size_t N = 0;
+    for (llvm::sys::fs::directory_iterator It(Root + "/cache/preamble", EC), End; It != End && !EC; It.increment(EC))
+      N += llvm::StringRef(It->path()).ends_with(".pch");
+    return N;
+  };
+  write("sync.cc", "void train() {}\n");
+  LspClient &C = start({"--cache-dir=" + Root + "/cache", "--", "-std=c++17"});
+  initialize(C);
+  std::string Text = "#include <vector>\n" + syncLoopSource();
+  open(C, "sync.cc", Text);
+  json First = C.published(uri("sync.cc"), 1);
+  ASSERT_EQ(First.size(), 1u) << First.dump(2);
+  EXPECT_EQ(First[0]["range"]["start"]["line"], 6);
+  EXPECT_EQ(Pchs(), 1u) << "no preamble for the buffer's <vector>";
+  change(C, "sync.cc", "// edited\n" + Text, 2);
+  json Second = C.published(uri("sync.cc"), 2);
+  ASSERT_EQ(Second.size(), 1u) << Second.dump(2);
+  EXPECT_EQ(Second[0]["range"]["start"]["line"], 7);
+  EXPECT_EQ(Pchs(), 1u) << "the second lint built another preamble";
+  C.request(2, "shutdown", nullptr);
+  EXPECT_TRUE(C.response(2).contains("result"));
+  C.notify("exit", nullptr);
+  EXPECT_EQ(waitExit(), 0) << StdErr;
+}
+
+/// A preamble whose includes do not compile alone is tried once per session,
+/// not before every lint (each would parse the headers twice).
+TEST_F(LspTest, APreambleThatFailsIsNotRebuiltForEachLint) {
+  write("sys/first.h", "Undeclared before_anything;\n");
+  write("sync.cc", "void train() {}\n");
+  LspClient &C = start({"--cache-dir=" + Root + "/cache", "--", "-std=c++17", "-isystem" + Root + "/sys"});
+  initialize(C);
+  std::string Text = "#include <first.h>\n" + syncLoopSource();
+  open(C, "sync.cc", Text);
+  C.published(uri("sync.cc"), 1);
+  auto HeaderId = [&] {
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(Root + "/cache/preamble", EC), End; It != End && !EC; It.increment(EC))
+      if (llvm::StringRef(It->path()).ends_with(".h")) {
+        llvm::sys::fs::UniqueID Id;
+        EXPECT_FALSE(llvm::sys::fs::getUniqueID(It->path(), Id));
+        return Id.getFile();
+      }
+    ADD_FAILURE() << "no preamble was tried";
+    return uint64_t(0);
+  };
+  uint64_t Tried = HeaderId();
+  change(C, "sync.cc", "// edited\n" + Text, 2);
+  C.published(uri("sync.cc"), 2);
+  EXPECT_EQ(HeaderId(), Tried) << "the failed preamble was written and built again";
+  C.request(2, "shutdown", nullptr);
+  EXPECT_TRUE(C.response(2).contains("result"));
+  C.notify("exit", nullptr);
+  EXPECT_EQ(waitExit(), 0) << StdErr;
+}
+
 /// A fix offered for the text that was linted, applied to a buffer edited
 /// since, would land at the old offsets: it is not offered until the edited
 /// text is linted, and then for that text.
