@@ -241,6 +241,12 @@ TEST(CostCalibration, StoredSidesKeepStepsAndStepTime) {
   EXPECT_FALSE(OldBack->Results[0].Bad->Steps);
 }
 
+TEST(CostCalibration, DeviceIsOnlyForCalibrate) {
+  ProcessResult R = runProcess(MLPERF_LINT_BINARY, {"validate", "--no-store", "--device=h100-pcie"});
+  EXPECT_EQ(R.Exit, 2) << R.Out << R.Err;
+  EXPECT_NE(R.Err.find("--device is for --calibrate"), std::string::npos) << R.Err;
+}
+
 TEST(CostCalibration, QuickValidateCountsAgreeWithinTwofold) {
   // The runtime pairs whose anti-pattern the linter prices and whose programs
   // count the priced events; counts only, the times are reported, never asserted.
