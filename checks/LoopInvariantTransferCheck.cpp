@@ -64,6 +64,40 @@ void LoopInvariantTransferCheck::reportInvariantParameter(const CallExpr *Call, 
   explainHot(Hot, SM);
 }
 
+/// The bytes of the host value \p Var a copy sends: a host factory's tensor
+/// (factoryBytes), a fixed-size array, or a container of one element type
+/// built with a constant count (`std::vector<float> w(64 * 128)`: 32 KiB);
+/// else unknown, naming the variable.
+static Quantity hostValueBytes(const VarDecl *Var, const ModelAnalysis &A) {
+  const ASTContext &Ctx = A.context();
+  Quantity Unknown = Quantity::unknown(Var->getName().str());
+  QualType T = Var->getType().getNonReferenceType();
+  if (T->isDependentType())
+    return Unknown;
+  if (const auto *CAT = Ctx.getAsConstantArrayType(T))
+    return Quantity::known(static_cast<double>(Ctx.getTypeSizeInChars(CAT).getQuantity()));
+  const Expr *Init = Var->getInit() ? Var->getInit()->IgnoreImplicit() : nullptr;
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(Init ? stripWrappers(Init) : nullptr)) {
+    std::optional<RoleMatch> Made = A.role(Call);
+    return Made && Made->R == Role::Factory ? factoryBytes(Call, Ctx) : Unknown;
+  }
+  // A container of T built with a count: its first argument, an integer, is
+  // the number of elements (`vector(n)`, `vector(n, value)`).
+  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Init);
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!Construct || !Spec || Construct->getNumArgs() == 0 || Construct->getNumArgs() > 3 ||
+      Spec->getTemplateArgs().size() == 0 || Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return Unknown;
+  const CXXConstructorDecl *Ctor = Construct->getConstructor();
+  QualType Element = Spec->getTemplateArgs()[0].getAsType();
+  if (!Ctor->getParamDecl(0)->getType()->isIntegerType() || !Element->isArithmeticType())
+    return Unknown;
+  std::optional<int64_t> N = constInt(Construct->getArg(0), Ctx);
+  if (!N || *N < 0)
+    return Unknown;
+  return Quantity::known(static_cast<double>(*N) * static_cast<double>(Ctx.getTypeSizeInChars(Element).getQuantity()));
+}
+
 void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
@@ -118,10 +152,7 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   explainHot(*Hot, SM);
   CostFacts F;
   F.HostToDevice = 1;
-  const auto *Init = Var->getInit() ? dyn_cast<CallExpr>(stripWrappers(Var->getInit())) : nullptr;
-  std::optional<RoleMatch> Made = Init ? A.role(Init) : std::nullopt;
-  F.Bytes =
-      Made && Made->R == Role::Factory ? factoryBytes(Init, *Result.Context) : Quantity::unknown(Var->getName().str());
+  F.Bytes = hostValueBytes(Var, A);
   noteCost(reportLoc(Call->getExprLoc(), SM), F, &*Hot, Call, A);
 }
 

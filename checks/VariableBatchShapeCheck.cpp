@@ -27,10 +27,22 @@ static bool variesIn(const Expr *E, const Stmt *Loop) {
              2) != nullptr;
 }
 
+/// Whether \p Loop is a `for` that adds \p Step to its variable each trip.
+static bool stepsBy(const Stmt *Loop, int64_t Step, const ASTContext &Ctx) {
+  const auto *For = dyn_cast<ForStmt>(Loop);
+  const auto *Inc =
+      For && For->getInc() ? dyn_cast<CompoundAssignOperator>(For->getInc()->IgnoreParenImpCasts()) : nullptr;
+  return Inc && Inc->getOpcode() == BO_AddAssign && constInt(Inc->getRHS(), Ctx) == Step;
+}
+
 /// The expression that makes a shape vary between iterations of \p Loop, with
 /// what it is: `std::min(batch, n - i)`, a slice of varying length, or a
-/// container's size() that changes per iteration.
-static const Expr *varyingShape(const Expr *Input, const Stmt *Loop, const ModelAnalysis &A, std::string &What) {
+/// container's size() that changes per iteration. \p ExtraShapes: how many
+/// shapes beyond one the length takes, when the code says: a minimum with a
+/// constant C takes at most C lengths, and two (C and the remainder) when the
+/// loop steps by C.
+static const Expr *varyingShape(const Expr *Input, const Stmt *Loop, const ModelAnalysis &A, std::string &What,
+                                std::optional<int64_t> &ExtraShapes) {
   const ASTContext &Ctx = A.context();
   const Stmt *Found = findInFlow(Input, [&](const Stmt *S) {
     const auto *CE = dyn_cast<CallExpr>(S);
@@ -43,6 +55,9 @@ static const Expr *varyingShape(const Expr *Input, const Stmt *Loop, const Model
       for (const Expr *Arg : CE->arguments())
         if (!isConstant(Arg, Ctx) && variesIn(Arg, Loop)) {
           What = "a batch length that changes between iterations";
+          for (const Expr *Other : CE->arguments())
+            if (std::optional<int64_t> Cap = Qual == "std::min" ? constInt(Other, Ctx) : std::nullopt; Cap && *Cap > 1)
+              ExtraShapes = stepsBy(Loop, *Cap, Ctx) ? 1 : *Cap - 1;
           return true;
         }
       return false;
@@ -110,8 +125,9 @@ void VariableBatchShapeCheck::check(const MatchFinder::MatchResult &Result) {
   const Stmt *Loop = Loops.front();
   std::string What;
   const Expr *Varying = nullptr;
+  std::optional<int64_t> ExtraShapes;
   for (const Expr *Arg : Call->arguments())
-    if ((Varying = varyingShape(Arg, Loop, A, What)))
+    if ((Varying = varyingShape(Arg, Loop, A, What, ExtraShapes)))
       break;
   std::string Option;
   for (const Expr *Arg : Call->arguments())
@@ -126,6 +142,18 @@ void VariableBatchShapeCheck::check(const MatchFinder::MatchResult &Result) {
        "a cache that covers them (set_max_cache)")
       << Call->getDirectCallee()->getDeclName();
   diag(reportLoc(Varying->getExprLoc(), SM), "the input shape follows %0", DiagnosticIDs::Note) << What;
+  // Each shape compiles once and stays cached, so the cost is per run, not
+  // per step: the shapes beyond the fix's one, when the code bounds them
+  // (varyingShape), or a loader's smaller last batch. A data-dependent size
+  // adds one per distinct size, which the code does not say: no estimate.
+  if (!Option.empty())
+    ExtraShapes = 1;
+  if (ExtraShapes) {
+    CostFacts F;
+    F.Compilations = 1;
+    F.Repeats = Quantity::known(static_cast<double>(*ExtraShapes));
+    noteCost(reportLoc(Call->getExprLoc(), SM), F, nullptr, Call, A);
+  }
 }
 
 } // namespace clang::tidy::mlperf

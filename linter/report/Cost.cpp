@@ -127,6 +127,19 @@ std::optional<CostEstimate> estimateCost(const CostFacts &F, const DeviceModel &
     C.Breakdown = Repeats == 1 ? Sum : count(Repeats) + " × (" + Sum + ")";
   }
   C.PerStep = T.Seconds * Repeats;
+  auto Event = [&](const char *Kind, double N) {
+    if (N > 0)
+      C.Events[Kind] = N * Repeats;
+  };
+  Event("syncs", F.Syncs);
+  Event("h2d_copies", F.HostToDevice);
+  Event("d2h_copies", F.DeviceToHost);
+  if (F.Bytes.Value) {
+    Event("h2d_bytes", F.HostToDevice * *F.Bytes.Value);
+    Event("d2h_bytes", F.DeviceToHost * *F.Bytes.Value);
+  }
+  Event("allocations", F.Allocations);
+  Event("compilations", F.Compilations);
   C.PerStepFinding = F.Steps.has_value();
   if (F.Steps) {
     C.Steps = F.Steps->Value;
@@ -161,13 +174,10 @@ std::string CostEstimate::note() const {
 }
 
 nlohmann::json costJson(const CostEstimate &C) {
-  nlohmann::json J = {{"device", C.Device},
-                      {"per_step_seconds", C.PerStep},
-                      {"per_step", C.PerStepFinding},
-                      {"lower_bound", C.lowerBound()},
-                      {"depends_on", C.DependsOn},
-                      {"rank", C.rank()},
-                      {"text", C.note()}};
+  nlohmann::json J = {{"device", C.Device},           {"per_step_seconds", C.PerStep},
+                      {"per_step", C.PerStepFinding}, {"lower_bound", C.lowerBound()},
+                      {"depends_on", C.DependsOn},    {"rank", C.rank()},
+                      {"events", C.Events},           {"text", C.note()}};
   J["steps"] = C.Steps ? nlohmann::json(*C.Steps) : nlohmann::json(nullptr);
   if (!C.StepsDependOn.empty())
     J["steps_depend_on"] = C.StepsDependOn;

@@ -26,6 +26,11 @@ struct CostEstimate {
   std::optional<double> Steps;        // steps the run makes, when constant
   std::string StepsDependOn;          // else the bound they depend on ("" for a one-off cost)
   bool PerStepFinding = true;         // false: the cost is paid once, not per step
+  /// The work priced, per step, the repeats included, by kind: "syncs",
+  /// "h2d_copies", "d2h_copies", "h2d_bytes" and "d2h_bytes" (when known),
+  /// "allocations", "compilations". What validate's calibration compares
+  /// with the counters the fixtures report (docs/cost-model.md).
+  std::map<std::string, double> Events;
 
   bool lowerBound() const { return !DependsOn.empty(); }
   std::optional<double> perRun() const;

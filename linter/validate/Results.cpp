@@ -96,13 +96,20 @@ private:
 };
 
 nlohmann::json sideJson(const SideResult &S) {
-  return {{"metric", S.Metric}, {"checksum", S.Checksum}, {"counters", S.Counters}};
+  nlohmann::json J = {{"metric", S.Metric}, {"checksum", S.Checksum}, {"counters", S.Counters}};
+  if (S.Steps)
+    J["steps"] = *S.Steps;
+  if (S.StepMs)
+    J["step_ms"] = *S.StepMs;
+  return J;
 }
 
 void readSide(Fields &F, SideResult &S) {
   F.get("metric", S.Metric);
   F.get("checksum", S.Checksum);
   F.get("counters", S.Counters);
+  F.get("steps", S.Steps, /*Required=*/false);
+  F.get("step_ms", S.StepMs, /*Required=*/false);
 }
 } // namespace
 

@@ -25,6 +25,10 @@ struct SideResult {
   double Metric = 0;
   double Checksum = 0;                    // of the first run
   std::map<std::string, double> Counters; // keyed by metric id (metricTable())
+  // What the calibration needs whatever the pair's metric (docs/cost-model.md):
+  // the steps the program reported and its step time, medians; absent in
+  // results stored before they were recorded.
+  std::optional<double> Steps, StepMs;
 };
 
 /// mlperf-lint's own fix-it applied to the anti-pattern, built and run.

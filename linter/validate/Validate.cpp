@@ -2,6 +2,7 @@
 
 #include "BuildInfo.h"
 #include "support/SafeIO.h"
+#include "validate/Calibration.h"
 #include "validate/HtmlReport.h"
 #include "validate/Manifest.h"
 #include "validate/Measure.h"
@@ -50,10 +51,17 @@ struct CommandLine {
                                 cl::init(MLPERF_BUILD_DIR), cl::cat(Category)};
   cl::opt<std::string> Fixtures{"fixtures", cl::desc("Directory of the fixture manifests"), cl::value_desc("dir"),
                                 cl::init(MLPERF_SOURCE_DIR "/fixtures"), cl::cat(Category)};
+  cl::opt<bool> Calibrate{"calibrate",
+                          cl::desc("Compare the linter's cost estimate of each anti-pattern with the measurement"),
+                          cl::cat(Category)};
+  cl::opt<std::string> Device{"device",
+                              cl::desc("Device model of the estimates --calibrate compares (as the linter's)"),
+                              cl::value_desc("name|file.json"), cl::cat(Category)};
 
   ~CommandLine() {
-    for (cl::Option *O : std::initializer_list<cl::Option *>{&Backend, &Engine, &Checks, &Repeat, &Quick, &Json, &Html,
-                                                             &Results, &NoStore, &NoFixCheck, &BuildDir, &Fixtures})
+    for (cl::Option *O :
+         std::initializer_list<cl::Option *>{&Backend, &Engine, &Checks, &Repeat, &Quick, &Json, &Html, &Results,
+                                             &NoStore, &NoFixCheck, &BuildDir, &Fixtures, &Calibrate, &Device})
       O->removeArgument();
   }
 };
@@ -61,7 +69,8 @@ struct CommandLine {
 struct Options {
   std::string Backend, Engine, Checks, Json, Html, Results, BuildDir, Fixtures;
   unsigned Repeat = 5;
-  bool Quick = false, Store = true, FixCheck = true;
+  bool Quick = false, Store = true, FixCheck = true, Calibrate = false;
+  std::string Device;
 };
 
 /// Exit status 2 with one line; an empty \p Problem was already printed (by
@@ -91,8 +100,10 @@ llvm::Expected<Options> parse(int Argc, const char **Argv) {
     First = First.split(".  Try:").first;
     return Fail(First.trim().str() + (First.empty() ? "" : " (see mlperf-lint validate --help)"));
   }
-  Options O{CL.Backend,  CL.Engine,   CL.Checks, CL.Json,  CL.Html,     CL.Results,
-            CL.BuildDir, CL.Fixtures, CL.Repeat, CL.Quick, !CL.NoStore, !CL.NoFixCheck};
+  Options O{CL.Backend,  CL.Engine, CL.Checks, CL.Json,     CL.Html,        CL.Results,   CL.BuildDir,
+            CL.Fixtures, CL.Repeat, CL.Quick,  !CL.NoStore, !CL.NoFixCheck, CL.Calibrate, CL.Device};
+  if (!O.Device.empty() && !O.Calibrate)
+    return Fail("--device is for --calibrate");
   if (!O.Backend.empty() && O.Backend != "reference" && O.Backend != "cpu" && O.Backend != "cuda")
     return Fail("--backend must be reference, cpu or cuda, not '" + O.Backend + "'");
   if (!O.Engine.empty() && O.Engine != "runtime" && O.Engine != "libtorch")
@@ -235,11 +246,21 @@ SideResult side(const std::vector<RunOutput> &Runs, const std::vector<double> &M
   S.Metric = summarize(Metric).Median;
   S.Checksum = Runs.front().Checksum;
   std::map<std::string, std::vector<double>> All;
-  for (const RunOutput &Run : Runs)
+  std::vector<double> Steps, StepMs;
+  for (const RunOutput &Run : Runs) {
     for (const auto &[K, V] : countersOf(Run.Report))
       All[K].push_back(V);
+    if (auto It = Run.Report.find("steps"); It != Run.Report.end() && It->is_number())
+      Steps.push_back(It->get<double>());
+    if (std::optional<double> T = metricOf(Run.Report, "step_time"))
+      StepMs.push_back(*T);
+  }
   for (const auto &[K, V] : All)
     S.Counters[K] = summarize(V).Median;
+  if (!Steps.empty())
+    S.Steps = summarize(Steps).Median;
+  if (!StepMs.empty())
+    S.StepMs = summarize(StepMs).Median;
   return S;
 }
 
@@ -371,6 +392,63 @@ bool write(const std::string &Path, llvm::StringRef Option, const std::string &T
 } // namespace
 
 namespace {
+/// The linter's JSON report on \p R's anti-pattern, its check only, priced
+/// on --device: this binary run on the fixture with the build's compile
+/// commands, as the build's fix-it step runs it (cmake/ApplyFixes.cmake).
+llvm::Expected<nlohmann::json> lintAntiPattern(const Options &O, const PairResult &R) {
+  auto Fail = [&](const std::string &Problem) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s", R.BadPath.c_str(), Problem.c_str());
+  };
+  std::string Self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  if (Self.empty())
+    return Fail("cannot find the mlperf-lint binary to lint it with");
+  llvm::SmallString<128> Out, Err;
+  llvm::sys::fs::createTemporaryFile("mlperf-calibrate", "json", Out);
+  llvm::sys::fs::createTemporaryFile("mlperf-calibrate", "err", Err);
+  std::vector<std::string> Args = {Self, "--quiet", "--format=json", "-o", std::string(Out), "--checks=-*," + R.Check,
+                                   "-p", O.BuildDir};
+  if (!O.Device.empty())
+    Args.push_back("--device=" + O.Device);
+  Args.push_back(R.BadPath);
+  std::vector<llvm::StringRef> Argv(Args.begin(), Args.end());
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(""), llvm::StringRef(Err)};
+  std::string ExecError;
+  int Status = llvm::sys::ExecuteAndWait(Self, Argv, std::nullopt, Redirects, 600, 0, &ExecError);
+  auto Text = llvm::MemoryBuffer::getFile(Out);
+  auto Errors = llvm::MemoryBuffer::getFile(Err);
+  std::string Report = Text ? (*Text)->getBuffer().str() : "", Stderr = Errors ? (*Errors)->getBuffer().str() : "";
+  llvm::sys::fs::remove(Out);
+  llvm::sys::fs::remove(Err);
+  nlohmann::json J = nlohmann::json::parse(Report, nullptr, /*allow_exceptions=*/false);
+  // Findings make the status 1; a report is what counts.
+  if (Status < 0 || Status > 1 || J.is_discarded())
+    return Fail("mlperf-lint " + (Status < 0 ? "could not run: " + ExecError
+                                             : "exited with status " + std::to_string(Status) + ": " + Stderr));
+  return J;
+}
+
+/// A calibration row per measured pair (docs/cost-model.md); true when the
+/// linter could not lint one.
+bool calibrateAll(const Options &O, const ValidationRun &Run, std::vector<CalibrationRow> &Rows) {
+  bool Failed = false;
+  for (const PairResult &R : Run.Results) {
+    if (R.Outcome == Verdict::Failed)
+      continue;
+    auto Report = lintAntiPattern(O, R);
+    if (!Report) {
+      llvm::errs() << "mlperf-lint validate: --calibrate: " << llvm::toString(Report.takeError()) << "\n";
+      Failed = true;
+      continue;
+    }
+    std::string Device = O.Device;
+    for (const nlohmann::json &D : Report->value("diagnostics", nlohmann::json::array()))
+      if (D.contains("cost") && D["cost"].contains("device"))
+        Device = D["cost"]["device"].get<std::string>();
+    Rows.push_back(calibrate(R, *Report, Device.empty() ? "the default device" : Device));
+  }
+  return Failed;
+}
+
 /// The manifests --checks and --engine select, or why none.
 llvm::Expected<std::vector<Manifest>> selectManifests(const Options &O, std::vector<Manifest> Manifests) {
   clang::tidy::GlobList Checks(O.Checks);
@@ -437,8 +515,18 @@ int runValidate(int Argc, const char **Argv) {
   ValidationRun Run;
   Failed |= measureAll(*O, Selected, Run);
   printReport(Run);
+  nlohmann::json Report = toJson(Run);
+  if (O->Calibrate) {
+    std::vector<CalibrationRow> Rows;
+    Failed |= calibrateAll(*O, Run, Rows);
+    llvm::outs() << "\ncalibration: the linter's estimate of each anti-pattern vs the measured difference, per step\n"
+                 << formatCalibration(Rows);
+    Report["calibration"] = nlohmann::json::array();
+    for (const CalibrationRow &Row : Rows)
+      Report["calibration"].push_back(toJson(Row));
+  }
   if (!O->Json.empty())
-    Failed |= !write(O->Json, "--json", toJson(Run).dump(2) + "\n");
+    Failed |= !write(O->Json, "--json", Report.dump(2) + "\n");
   if (!O->Html.empty())
     Failed |= !write(O->Html, "--html", renderHtml(Run));
   if (O->Store)

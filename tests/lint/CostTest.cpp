@@ -6,8 +6,12 @@
 #include "findings/CostNotes.h"
 #include "report/Cost.h"
 #include "support/DeviceModel.h"
+#include "validate/Calibration.h"
 
 #include <nlohmann/json.hpp>
+
+#include <set>
+#include <unistd.h>
 
 namespace mlperf::test {
 namespace {
@@ -65,6 +69,29 @@ TEST_F(DeviceFileTest, BadFilesAreOneLineNamingTheFile) {
   EXPECT_EQ(Load(std::string(300, '[') + std::string(300, ']')).find(Root + "/d.json"), 0u);
 }
 
+#ifdef MLPERF_DEVICE_MODEL_BINARY
+TEST_F(DeviceFileTest, TheMeasuredModelLoadsAndBecomesTheDefault) {
+  // The reference backend: the quickest to measure; the figures are not asserted.
+  std::string Path = Root + "/device.json";
+  ProcessResult R = runProcess(MLPERF_DEVICE_MODEL_BINARY, {"reference", "this-box", Path}, Root);
+  ASSERT_EQ(R.Exit, 0) << R.Out << R.Err;
+  auto D = lint::loadDeviceModel(Path);
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  EXPECT_EQ(D->Name, "this-box");
+  EXPECT_TRUE(D->Measured);
+  EXPECT_NE(D->Description.find("no GPU"), std::string::npos) << D->Description;
+  EXPECT_GT(D->SyncSeconds, 0);
+  // Without a path it writes where the linter looks by default.
+  ProcessResult Default =
+      runProcess(MLPERF_DEVICE_MODEL_BINARY, {"reference"}, Root, {{"MLPERF_LINT_DEVICE", Root + "/default.json"}});
+  ASSERT_EQ(Default.Exit, 0) << Default.Err;
+  write("a.cc", syncLoopSource());
+  ProcessResult Lint = runProcess(MLPERF_LINT_BINARY, {"--no-cache", "a.cc", "--", "-std=c++17"}, Root,
+                                  {{"MLPERF_LINT_DEVICE", Root + "/default.json"}});
+  EXPECT_NE(Lint.Out.find("per step on local-reference-runtime"), std::string::npos) << Lint.Out << Lint.Err;
+}
+#endif
+
 TEST(CostModel, FactsTravelInANoteAndBack) {
   CostFacts F;
   F.Syncs = 1;
@@ -92,6 +119,25 @@ TEST(CostModel, EstimateNamesTermsDeviceAndRun) {
   EXPECT_NEAR(C->rank(), 10 * (std::log10(3.0) + 7), 1e-4);
   // The same on a PCIe 4 consumer card: bandwidth halves, 4 B does not notice.
   EXPECT_NEAR(lint::estimateCost(F, device("rtx-4090"))->PerStep, 30e-6, 1e-9);
+}
+
+TEST(CostModel, EventsCountTheWorkPerStepRepeatsIncluded) {
+  CostFacts F = clang::tidy::mlperf::readFacts(Quantity::known(4));
+  F.Repeats = Quantity::known(64);
+  std::optional<CostEstimate> C = lint::estimateCost(F, device("h100-pcie"));
+  ASSERT_TRUE(C);
+  std::map<std::string, double> Expected = {{"syncs", 64}, {"d2h_copies", 64}, {"d2h_bytes", 256}};
+  EXPECT_EQ(C->Events, Expected);
+  EXPECT_EQ(lint::costJson(*C)["events"]["d2h_bytes"], 256);
+  // Unknown bytes: the copies count, their bytes are not claimed.
+  CostFacts Copy;
+  Copy.HostToDevice = 1;
+  Copy.Bytes = Quantity::unknown("x");
+  Copy.Compilations = 2;
+  C = lint::estimateCost(Copy, device("h100-pcie"));
+  ASSERT_TRUE(C);
+  Expected = {{"h2d_copies", 1}, {"compilations", 2}};
+  EXPECT_EQ(C->Events, Expected);
 }
 
 TEST(CostModel, UnknownSizesStaySymbolic) {
@@ -127,6 +173,111 @@ TEST(CostModel, Durations) {
   EXPECT_EQ(lint::formatDuration(2.1e-4), "0.21 ms");
   EXPECT_EQ(lint::formatDuration(21), "21 s");
   EXPECT_EQ(lint::formatBytes(1536), "1.5 KiB");
+}
+
+/// A measured pair as validate stores it: 21 vs 1 waits over 20 steps, 4 vs
+/// 1 compilations over 4 steps, 3 ms vs 1 ms per step, from \p Runs runs.
+validate::PairResult measuredPair(unsigned Runs) {
+  validate::PairResult R;
+  R.Check = "mlperf-sync-in-loop";
+  R.Engine = "runtime";
+  R.Backend = "cpu";
+  R.Metric = "syncs";
+  R.BadFile = "bad.cc";
+  R.Runs = Runs;
+  R.Outcome = validate::Verdict::Confirmed;
+  R.Bad = validate::SideResult{1.05, 1, {{"syncs", 1.05}, {"compilations", 4}, {"d2h_bytes", 4}}, 20.0, 3.0};
+  R.Good = validate::SideResult{0.05, 1, {{"syncs", 0.05}, {"compilations", 1}, {"d2h_bytes", 4}}, 20.0, 1.0};
+  return R;
+}
+
+TEST(CostCalibration, PredictedEventsAndTimeAgainstTheMeasuredDifference) {
+  // Two findings of the check (one priced), one of another check.
+  nlohmann::json Report = nlohmann::json::parse(R"({"diagnostics": [
+    {"check": "mlperf-sync-in-loop", "cost": {"device": "local-cpu-runtime", "per_step_seconds": 0.0015,
+      "lower_bound": false, "events": {"syncs": 1, "compilations": 1}}},
+    {"check": "mlperf-sync-in-loop"},
+    {"check": "mlperf-materialize-in-loop", "cost": {"per_step_seconds": 1, "events": {"syncs": 5}}}]})");
+  validate::CalibrationRow Row = validate::calibrate(measuredPair(5), Report, "local-cpu-runtime");
+  EXPECT_EQ(Row.Findings, 2u);
+  EXPECT_EQ(Row.Priced, 1u);
+  ASSERT_EQ(Row.Events.size(), 2u) << "syncs and compilations; no bytes were predicted";
+  EXPECT_EQ(Row.Events[0].Kind, "syncs");
+  EXPECT_DOUBLE_EQ(Row.Events[0].Predicted, 1);
+  EXPECT_NEAR(*Row.Events[0].Measured, 1.0, 1e-12);
+  EXPECT_NEAR(*Row.Events[0].ratio(), 1.0, 1e-12);
+  // Compilations are counted per run: (4 - 1) over 20 steps.
+  EXPECT_EQ(Row.Events[1].Kind, "compilations");
+  EXPECT_NEAR(*Row.Events[1].Measured, 0.15, 1e-12);
+  EXPECT_NEAR(*Row.Events[1].ratio(), 1 / 0.15, 1e-9);
+  EXPECT_NEAR(*Row.MeasuredSeconds, 2e-3, 1e-12);
+  EXPECT_NEAR(*Row.timeRatio(), 0.75, 1e-12);
+  EXPECT_EQ(validate::formatCalibration({Row}), "mlperf-sync-in-loop (runtime, cpu, syncs pair): syncs 1 vs 1 per step "
+                                                "(1x); compilations 1 vs 0.15 per step (6.67x); "
+                                                "time 1.5 ms vs 2 ms per step on local-cpu-runtime (0.75x)\n");
+  auto J = validate::toJson(Row);
+  EXPECT_EQ(J["events"][0]["kind"], "syncs");
+  EXPECT_DOUBLE_EQ(J["time_ratio"].get<double>(), 0.75);
+  // A time from one run is no evidence: no ratio.
+  validate::CalibrationRow Quick = validate::calibrate(measuredPair(1), Report, "local-cpu-runtime");
+  EXPECT_FALSE(Quick.timeRatio());
+  EXPECT_TRUE(validate::toJson(Quick)["time_ratio"].is_null());
+  EXPECT_NE(validate::formatCalibration({Quick}).find("(– from fewer than 3 runs)"), std::string::npos);
+}
+
+TEST(CostCalibration, StoredSidesKeepStepsAndStepTime) {
+  validate::ValidationRun Run;
+  Run.Results.push_back(measuredPair(5));
+  auto Back = validate::runFromJson(validate::toJson(Run));
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->Results[0].Bad->Steps, 20.0);
+  EXPECT_EQ(Back->Results[0].Good->StepMs, 1.0);
+  // Results stored before these were recorded still load, without them.
+  nlohmann::json Old = validate::toJson(Run);
+  Old["results"][0]["bad"].erase("steps");
+  Old["results"][0]["bad"].erase("step_ms");
+  auto OldBack = validate::runFromJson(Old);
+  ASSERT_TRUE(bool(OldBack)) << llvm::toString(OldBack.takeError());
+  EXPECT_FALSE(OldBack->Results[0].Bad->Steps);
+}
+
+TEST(CostCalibration, DeviceIsOnlyForCalibrate) {
+  ProcessResult R = runProcess(MLPERF_LINT_BINARY, {"validate", "--no-store", "--device=h100-pcie"});
+  EXPECT_EQ(R.Exit, 2) << R.Out << R.Err;
+  EXPECT_NE(R.Err.find("--device is for --calibrate"), std::string::npos) << R.Err;
+}
+
+TEST(CostCalibration, QuickValidateCountsAgreeWithinTwofold) {
+  // The runtime pairs whose anti-pattern the linter prices and whose programs
+  // count the priced events; counts only, the times are reported, never asserted.
+  std::string Dir = ::testing::TempDir() + "/mlperf-calibrate-" + std::to_string(::getpid());
+  llvm::sys::fs::create_directories(Dir);
+  std::string Json = Dir + "/v.json";
+  ProcessResult R =
+      runProcess(MLPERF_LINT_BINARY, {"validate", "--quick", "--no-store", "--no-fix-check", "--backend", "reference",
+                                      "--engine", "runtime", "--calibrate", "--device=h100-pcie", "--json", Json,
+                                      "--checks=mlperf-sync-in-loop,mlperf-materialize-in-loop,mlperf-loop-invariant-"
+                                      "transfer,mlperf-compile-in-loop"});
+  ASSERT_EQ(R.Exit, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("calibration: "), std::string::npos) << R.Out;
+  nlohmann::json J = nlohmann::json::parse(readFile(Json));
+  std::set<std::string> Compared;
+  for (const auto &Row : J["calibration"]) {
+    std::string Name = Row["check"].get<std::string>() + " (" + Row["bad_file"].get<std::string>() + ")";
+    EXPECT_GE(Row["priced"].get<unsigned>(), 1u) << Name;
+    EXPECT_EQ(Row["device"], "h100-pcie") << Name;
+    for (const auto &E : Row["events"]) {
+      ASSERT_FALSE(E["ratio"].is_null()) << Name << " " << E.dump();
+      double Ratio = E["ratio"].get<double>();
+      EXPECT_GE(Ratio, 0.5) << Name << " " << E.dump();
+      EXPECT_LE(Ratio, 2.0) << Name << " " << E.dump();
+      Compared.insert(Row["check"].get<std::string>() + ":" + E["kind"].get<std::string>());
+    }
+  }
+  for (const char *Expected : {"mlperf-sync-in-loop:syncs", "mlperf-materialize-in-loop:syncs",
+                               "mlperf-loop-invariant-transfer:h2d_bytes", "mlperf-compile-in-loop:compilations"})
+    EXPECT_TRUE(Compared.count(Expected)) << Expected << " was not compared\n" << R.Out;
+  llvm::sys::fs::remove_directories(Dir);
 }
 
 /// The facts a check hands over, read back from its note.
@@ -175,6 +326,79 @@ TEST(CostFactsOfChecks, NestedConstantLoopsMultiplyAndABoundNamesItself) {
   ASSERT_TRUE(F[1].Steps);
   EXPECT_FALSE(F[1].Steps->Value);
   EXPECT_EQ(F[1].Steps->DependsOn, "epochs");
+}
+
+class CostProjectTest : public ProjectTest {};
+
+TEST_F(CostProjectTest, AContainerBuiltWithAConstantCountIsSized) {
+  write("a.cc", R"(#include <mlperf/rt/runtime.h>
+#include <vector>
+using namespace mlperf::rt;
+int main(int argc, char **) {
+  auto backend = Backend::create();
+  Context ctx(backend, 1);
+  Exec step(backend, ctx, [&](Context &c, Graph &g, Node x, Node s) { return reduce_mean(x * s); });
+  const long rows = 64, cols = 128;
+  std::vector<float> proj(rows * cols, 0.5f);
+  std::vector<double> other(argc);
+  for (int i = 0; i < 10; ++i)
+    step.run(Tensor::from_host(backend, proj, Shape{rows, cols}), Tensor::from_host(backend, other, Shape{argc}));
+}
+)");
+  ProcessResult R =
+      lint({"--no-cache", "--device=h100-pcie", "--format=json", "--checks=-*,mlperf-loop-invariant-transfer", "a.cc",
+            "--", "-std=c++20", "-I" MLPERF_SOURCE_DIR "/runtime/include"});
+  auto J = nlohmann::json::parse(R.Out);
+  ASSERT_EQ(J["diagnostics"].size(), 2u) << R.Out << R.Err;
+  const auto &Sized = J["diagnostics"][0]["cost"];
+  EXPECT_EQ(Sized["events"]["h2d_bytes"], 64 * 128 * 4) << Sized.dump();
+  EXPECT_FALSE(Sized["lower_bound"].get<bool>());
+  const auto &Unsized = J["diagnostics"][1]["cost"];
+  EXPECT_EQ(Unsized["events"].count("h2d_bytes"), 0u) << Unsized.dump();
+  EXPECT_EQ(Unsized["depends_on"], nlohmann::json::array({"other"}));
+}
+
+TEST_F(CostProjectTest, AVaryingBatchCostsACompilationPerShapeOncePerRun) {
+  write("a.cc", R"(#include <mlperf/rt/runtime.h>
+#include <algorithm>
+#include <vector>
+using namespace mlperf::rt;
+int main(int argc, char **) {
+  auto backend = Backend::create();
+  Exec exec(backend, [](Graph &g, Node x) { return relu(x); });
+  std::vector<float> data(1000 * 16);
+  const int64_t n = 1000, batch = 64;
+  for (int64_t i = 0; i < n; i += batch) {
+    int64_t rows = std::min(batch, n - i);
+    exec.run(Tensor::from_host(backend, data, Shape{rows, 16}))[0].finalize();
+  }
+  int64_t served = 0, limit = argc;
+  while (served < n) {
+    int64_t queued = std::min<int64_t>(32, 1 + served % 37);
+    exec.run(Tensor::from_host(backend, data, Shape{queued, 16}))[0].finalize();
+    served += queued;
+  }
+  while (served < 2 * n) {
+    int64_t queued = std::min<int64_t>(limit, 1 + served % 37);
+    exec.run(Tensor::from_host(backend, data, Shape{queued, 16}))[0].finalize();
+    served += queued;
+  }
+}
+)");
+  ProcessResult R =
+      lint({"--no-cache", "--device=h100-pcie", "--format=json", "--checks=-*,mlperf-variable-batch-shape", "a.cc",
+            "--", "-std=c++20", "-I" MLPERF_SOURCE_DIR "/runtime/include"});
+  auto J = nlohmann::json::parse(R.Out);
+  ASSERT_EQ(J["diagnostics"].size(), 3u) << R.Out << R.Err;
+  // Stepping by the cap: the full batch and the remainder, one shape more than the fix.
+  const auto &Stepped = J["diagnostics"][0]["cost"];
+  EXPECT_FALSE(Stepped["per_step"].get<bool>()) << Stepped.dump();
+  EXPECT_EQ(Stepped["events"]["compilations"], 1) << Stepped.dump();
+  EXPECT_DOUBLE_EQ(Stepped["per_run_seconds"].get<double>(), 0.5);
+  // Whatever is queued, up to 32 rows: up to 31 shapes more.
+  EXPECT_EQ(J["diagnostics"][1]["cost"]["events"]["compilations"], 31) << J["diagnostics"][1].dump();
+  // A cap the code does not state: no estimate.
+  EXPECT_EQ(J["diagnostics"][2].count("cost"), 0u) << J["diagnostics"][2].dump();
 }
 
 class CostReportTest : public ProjectTest {
