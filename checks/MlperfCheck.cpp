@@ -119,9 +119,8 @@ void MlperfCheck::noteCost(SourceLocation Loc, CostFacts F, const HotContext *H,
   diag(Loc, "%0", DiagnosticIDs::Note) << costFactsNote(F);
 }
 
-namespace {
-/// A location in another file of the project, for a note.
-SourceLocation locationIn(const std::string &File, unsigned Line, unsigned Column, const SourceManager &SM) {
+SourceLocation MlperfCheck::locationIn(const std::string &File, unsigned Line, unsigned Column,
+                                       const SourceManager &SM) {
   // Notes may point into files the translation unit does not include; the
   // source manager is the match result's own, only declared const here.
   auto &Mutable = const_cast<SourceManager &>(SM);
@@ -131,7 +130,6 @@ SourceLocation locationIn(const std::string &File, unsigned Line, unsigned Colum
   FileID FID = Mutable.getOrCreateFileID(*Ref, SrcMgr::C_User);
   return Mutable.translateLineCol(FID, Line, Column);
 }
-} // namespace
 
 void MlperfCheck::noteIfByName(const Expr *E, ModelAnalysis &A, const SourceManager &SM) {
   auto M = A.role(E);

@@ -46,6 +46,9 @@ protected:
   static void addCallee(DiagnosticBuilder &D, const CallExpr *Call);
   /// Where a finding about \p E goes: the member's name for a dependent call.
   static SourceLocation calleeLoc(const Expr *E);
+  /// A place in another file of the project (from its summary), for a note;
+  /// invalid when the file cannot be read.
+  static SourceLocation locationIn(const std::string &File, unsigned Line, unsigned Column, const SourceManager &SM);
   /// Location to report a node at: the macro's use for code inside macros.
   static SourceLocation reportLoc(SourceLocation Loc, const SourceManager &SM) { return SM.getExpansionLoc(Loc); }
   /// Reports a library call that does \p What on every call, at the project's call site.

@@ -1,9 +1,13 @@
 #include "Ownership.h"
+#include "DataFlow.h"
+#include "Invariance.h"
 #include "SourceUtils.h"
 #include "SummaryCollector.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
 
@@ -30,6 +34,8 @@ HandleRef handleRefOf(const Expr *E) {
       R.Index = V.Val.getInt().getExtValue();
     else if (const VarDecl *I = namedVar(AS->getIdx()); I && I->getType().isConstQualified())
       R.IndexVar = I; // the same element only while the index cannot change
+    else if (I)
+      R.EachElement = true; // a loop's counter: the elements a loop walks, matched by any walk of them
     else
       return R;
     R.D = Array;
@@ -207,6 +213,165 @@ const ProfileEntry *returnedAcquisition(const FunctionDecl *FD, ModelAnalysis &A
   if (!Found && !ReturnedVars.empty())
     Acquires(FD->getBody());
   return Memo[FD] = Found;
+}
+
+/// Whether \p S runs only on some iterations of \p Region: under an `if`,
+/// `switch`, `?:` or the right side of `&&`/`||` (a buffer grown on demand).
+static bool isConditional(const Stmt *S, const Stmt *Region, const ModelAnalysis &A) {
+  for (const Stmt *Child = S, *P = A.parent(S); P && Child != Region; Child = P, P = A.parent(P)) {
+    if (const auto *If = dyn_cast<IfStmt>(P); If && Child != If->getCond() && Child != If->getInit())
+      return true;
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P); CO && Child != CO->getCond())
+      return true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P); BO && BO->isLogicalOp() && Child == BO->getRHS())
+      return true;
+    if (isa<SwitchCase>(P))
+      return true;
+  }
+  return false;
+}
+
+/// Whether the value of \p E can change between iterations of \p Loop,
+/// following local variables declared in it to their initializers.
+static bool varies(const Expr *E, const Stmt *Loop, unsigned Depth = 3) {
+  if (!E)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || VD->isConstexpr())
+      return false;
+    bool DeclaredInside = loopBody(Loop)->getSourceRange().fullyContains(VD->getSourceRange());
+    if (!DeclaredInside)
+      return isChangedIn(VD, Loop);
+    return Depth == 0 || !VD->getInit() || isa<ParmVarDecl>(VD) || varies(VD->getInit(), Loop, Depth - 1);
+  }
+  return llvm::any_of(E->children(),
+                      [&](const Stmt *C) { return isa_and_nonnull<Expr>(C) && varies(cast<Expr>(C), Loop, Depth); });
+}
+
+/// Whether a loop of \p FD itself runs the model.
+static bool hasOwnModelLoop(const FunctionDecl *FD, ModelAnalysis &A) {
+  std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return false;
+    if (isa<CallExpr>(S))
+      if (std::optional<HotContext> H = A.inModelLoop(S); H && H->Loop && A.owner(H->Loop) == FD)
+        return true;
+    return llvm::any_of(S->children(), Walk);
+  };
+  return Walk(FD->getBody());
+}
+
+std::optional<Churn> churnAt(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A) {
+  std::optional<HotContext> Hot = A.perRequest(Call);
+  const FunctionDecl *Owner = A.owner(Call);
+  if (!Hot || !Owner)
+    return std::nullopt;
+  // An entry point called from outside the project (no loop of the project
+  // calls it): an allocation made before its own loop that runs the model is
+  // the hoisted form, the function serves many steps.
+  if (Hot->Request && !Hot->Loop && hasOwnModelLoop(Owner, A))
+    return std::nullopt;
+  // In a function the step loop calls, an iteration is one call of it.
+  const Stmt *Loop = Hot->Loop && isInside(Call, Hot->Loop, A) ? Hot->Loop : nullptr;
+  const Stmt *Region = Loop ? loopBody(Loop) : Owner->getBody();
+  const ProfileEntry &E = *Acq.Entry;
+  if (isConditional(Call, Region, A))
+    return std::nullopt; // allocated on demand: a buffer grown when a step needs more
+  // A size that changes with the iteration of the loop around the
+  // allocation. In a function called per step, the size comes from the call
+  // and may differ between calls: churn all the same, which a stream-ordered
+  // pool or a buffer kept between calls removes.
+  if (std::optional<unsigned> Size = Acq.Via.empty() ? E.SizeArg : std::nullopt;
+      Loop && Size && *Size < Call->getNumArgs() && varies(Call->getArg(*Size), Loop))
+    return std::nullopt;
+  Churn C;
+  C.Call = Call;
+  C.Hot = std::move(*Hot);
+  if (E.Raii)
+    return C;
+  // Released in the same iteration, on every path; otherwise missing-finalize
+  // reports it. The handle may be a member or an array element: acquired and
+  // released in the same region, it is churn wherever it is kept.
+  HandleRef Handle = acquiredHandleRef(Call, Acq, A);
+  if (!Handle || (!Handle.isLocal() && !Handle.Member))
+    return std::nullopt;
+  const SourceManager &SM = A.context().getSourceManager();
+  C.Release = findReleaseOf(Region, Handle, A);
+  if (!C.Release || !SM.isBeforeInTranslationUnit(Call->getEndLoc(), C.Release->getBeginLoc()) ||
+      exitsBetween(Region, Call->getEndLoc(), C.Release->getBeginLoc(), SM, Call))
+    return std::nullopt;
+  return C;
+}
+
+bool handsOut(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A) {
+  bool Returned = false;
+  HandleRef H = acquiredHandleRef(Call, Acq, A, &Returned);
+  if (Returned)
+    return true;
+  const FunctionDecl *Owner = A.owner(Call);
+  const auto *VD = dyn_cast_or_null<VarDecl>(H.D);
+  if (!Owner || H.element() || H.Member || !VD || !VD->isLocalVarDecl())
+    return false;
+  // The variable (or the struct whose field holds the handle) is returned.
+  std::function<bool(const Stmt *)> Returns = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return false;
+    if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && RS->getRetValue() && namedVar(RS->getRetValue()) == VD)
+      return true;
+    return llvm::any_of(S->children(), Returns);
+  };
+  return Returns(Owner->getBody());
+}
+
+/// churnThroughCallers() for the calls of \p Call's function; \p Through
+/// holds the calls followed so far.
+static void churnUp(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A,
+                    std::vector<const CallExpr *> &Through, llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen,
+                    std::vector<Churn> &Out) {
+  const FunctionDecl *Owner = A.owner(Call);
+  if (!Owner || !handsOut(Call, Acq, A) || !Seen.insert(Owner).second)
+    return;
+  Through.push_back(Call);
+  for (const Expr *E : A.callSites(Owner)) {
+    const auto *Site = dyn_cast<CallExpr>(E);
+    std::optional<Acquisition> Via = Site ? acquisitionAt(Site, A) : std::nullopt;
+    if (!Via || Via->Via.empty())
+      continue;
+    if (std::optional<Churn> C = churnAt(Site, *Via, A)) {
+      C->Through = Through;
+      Out.push_back(std::move(*C));
+    } else {
+      churnUp(Site, *Via, A, Through, Seen, Out);
+    }
+  }
+  if (A.project())
+    for (const ChurnCall *External : A.project()->churnCalls(usrOf(Owner), A.mainFileName())) {
+      Churn C;
+      C.External = External;
+      C.Through = Through;
+      Out.push_back(std::move(C));
+    }
+  Through.pop_back();
+}
+
+std::vector<Churn> churnThroughCallers(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A) {
+  std::vector<Churn> Out;
+  std::vector<const CallExpr *> Through;
+  llvm::SmallPtrSet<const FunctionDecl *, 4> Seen;
+  churnUp(Call, Acq, A, Through, Seen, Out);
+  return Out;
+}
+
+bool acquiredInsideProject(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A) {
+  const FunctionDecl *FD = Acq.Via.empty() ? nullptr : Call->getDirectCallee();
+  if (!FD)
+    return false;
+  if (const FunctionDecl *Def = FD->getDefinition()) {
+    const SourceManager &SM = A.context().getSourceManager();
+    return !SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation()));
+  }
+  return externalFacts(Call, A) != nullptr;
 }
 
 } // namespace clang::tidy::mlperf

@@ -25,18 +25,22 @@ struct Acquisition {
 
 /// Where a handle is kept: a variable, a field of `this`, or an element of
 /// a local array at a constant index or at the index a variable holds
-/// (`void *buffers[2]; cudaMalloc(&buffers[inputIndex], n)`, TensorRT's bindings).
+/// (`void *buffers[2]; cudaMalloc(&buffers[inputIndex], n)`, TensorRT's bindings),
+/// or the elements of a local array that a loop walks (`cudaStreamCreate(&streams[i])`
+/// in one loop, `cudaStreamDestroy(streams[i])` in another): then EachElement.
 struct HandleRef {
   const ValueDecl *D = nullptr;
   std::optional<int64_t> Index;
   const ValueDecl *IndexVar = nullptr;
+  bool EachElement = false;
   bool Member = false;
   /// A field of the struct a variable points to (`matrix->data`): D is the variable.
   const FieldDecl *Field = nullptr;
   explicit operator bool() const { return D != nullptr; }
-  bool element() const { return Index || IndexVar; }
+  bool element() const { return Index || IndexVar || EachElement; }
   bool operator==(const HandleRef &O) const {
-    return D == O.D && Index == O.Index && IndexVar == O.IndexVar && Member == O.Member && Field == O.Field;
+    return D == O.D && Index == O.Index && IndexVar == O.IndexVar && EachElement == O.EachElement &&
+           Member == O.Member && Field == O.Field;
   }
   /// The variable itself, without the field.
   HandleRef holder() const {
@@ -82,6 +86,40 @@ llvm::ArrayRef<unsigned> releasedParameters(const FunctionDecl *FD, ModelAnalysi
 /// whose field it acquired into: an `allocation` there is preferred, since
 /// its churn is what costs); null otherwise.
 const ProfileEntry *returnedAcquisition(const FunctionDecl *FD, ModelAnalysis &A);
+
+/// A call that acquires a handle on every step or request (the API's call, or
+/// a call of a function of the project that returns one) and the release of
+/// that handle before the next step: alloc-in-loop's churn.
+struct Churn {
+  const CallExpr *Call = nullptr; // in this translation unit; null for a call in another file
+  const Expr *Release = nullptr;
+  HotContext Hot;
+  /// The calls between the acquisition and Call, innermost first: each one's
+  /// function returns what the one before hands out.
+  std::vector<const CallExpr *> Through;
+  const ChurnCall *External = nullptr; // the call in another file, from its summary
+};
+
+/// The churn at \p Call itself: it runs on every step or request, not only
+/// on some (a buffer grown on demand), and the handle it acquires into a
+/// local variable or member is released after it in the same iteration
+/// (or call of its function) on every path.
+std::optional<Churn> churnAt(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A);
+
+/// The churn of a handle that \p Call acquires and its function returns:
+/// the calls of that function (through the functions that return its result
+/// in turn, in this file or, through the summaries, in others) whose callers
+/// release the handle again on every step or request.
+std::vector<Churn> churnThroughCallers(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A);
+
+/// Whether \p Call's function (a function of the project, this file's or
+/// another's) returns the handle \p Call acquires.
+bool handsOut(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A);
+
+/// Whether the acquisition \p Acq (through a function of the project) is
+/// decided at the API call inside that function: the function is the
+/// project's, defined in this file outside system headers or in another file.
+bool acquiredInsideProject(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A);
 
 /// The acquire (or construct) entry whose callee is \p Name (a summary's
 /// ReturnedAcquire), or null.

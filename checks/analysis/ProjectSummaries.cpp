@@ -37,6 +37,8 @@ void ProjectSummaries::resolveView(View &V, const std::map<std::string, FileSumm
       V.HotCallers[Usr].push_back(File);
     for (const auto &[Usr, Off] : S.GradOffCalls)
       V.GradOffCallers[Usr].push_back(File);
+    for (const auto &[Usr, Calls] : S.ChurnCalls)
+      V.ChurnCallers[Usr].push_back(File);
     if (S.UsesDevice)
       V.DeviceUsers.push_back(File);
   }
@@ -154,6 +156,23 @@ const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::String
   return nullptr;
 }
 
+std::vector<const ChurnCall *> ProjectSummaries::churnCalls(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
+  std::vector<const ChurnCall *> Out;
+  const View &V = viewOf(NotFrom);
+  auto Callers = V.ChurnCallers.find(Usr.str());
+  if (V.Ambiguous.count(Usr.str()) || Callers == V.ChurnCallers.end())
+    return Out;
+  for (const std::string &File : Callers->second) {
+    if (File == NotFrom)
+      continue;
+    const FileSummary &S = Files.at(File);
+    if (auto It = S.ChurnCalls.find(Usr.str()); It != S.ChurnCalls.end())
+      for (const ChurnCall &C : It->second)
+        Out.push_back(&C);
+  }
+  return Out;
+}
+
 std::vector<unsigned> ProjectSummaries::sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   std::optional<std::vector<unsigned>> Common;
   const View &V = viewOf(NotFrom);
@@ -216,6 +235,12 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
     if (const HotCallSite *H = hotCaller(Usr, S.File))
       OS << "called\x1f" << Usr << '\x1f' << H->File << ':' << H->Line << ':' << H->Column << '\x1f' << H->LoopFile
          << ':' << H->LoopLine << ':' << H->LoopColumn << '\x1f' << H->Caller << '\x1f' << H->Training << '\n';
+  // Where other files release, every step, what these functions return.
+  for (const auto &[Usr, Fn] : S.Functions)
+    for (const ChurnCall *C : churnCalls(Usr, S.File))
+      OS << "churn\x1f" << Usr << '\x1f' << C->Site.File << ':' << C->Site.Line << ':' << C->Site.Column << '\x1f'
+         << C->Site.LoopFile << ':' << C->Site.LoopLine << ':' << C->Site.LoopColumn << '\x1f' << C->Site.Caller
+         << '\x1f' << C->Request << '\x1f' << C->Release << ':' << C->ReleaseLine << ':' << C->ReleaseColumn << '\n';
   // Which arguments every per-step call from elsewhere passes unchanged.
   for (const auto &[Usr, Fn] : S.Functions)
     for (unsigned I : sameValueArgs(Usr, S.File))

@@ -46,12 +46,24 @@ struct HotCallSite {
   std::vector<unsigned> InvariantArgs;
 };
 
+/// A call of a function of another file that returns a handle it acquired,
+/// made on every step or request, whose caller releases that handle again
+/// before the next (through functions that return it in turn): alloc-in-loop
+/// reports the churn once, at the acquisition in the callee's file.
+struct ChurnCall {
+  HotCallSite Site; // the call that ends in the release, and its loop
+  bool Request = false;
+  std::string Release;                         // the releasing function's name
+  unsigned ReleaseLine = 0, ReleaseColumn = 0; // in Site.File
+};
+
 struct FileSummary {
   std::string File;
   int64_t MTime = 0;
   uint64_t Size = 0;
   std::map<std::string, FunctionFacts> Functions;           // by USR, defined in the file
   std::map<std::string, std::vector<HotCallSite>> HotCalls; // by the callee's USR
+  std::map<std::string, std::vector<ChurnCall>> ChurnCalls; // by the callee's USR
   std::set<std::string> Uses; // USRs of every function it calls that the file does not define
   /// For each of Uses: whether every call of it in the file runs with
   /// gradients off (under a no-grad guard, in its function or its callers).
@@ -88,6 +100,8 @@ public:
   bool hasMain() const { return !Mains.empty(); }
   /// A per-step call of the function from another file than \p NotFrom.
   const HotCallSite *hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// The churn calls (see ChurnCall) of the function from other files than \p NotFrom.
+  std::vector<const ChurnCall *> churnCalls(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
   /// Whether other files than \p NotFrom call the function and every such call
   /// runs with gradients off.
   bool calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
@@ -119,7 +133,7 @@ private:
     // Which of Files name a USR among their per-step and grad-off calls, and
     // use a device: a query reads the few files that call a function, not
     // every file (dependencies() of each of 10,000 files was quadratic).
-    std::map<std::string, std::vector<std::string>> HotCallers, GradOffCallers;
+    std::map<std::string, std::vector<std::string>> HotCallers, GradOffCallers, ChurnCallers;
     std::vector<std::string> DeviceUsers;
   };
   /// The argument indices that every per-step call from another file than

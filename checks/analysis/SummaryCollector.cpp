@@ -35,6 +35,46 @@ std::string usrOf(const Decl *D) {
   return std::string(Buf);
 }
 
+/// For a call of another file's function that returns what it allocates:
+/// where this file releases that again on every step or request (see
+/// ChurnCall), directly or after its own functions return it.
+static void noteChurn(const CallExpr *Call, const std::string &CalleeUsr, ModelAnalysis &A, FileSummary &S) {
+  std::optional<Acquisition> Acq = acquisitionAt(Call, A);
+  if (!Acq || Acq->Via.empty() || Acq->Entry->K != Kind::Allocation)
+    return;
+  std::vector<Churn> Sites;
+  if (std::optional<Churn> Here = churnAt(Call, *Acq, A))
+    Sites.push_back(std::move(*Here));
+  else
+    Sites = churnThroughCallers(Call, *Acq, A);
+  const SourceManager &SM = A.context().getSourceManager();
+  for (const Churn &C : Sites) {
+    if (C.External) {
+      S.ChurnCalls[CalleeUsr].push_back(*C.External);
+      continue;
+    }
+    ChurnCall Out;
+    Place P = placeOf(C.Call->getExprLoc(), SM);
+    Out.Site = HotCallSite{P.File, P.Line, P.Column, "", 0, 0, A.owner(C.Call)->getNameAsString(), C.Hot.Training};
+    if (C.Hot.Loop) {
+      Place L = placeOf(C.Hot.Loop->getBeginLoc(), SM);
+      Out.Site.LoopFile = L.File;
+      Out.Site.LoopLine = L.Line;
+      Out.Site.LoopColumn = L.Column;
+    }
+    Out.Request = C.Hot.Request;
+    const auto *ReleaseCall = dyn_cast_or_null<CallExpr>(C.Release);
+    const FunctionDecl *Releaser = ReleaseCall ? ReleaseCall->getDirectCallee() : nullptr;
+    Out.Release = Releaser ? Releaser->getNameAsString() : "delete";
+    if (C.Release) {
+      Place R = placeOf(C.Release->getExprLoc(), SM);
+      Out.ReleaseLine = R.Line;
+      Out.ReleaseColumn = R.Column;
+    }
+    S.ChurnCalls[CalleeUsr].push_back(std::move(Out));
+  }
+}
+
 FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
   FileSummary S;
   S.File = MainFile.str();
@@ -75,6 +115,8 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
         if (!A.innermostLoop(Call))
           It->second.DirectCallees.push_back(CalleeUsr);
       }
+    if (const auto *CE = dyn_cast<CallExpr>(Call))
+      noteChurn(CE, CalleeUsr, A, S);
     std::optional<HotContext> H = A.perStep(Call);
     if (!H)
       return;

@@ -1,6 +1,6 @@
 // The JSON form of the whole-project summaries, as the linter stores them:
 // {"version": N, "files": {FILE: {"mtime", "size", "functions": {USR: ...},
-// "hot_calls": {USR: [...]}, "uses", "grad_off_calls", "uses_device"}}}.
+// "hot_calls": {USR: [...]}, "churn_calls": {USR: [...]}, "uses", "grad_off_calls", "uses_device"}}}.
 #include "ProjectSummaries.h"
 
 #include <nlohmann/json.hpp>
@@ -10,8 +10,9 @@ namespace clang::tidy::mlperf {
 using nlohmann::json;
 
 namespace {
-// 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire"
-constexpr int SummaryVersion = 6;
+// 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire";
+// 7: "churn_calls"
+constexpr int SummaryVersion = 7;
 
 json functionJson(const FunctionFacts &Fn) {
   return {{"name", Fn.Name},
@@ -32,11 +33,20 @@ json hotCallJson(const HotCallSite &H) {
           {"caller", H.Caller},      {"training", H.Training},  {"invariant_args", H.InvariantArgs}};
 }
 
+json churnCallJson(const ChurnCall &C) {
+  return {{"site", hotCallJson(C.Site)},
+          {"request", C.Request},
+          {"release", C.Release},
+          {"release_line", C.ReleaseLine},
+          {"release_column", C.ReleaseColumn}};
+}
+
 json fileJson(const FileSummary &S) {
   json F = {{"mtime", S.MTime},
             {"size", S.Size},
             {"functions", json::object()},
             {"hot_calls", json::object()},
+            {"churn_calls", json::object()},
             {"uses", S.Uses},
             {"grad_off_calls", S.GradOffCalls},
             {"uses_device", S.UsesDevice}};
@@ -45,6 +55,9 @@ json fileJson(const FileSummary &S) {
   for (const auto &[Usr, Sites] : S.HotCalls)
     for (const HotCallSite &H : Sites)
       F["hot_calls"][Usr].push_back(hotCallJson(H));
+  for (const auto &[Usr, Calls] : S.ChurnCalls)
+    for (const ChurnCall &C : Calls)
+      F["churn_calls"][Usr].push_back(churnCallJson(C));
   return F;
 }
 
@@ -77,6 +90,11 @@ HotCallSite parseHotCall(const json &J) {
                      J.at("invariant_args").get<std::vector<unsigned>>()};
 }
 
+ChurnCall parseChurnCall(const json &J) {
+  return ChurnCall{parseHotCall(J.at("site")), J.at("request").get<bool>(), J.at("release").get<std::string>(),
+                   J.at("release_line").get<unsigned>(), J.at("release_column").get<unsigned>()};
+}
+
 FileSummary parseFile(const std::string &File, const json &J) {
   FileSummary S;
   S.File = File;
@@ -90,6 +108,9 @@ FileSummary parseFile(const std::string &File, const json &J) {
   for (auto H = J.at("hot_calls").begin(); H != J.at("hot_calls").end(); ++H)
     for (const json &Site : *H)
       S.HotCalls[H.key()].push_back(parseHotCall(Site));
+  for (auto C = J.at("churn_calls").begin(); C != J.at("churn_calls").end(); ++C)
+    for (const json &Call : *C)
+      S.ChurnCalls[C.key()].push_back(parseChurnCall(Call));
   return S;
 }
 } // namespace

@@ -125,10 +125,10 @@ TEST(AnalysisSummaries, FromJsonRebuildsOlderVersionsAndNamesTheSourceOfErrors) 
     return P ? std::string() : llvm::toString(P.takeError());
   };
   EXPECT_EQ(Error(R"({"version": 99, "files": {}})"), "s.json: unknown summary version");
-  EXPECT_NE(Error(R"({"version": 6, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
+  EXPECT_NE(Error(R"({"version": 7, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
             std::string::npos);
   EXPECT_NE(Error("{").find("s.json: invalid summaries: "), std::string::npos);
-  EXPECT_EQ(Error(R"({"version": 6, "files": {}})"), "");
+  EXPECT_EQ(Error(R"({"version": 7, "files": {}})"), "");
 }
 
 FunctionFacts facts(const std::string &Name, const std::string &File, unsigned Line,
@@ -363,6 +363,79 @@ void step(int steps) {
   EXPECT_EQ(findReleaseOf(loopBody(Main.loop("step")), X, Main.analysis()), Main.call("step", "release"));
   EXPECT_FALSE(releasesArgument(Main.call("step", "keep"), 0, Main.analysis()));
   EXPECT_FALSE(releasesArgument(Main.call("step", "release"), 0, Main.analysis())) << "only the parameter it frees";
+}
+
+TEST(AnalysisSummaries, AHelpersAllocationChurnsWhereAnotherFileReleasesItEveryStep) {
+  // lib.cc: a helper that returns device memory it allocates, and one that releases it.
+  const char *LibCode = R"cc(
+#include <cuda_runtime_api.h>
+float *device_buffer(size_t n) {
+  float *p = nullptr;
+  cudaMalloc(reinterpret_cast<void **>(&p), n);
+  return p;
+}
+void release(float *p) { cudaFree(p); }
+)cc";
+  Snippet Lib(LibCode);
+  ASSERT_TRUE(Lib.ok());
+  FileSummary L = summarize(Lib.analysis(), "lib.cc");
+  EXPECT_TRUE(L.ChurnCalls.empty()) << "nothing calls it in lib.cc";
+  // main.cc calls it on every step and releases what it returns.
+  auto First = std::make_shared<ProjectSummaries>();
+  First->add(L);
+  First->resolve();
+  FileSummary M;
+  {
+    ScopedSummaries Scope(First);
+    Snippet Main(R"cc(
+#include <cuda_runtime_api.h>
+float *device_buffer(size_t n);
+void release(float *p);
+void step(int steps) {
+  for (int s = 0; s < steps; ++s) {
+    float *x = device_buffer(64);
+    cudaLaunchKernel(nullptr, dim3(1), dim3(1), nullptr, 0, nullptr);
+    release(x);
+  }
+}
+)cc");
+    ASSERT_TRUE(Main.ok());
+    const clang::CallExpr *Call = Main.call("step", "device_buffer");
+    std::optional<Acquisition> Acq = acquisitionAt(Call, Main.analysis());
+    ASSERT_TRUE(Acq);
+    EXPECT_TRUE(acquiredInsideProject(Call, *Acq, Main.analysis())) << "lib.cc reports it, at its cudaMalloc";
+    M = summarize(Main.analysis(), "main.cc");
+  }
+  ASSERT_EQ(M.ChurnCalls.size(), 1u);
+  const std::vector<ChurnCall> &Calls = M.ChurnCalls.begin()->second;
+  ASSERT_EQ(Calls.size(), 1u);
+  // Lines of the snippet as parsed: after the stand-in's include.
+  EXPECT_EQ(Calls[0].Site.Line, 8u);
+  EXPECT_EQ(Calls[0].Site.LoopLine, 7u);
+  EXPECT_EQ(Calls[0].Site.Caller, "step");
+  EXPECT_EQ(Calls[0].Release, "release");
+  EXPECT_EQ(Calls[0].ReleaseLine, 10u);
+  EXPECT_FALSE(Calls[0].Request);
+  // Back in lib.cc, through the stored form: the cudaMalloc churns at main.cc's call.
+  ProjectSummaries Both;
+  Both.add(L);
+  Both.add(M);
+  Both.resolve();
+  EXPECT_NE(Both.dependencies(L).find("churn\x1f"), std::string::npos) << "a change of the call re-lints lib.cc";
+  llvm::Expected<ProjectSummaries> Back = ProjectSummaries::fromJson(Both.toJson(), "s.json");
+  ASSERT_TRUE(static_cast<bool>(Back)) << llvm::toString(Back.takeError());
+  ScopedSummaries Scope(std::make_shared<ProjectSummaries>(std::move(*Back)));
+  Snippet Again(LibCode);
+  ASSERT_TRUE(Again.ok());
+  const clang::CallExpr *Malloc = Again.call("device_buffer", "cudaMalloc");
+  std::optional<Acquisition> Api = acquisitionAt(Malloc, Again.analysis());
+  ASSERT_TRUE(Api);
+  EXPECT_FALSE(churnAt(Malloc, *Api, Again.analysis())) << "not released in the helper";
+  std::vector<Churn> Sites = churnThroughCallers(Malloc, *Api, Again.analysis());
+  ASSERT_EQ(Sites.size(), 1u);
+  ASSERT_NE(Sites[0].External, nullptr);
+  EXPECT_EQ(Sites[0].External->Site.Line, 8u);
+  EXPECT_EQ(Sites[0].External->Release, "release");
 }
 
 TEST(AnalysisSummaries, CurrentSummariesAreWhatWasSetLast) {
