@@ -30,11 +30,7 @@ void AllocInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   // carries the finding, once, with this call among its notes.
   if (acquiredInsideProject(Call, *Acq, A))
     return;
-  std::vector<Churn> Sites;
-  if (std::optional<Churn> Here = churnAt(Call, *Acq, A))
-    Sites.push_back(std::move(*Here));
-  else
-    Sites = churnThroughCallers(Call, *Acq, A);
+  std::vector<Churn> Sites = churnSites(Call, *Acq, A);
   if (Sites.empty())
     return;
   const Churn &First = Sites.front();

@@ -363,6 +363,12 @@ std::vector<Churn> churnThroughCallers(const CallExpr *Call, const Acquisition &
   return Out;
 }
 
+std::vector<Churn> churnSites(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A) {
+  if (std::optional<Churn> Here = churnAt(Call, Acq, A))
+    return {std::move(*Here)};
+  return churnThroughCallers(Call, Acq, A);
+}
+
 bool acquiredInsideProject(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A) {
   const FunctionDecl *FD = Acq.Via.empty() ? nullptr : Call->getDirectCallee();
   if (!FD)

@@ -112,6 +112,10 @@ std::optional<Churn> churnAt(const CallExpr *Call, const Acquisition &Acq, Model
 /// release the handle again on every step or request.
 std::vector<Churn> churnThroughCallers(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A);
 
+/// Where the handle \p Call acquires churns: at the call itself (churnAt),
+/// else through the callers of the functions that return it.
+std::vector<Churn> churnSites(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A);
+
 /// Whether \p Call's function (a function of the project, this file's or
 /// another's) returns the handle \p Call acquires.
 bool handsOut(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A);

@@ -42,11 +42,7 @@ static void noteChurn(const CallExpr *Call, const std::string &CalleeUsr, ModelA
   std::optional<Acquisition> Acq = acquisitionAt(Call, A);
   if (!Acq || Acq->Via.empty() || Acq->Entry->K != Kind::Allocation)
     return;
-  std::vector<Churn> Sites;
-  if (std::optional<Churn> Here = churnAt(Call, *Acq, A))
-    Sites.push_back(std::move(*Here));
-  else
-    Sites = churnThroughCallers(Call, *Acq, A);
+  std::vector<Churn> Sites = churnSites(Call, *Acq, A);
   const SourceManager &SM = A.context().getSourceManager();
   for (const Churn &C : Sites) {
     if (C.External) {
