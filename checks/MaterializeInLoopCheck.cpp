@@ -57,7 +57,7 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<HotContext> Hot = A.perStep(Call);
   if (!Hot)
     return;
-  Purpose Why = purposeThroughCalls(Call, A, Hot->CallChain);
+  Purpose Why = purposeThroughCalls(Call, A, *Hot);
   bool Needed = Why == Purpose::Return || Why == Purpose::Store || Why == Purpose::Other;
   const SourceManager &SM = *Result.SourceManager;
   if (IgnoreInferenceOutputs && !Hot->Training && Needed)

@@ -70,7 +70,7 @@ std::optional<ElementRead> elementRead(const CallExpr *Read, ModelAnalysis &A) {
   const Stmt *Inner = Hot ? A.innermostLoop(Read) : nullptr;
   if (!Inner || Inner == Hot->Loop)
     return std::nullopt;
-  Purpose Why = purposeThroughCalls(Read, A, Hot->CallChain);
+  Purpose Why = purposeThroughCalls(Read, A, *Hot);
   if (Why != Purpose::Return && Why != Purpose::Store && Why != Purpose::Other)
     return std::nullopt;
   return ElementRead{Inner, nullptr, nullptr, std::move(Hot)};

@@ -12,11 +12,26 @@ namespace clang::tidy::mlperf {
 namespace {
 std::mutex Mu;
 std::shared_ptr<const ProjectSummaries> Current;
+thread_local std::shared_ptr<const ProjectSummaries> Pinned;
+thread_local bool IsPinned = false;
 } // namespace
 
 std::shared_ptr<const ProjectSummaries> projectSummaries() {
+  if (IsPinned)
+    return Pinned;
   std::lock_guard<std::mutex> Lock(Mu);
   return Current;
+}
+
+PinProjectSummaries::PinProjectSummaries(std::shared_ptr<const ProjectSummaries> S)
+    : Before(std::move(Pinned)), WasPinned(IsPinned) {
+  Pinned = std::move(S);
+  IsPinned = true;
+}
+
+PinProjectSummaries::~PinProjectSummaries() {
+  Pinned = std::move(Before);
+  IsPinned = WasPinned;
 }
 
 void setProjectSummaries(std::shared_ptr<const ProjectSummaries> S) {
@@ -52,6 +67,26 @@ void ProjectSummaries::resolveView(View &V, const std::map<std::string, FileSumm
     }
   for (const std::string &Usr : V.Ambiguous)
     V.Resolved.erase(Usr);
+  // A call of a virtual method may run each of its overrides: they become
+  // its callees (an undefined one, a pure virtual method, gets a stand-in
+  // whose facts are theirs).
+  std::map<std::string, std::vector<std::string>> Overriders;
+  for (const auto &[Usr, F] : V.Resolved)
+    for (const std::string &Base : F.Overrides)
+      Overriders[Base].push_back(Usr);
+  for (const auto &[Base, Ds] : Overriders) {
+    auto [It, New] = V.Resolved.try_emplace(Base, V.Resolved.at(Ds.front()));
+    if (New) {
+      It->second.Callees.clear();
+      It->second.DirectCallees.clear();
+      It->second.Overrides.clear();
+    }
+    for (const std::string &D : Ds)
+      if (!llvm::is_contained(It->second.Callees, D)) {
+        It->second.Callees.push_back(D);
+        It->second.DirectCallees.push_back(D);
+      }
+  }
   // Facts flow from callees to callers until nothing changes.
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -126,6 +161,13 @@ const ProjectSummaries::View &ProjectSummaries::viewOf(llvm::StringRef File) con
   return It == Views.end() ? None : It->second;
 }
 
+std::vector<std::string> ProjectSummaries::View::callKeys(llvm::StringRef Usr) const {
+  std::vector<std::string> Keys = {Usr.str()};
+  if (auto It = Resolved.find(Usr.str()); It != Resolved.end())
+    Keys.insert(Keys.end(), It->second.Overrides.begin(), It->second.Overrides.end());
+  return Keys;
+}
+
 const FunctionFacts *ProjectSummaries::function(llvm::StringRef Usr, llvm::StringRef From) const {
   const View &V = viewOf(From);
   auto It = V.Resolved.find(Usr.str());
@@ -134,62 +176,75 @@ const FunctionFacts *ProjectSummaries::function(llvm::StringRef Usr, llvm::Strin
 
 bool ProjectSummaries::calledFrom(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   const View &V = viewOf(NotFrom);
-  return llvm::any_of(V.Files,
-                      [&](const std::string &File) { return File != NotFrom && Files.at(File).Uses.count(Usr.str()); });
+  std::vector<std::string> Keys = V.callKeys(Usr);
+  return llvm::any_of(V.Files, [&](const std::string &File) {
+    return File != NotFrom && llvm::any_of(Keys, [&](const std::string &K) { return Files.at(File).Uses.count(K); });
+  });
+}
+
+/// Each call that files other than \p NotFrom (of the files \p V sees)
+/// record under a key of \p Usr in \p Calls (a file summary's map of them),
+/// through \p Callers (the view's index of those files); \p Fn returns false
+/// to stop.
+template <typename Site>
+static void forEachCall(const std::map<std::string, FileSummary> &Files, llvm::ArrayRef<std::string> Keys,
+                        const std::map<std::string, std::vector<std::string>> &Callers, llvm::StringRef NotFrom,
+                        std::map<std::string, std::vector<Site>> FileSummary::*Calls,
+                        llvm::function_ref<bool(const Site &)> Fn) {
+  for (const std::string &Key : Keys) {
+    auto Found = Callers.find(Key);
+    if (Found == Callers.end())
+      continue;
+    for (const std::string &File : Found->second) {
+      if (File == NotFrom)
+        continue;
+      const auto &Map = Files.at(File).*Calls;
+      if (auto It = Map.find(Key); It != Map.end())
+        for (const Site &S : It->second)
+          if (!Fn(S))
+            return;
+    }
+  }
 }
 
 const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   const View &V = viewOf(NotFrom);
   if (V.Ambiguous.count(Usr.str()))
     return nullptr;
-  auto Callers = V.HotCallers.find(Usr.str());
-  if (Callers == V.HotCallers.end())
-    return nullptr;
-  for (const std::string &File : Callers->second) {
-    if (File == NotFrom)
-      continue;
-    const FileSummary &S = Files.at(File);
-    auto It = S.HotCalls.find(Usr.str());
-    if (It != S.HotCalls.end() && !It->second.empty())
-      return &It->second.front();
-  }
-  return nullptr;
+  const HotCallSite *First = nullptr;
+  forEachCall<HotCallSite>(Files, V.callKeys(Usr), V.HotCallers, NotFrom, &FileSummary::HotCalls,
+                           [&](const HotCallSite &H) {
+                             First = &H;
+                             return false;
+                           });
+  return First;
 }
 
 std::vector<const ChurnCall *> ProjectSummaries::churnCalls(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   std::vector<const ChurnCall *> Out;
   const View &V = viewOf(NotFrom);
-  auto Callers = V.ChurnCallers.find(Usr.str());
-  if (V.Ambiguous.count(Usr.str()) || Callers == V.ChurnCallers.end())
+  if (V.Ambiguous.count(Usr.str()))
     return Out;
-  for (const std::string &File : Callers->second) {
-    if (File == NotFrom)
-      continue;
-    const FileSummary &S = Files.at(File);
-    if (auto It = S.ChurnCalls.find(Usr.str()); It != S.ChurnCalls.end())
-      for (const ChurnCall &C : It->second)
-        Out.push_back(&C);
-  }
+  forEachCall<ChurnCall>(Files, V.callKeys(Usr), V.ChurnCallers, NotFrom, &FileSummary::ChurnCalls,
+                         [&](const ChurnCall &C) {
+                           Out.push_back(&C);
+                           return true;
+                         });
   return Out;
 }
 
 std::vector<unsigned> ProjectSummaries::sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   std::optional<std::vector<unsigned>> Common;
   const View &V = viewOf(NotFrom);
-  auto Callers = V.HotCallers.find(Usr.str());
-  if (V.Ambiguous.count(Usr.str()) || Callers == V.HotCallers.end())
+  if (V.Ambiguous.count(Usr.str()))
     return {};
-  for (const std::string &File : Callers->second) {
-    const FileSummary &S = Files.at(File);
-    auto It = S.HotCalls.find(Usr.str());
-    if (File == NotFrom || It == S.HotCalls.end())
-      continue;
-    for (const HotCallSite &H : It->second) {
-      if (!Common)
-        Common = H.InvariantArgs;
-      llvm::erase_if(*Common, [&](unsigned I) { return !llvm::is_contained(H.InvariantArgs, I); });
-    }
-  }
+  forEachCall<HotCallSite>(
+      Files, V.callKeys(Usr), V.HotCallers, NotFrom, &FileSummary::HotCalls, [&](const HotCallSite &H) {
+        if (!Common)
+          Common = H.InvariantArgs;
+        llvm::erase_if(*Common, [&](unsigned I) { return !llvm::is_contained(H.InvariantArgs, I); });
+        return true;
+      });
   return Common.value_or(std::vector<unsigned>());
 }
 
@@ -200,17 +255,19 @@ bool ProjectSummaries::passesSameValue(llvm::StringRef Usr, llvm::StringRef NotF
 bool ProjectSummaries::calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   bool Called = false;
   const View &V = viewOf(NotFrom);
-  auto Callers = V.GradOffCallers.find(Usr.str());
-  if (Callers == V.GradOffCallers.end())
-    return false;
-  for (const std::string &File : Callers->second) {
-    if (File == NotFrom)
+  for (const std::string &Key : V.callKeys(Usr)) {
+    auto Callers = V.GradOffCallers.find(Key);
+    if (Callers == V.GradOffCallers.end())
       continue;
-    const FileSummary &S = Files.at(File);
-    if (auto It = S.GradOffCalls.find(Usr.str()); It != S.GradOffCalls.end()) {
-      if (!It->second)
-        return false;
-      Called = true;
+    for (const std::string &File : Callers->second) {
+      if (File == NotFrom)
+        continue;
+      const FileSummary &S = Files.at(File);
+      if (auto It = S.GradOffCalls.find(Key); It != S.GradOffCalls.end()) {
+        if (!It->second)
+          return false;
+        Called = true;
+      }
     }
   }
   return Called;
@@ -234,7 +291,8 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   for (const auto &[Usr, Fn] : S.Functions)
     if (const HotCallSite *H = hotCaller(Usr, S.File))
       OS << "called\x1f" << Usr << '\x1f' << H->File << ':' << H->Line << ':' << H->Column << '\x1f' << H->LoopFile
-         << ':' << H->LoopLine << ':' << H->LoopColumn << '\x1f' << H->Caller << '\x1f' << H->Training << '\n';
+         << ':' << H->LoopLine << ':' << H->LoopColumn << '\x1f' << H->Caller << '\x1f' << H->Training << '\x1f'
+         << H->ResultUse << '\n';
   // Where other files release, every step, what these functions return.
   for (const auto &[Usr, Fn] : S.Functions)
     for (const ChurnCall *C : churnCalls(Usr, S.File))

@@ -31,6 +31,9 @@ struct FunctionFacts {
   /// acquiring API call (a profile entry's first callee) whose handle it returns.
   std::vector<unsigned> ReleasedParams;
   std::string ReturnedAcquire;
+  /// USRs of the virtual methods it overrides, directly or not: a call of
+  /// one of them (through a base class) may run it.
+  std::vector<std::string> Overrides;
 };
 
 /// A call, on every step, of a function that the calling file does not define.
@@ -44,6 +47,10 @@ struct HotCallSite {
   /// Arguments that name the same variable on every iteration of the loop
   /// (declared before it, never changed in it); only for calls made in the loop itself.
   std::vector<unsigned> InvariantArgs;
+  /// What the caller does with the value the call returns (Purpose.h's
+  /// purposeName: "accumulate", "log", ...); empty when unknown. A value
+  /// the callee reads from the device only to return it is explained here.
+  std::string ResultUse;
 };
 
 /// A call of a function of another file that returns a handle it acquired,
@@ -135,6 +142,9 @@ private:
     // every file (dependencies() of each of 10,000 files was quadratic).
     std::map<std::string, std::vector<std::string>> HotCallers, GradOffCallers, ChurnCallers;
     std::vector<std::string> DeviceUsers;
+    /// The USRs a call of a function may be recorded under in other files:
+    /// its own, and those of the virtual methods it overrides.
+    std::vector<std::string> callKeys(llvm::StringRef Usr) const;
   };
   /// The argument indices that every per-step call from another file than
   /// \p NotFrom passes unchanged (see HotCallSite::InvariantArgs).
@@ -152,8 +162,24 @@ private:
 };
 
 /// The project's summaries for the analysis of every translation unit in
-/// this process; null when there are none (a single file, the plugin).
+/// this process; null when there are none (a single file, the plugin). A
+/// thread that pinned summaries (PinProjectSummaries) sees those instead.
 std::shared_ptr<const ProjectSummaries> projectSummaries();
 void setProjectSummaries(std::shared_ptr<const ProjectSummaries> S);
+
+/// While it lives, the analyses run on this thread see \p S as the project's
+/// summaries: the files settled together keep the view they were settled
+/// against while other files' facts change (linter/engine/Settling.h).
+class PinProjectSummaries {
+public:
+  explicit PinProjectSummaries(std::shared_ptr<const ProjectSummaries> S);
+  ~PinProjectSummaries();
+  PinProjectSummaries(const PinProjectSummaries &) = delete;
+  PinProjectSummaries &operator=(const PinProjectSummaries &) = delete;
+
+private:
+  std::shared_ptr<const ProjectSummaries> Before;
+  bool WasPinned;
+};
 
 } // namespace clang::tidy::mlperf

@@ -7,6 +7,8 @@
 #include "clang/Basic/Builtins.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <utility>
+
 namespace clang::tidy::mlperf {
 
 namespace {
@@ -229,6 +231,33 @@ Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, llvm::ArrayRe
     E = *It;
   }
   return P;
+}
+
+Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, const HotContext &H) {
+  Purpose P = purposeThroughCalls(E, A, H.CallChain);
+  if (P == Purpose::Return && H.External)
+    return purposeNamed(H.External->ResultUse).value_or(P);
+  return P;
+}
+
+namespace {
+constexpr std::pair<Purpose, const char *> PurposeNames[] = {
+    {Purpose::Log, "log"},     {Purpose::Condition, "condition"}, {Purpose::Accumulate, "accumulate"},
+    {Purpose::Store, "store"}, {Purpose::Return, "return"},       {Purpose::Other, "other"}};
+} // namespace
+
+llvm::StringRef purposeName(Purpose P) {
+  for (const auto &[Q, Name] : PurposeNames)
+    if (Q == P)
+      return Name;
+  return "";
+}
+
+std::optional<Purpose> purposeNamed(llvm::StringRef Name) {
+  for (const auto &[Q, N] : PurposeNames)
+    if (Name == N)
+      return Q;
+  return std::nullopt;
 }
 
 llvm::StringRef describe(Purpose P) {

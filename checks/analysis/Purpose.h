@@ -4,6 +4,8 @@
 
 #include "ModelAnalysis.h"
 
+#include <optional>
+
 namespace clang::tidy::mlperf {
 
 enum class Purpose { Log, Condition, Accumulate, Store, Return, Other };
@@ -15,5 +17,12 @@ llvm::StringRef describe(Purpose P);
 /// Like purposeOf, but a value that a per-step helper or lambda returns is
 /// followed to its call site, the last of \p CallChain (innermost last).
 Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, llvm::ArrayRef<const Expr *> CallChain);
+/// purposeThroughCalls along \p H's call chain and, for a value returned
+/// from a function another file calls every step, on to what that call site
+/// does with it (HotCallSite::ResultUse).
+Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, const HotContext &H);
+/// The name a summary records for \p P, and back.
+llvm::StringRef purposeName(Purpose P);
+std::optional<Purpose> purposeNamed(llvm::StringRef Name);
 
 } // namespace clang::tidy::mlperf

@@ -4,10 +4,13 @@
 #include "Invariance.h"
 #include "ModelAnalysis.h"
 #include "Ownership.h"
+#include "Purpose.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
+
+#include <algorithm>
 
 namespace clang::tidy::mlperf {
 
@@ -71,6 +74,20 @@ static void noteChurn(const CallExpr *Call, const std::string &CalleeUsr, ModelA
   }
 }
 
+/// The USRs of the virtual methods \p MD overrides, directly or not.
+static std::vector<std::string> overriddenMethods(const CXXMethodDecl *MD) {
+  std::vector<std::string> Out;
+  llvm::SmallVector<const CXXMethodDecl *, 4> Todo(MD->overridden_methods());
+  while (!Todo.empty()) {
+    const CXXMethodDecl *Base = Todo.pop_back_val();
+    if (std::string Usr = usrOf(Base); !Usr.empty() && !llvm::is_contained(Out, Usr))
+      Out.push_back(std::move(Usr));
+    Todo.append(Base->overridden_methods().begin(), Base->overridden_methods().end());
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
 FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
   FileSummary S;
   S.File = MainFile.str();
@@ -95,6 +112,8 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     F.ReleasedParams.assign(Released.begin(), Released.end());
     if (const ProfileEntry *E = returnedAcquisition(FD, A))
       F.ReturnedAcquire = acquireEntryName(*E);
+    if (MD)
+      F.Overrides = overriddenMethods(MD);
   });
   A.forEachExternalCall([&](const Expr *Call, const FunctionDecl *Caller, const FunctionDecl *Callee) {
     std::string CalleeUsr = usrOf(Callee);
@@ -118,6 +137,8 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
       return;
     Place C = placeOf(Call->getExprLoc(), SM);
     HotCallSite Site{C.File, C.Line, C.Column, "", 0, 0, Caller->getNameAsString(), H->Training};
+    if (!Callee->getReturnType()->isVoidType())
+      Site.ResultUse = purposeName(purposeThroughCalls(Call, A, *H)).str();
     if (H->Loop) {
       Place L = placeOf(H->Loop->getBeginLoc(), SM);
       Site.LoopFile = L.File;

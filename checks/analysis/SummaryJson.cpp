@@ -11,8 +11,8 @@ using nlohmann::json;
 
 namespace {
 // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire";
-// 7: "churn_calls"
-constexpr int SummaryVersion = 7;
+// 7: "churn_calls"; 8: "result_use", "overrides"
+constexpr int SummaryVersion = 8;
 
 json functionJson(const FunctionFacts &Fn) {
   return {{"name", Fn.Name},
@@ -24,13 +24,15 @@ json functionJson(const FunctionFacts &Fn) {
           {"callees", Fn.Callees},
           {"direct_callees", Fn.DirectCallees},
           {"released_params", Fn.ReleasedParams},
-          {"returned_acquire", Fn.ReturnedAcquire}};
+          {"returned_acquire", Fn.ReturnedAcquire},
+          {"overrides", Fn.Overrides}};
 }
 
 json hotCallJson(const HotCallSite &H) {
-  return {{"file", H.File},          {"line", H.Line},          {"column", H.Column},
-          {"loop_file", H.LoopFile}, {"loop_line", H.LoopLine}, {"loop_column", H.LoopColumn},
-          {"caller", H.Caller},      {"training", H.Training},  {"invariant_args", H.InvariantArgs}};
+  return {{"file", H.File},           {"line", H.Line},          {"column", H.Column},
+          {"loop_file", H.LoopFile},  {"loop_line", H.LoopLine}, {"loop_column", H.LoopColumn},
+          {"caller", H.Caller},       {"training", H.Training},  {"invariant_args", H.InvariantArgs},
+          {"result_use", H.ResultUse}};
 }
 
 json churnCallJson(const ChurnCall &C) {
@@ -75,6 +77,7 @@ FunctionFacts parseFunction(const json &F) {
   Fn.DirectCallees = F.at("direct_callees").get<std::vector<std::string>>();
   Fn.ReleasedParams = F.at("released_params").get<std::vector<unsigned>>();
   Fn.ReturnedAcquire = F.at("returned_acquire").get<std::string>();
+  Fn.Overrides = F.at("overrides").get<std::vector<std::string>>();
   return Fn;
 }
 
@@ -87,7 +90,8 @@ HotCallSite parseHotCall(const json &J) {
                      J.at("loop_column").get<unsigned>(),
                      J.at("caller").get<std::string>(),
                      J.at("training").get<bool>(),
-                     J.at("invariant_args").get<std::vector<unsigned>>()};
+                     J.at("invariant_args").get<std::vector<unsigned>>(),
+                     J.at("result_use").get<std::string>()};
 }
 
 ChurnCall parseChurnCall(const json &J) {

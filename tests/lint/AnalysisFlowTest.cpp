@@ -402,7 +402,7 @@ TEST(AnalysisPurpose, AValueAHelperReturnsIsFollowedToTheCall) {
   EXPECT_EQ(purposeOf(Item, S.analysis()), Purpose::Return);
   const Expr *Chain[] = {S.call("f", "read")};
   EXPECT_EQ(purposeThroughCalls(Item, S.analysis(), Chain), Purpose::Condition);
-  EXPECT_EQ(purposeThroughCalls(Item, S.analysis(), {}), Purpose::Return);
+  EXPECT_EQ(purposeThroughCalls(Item, S.analysis(), llvm::ArrayRef<const Expr *>()), Purpose::Return);
 }
 
 TEST(AnalysisElementRead, OneElementPerIterationOfADeviceTensor) {

@@ -2,6 +2,7 @@
 // libtorch stand-in: which functions and loops run or train the model, which
 // statements a loop repeats, guards, and what another file's summary adds.
 #include "AnalysisTestSupport.h"
+#include "analysis/Purpose.h"
 #include "analysis/SummaryCollector.h"
 
 #include <gtest/gtest.h>
@@ -237,6 +238,42 @@ float helper(torch::Tensor x) { return x.item(); }
   EXPECT_TRUE(Hot->Training);
   EXPECT_TRUE(S.analysis().deviceAware());
   EXPECT_FALSE(S.analysis().usesDeviceItself());
+}
+
+/// The USR of \p Function, defined in \p Code.
+std::string usrIn(const std::string &Code, const std::string &Function) {
+  Snippet Alone(Code);
+  EXPECT_TRUE(Alone.ok());
+  return Alone.ok() ? usrOf(Alone.function(Function)) : "";
+}
+
+/// A value that a per-step function of this file returns, read from the
+/// device only to be returned, is explained by what the calling file does
+/// with it (HotCallSite::ResultUse): an evaluation loop that sums accuracies.
+TEST(AnalysisModelExternal, AReturnedValueTakesThePurposeOfTheCallInAnotherFile) {
+  const std::string Code = R"cc(
+float accuracy(torch::Tensor logits) { return logits.item(); }
+)cc";
+  std::string Usr = usrIn(Code, "accuracy");
+  for (const auto &[Use, Expected] : {std::pair{"accumulate", Purpose::Accumulate},
+                                      {"log", Purpose::Log},
+                                      {"", Purpose::Return},
+                                      {"store", Purpose::Store}}) {
+    FileSummary Eval;
+    Eval.File = "evaluate.cc";
+    Eval.UsesDevice = true;
+    Eval.HotCalls[Usr].push_back(HotCallSite{"evaluate.cc", 10, 14, "evaluate.cc", 8, 3, "evaluate", false, {}, Use});
+    auto P = std::make_shared<ProjectSummaries>();
+    P->add(Eval);
+    P->resolve();
+    ScopedSummaries Scope(P);
+    Snippet S(Code);
+    ASSERT_TRUE(S.ok());
+    const Expr *Item = S.call("accuracy", "item");
+    std::optional<HotContext> Hot = S.analysis().perStep(Item);
+    ASSERT_TRUE(Hot && Hot->External);
+    EXPECT_EQ(purposeThroughCalls(Item, S.analysis(), *Hot), Expected) << "result_use '" << Use << "'";
+  }
 }
 
 } // namespace

@@ -125,10 +125,10 @@ TEST(AnalysisSummaries, FromJsonRebuildsOlderVersionsAndNamesTheSourceOfErrors) 
     return P ? std::string() : llvm::toString(P.takeError());
   };
   EXPECT_EQ(Error(R"({"version": 99, "files": {}})"), "s.json: unknown summary version");
-  EXPECT_NE(Error(R"({"version": 7, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
+  EXPECT_NE(Error(R"({"version": 8, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
             std::string::npos);
   EXPECT_NE(Error("{").find("s.json: invalid summaries: "), std::string::npos);
-  EXPECT_EQ(Error(R"({"version": 7, "files": {}})"), "");
+  EXPECT_EQ(Error(R"({"version": 8, "files": {}})"), "");
 }
 
 FunctionFacts facts(const std::string &Name, const std::string &File, unsigned Line,
@@ -170,6 +170,40 @@ TEST(AnalysisSummaries, ResolveCarriesFactsAcrossFilesToCallers) {
   EXPECT_TRUE(P.function("u:looped")->ReachesStep);
   EXPECT_FALSE(P.function("u:looped")->StepsDirectly) << "its call of step is in a loop";
   EXPECT_FALSE(P.function("u:unknown"));
+}
+
+/// trainer.cc's loop calls Model::step, a pure virtual method; impl.cc
+/// defines the override, which runs the model and reads a value every call.
+TEST(AnalysisSummaries, ACallOfAVirtualMethodReachesItsOverridesInOtherFiles) {
+  FileSummary Trainer, Impl;
+  Trainer.File = "trainer.cc";
+  Trainer.Functions["u:train"] = facts("train", "trainer.cc", 3, {"u:Model::step"}, /*Direct=*/false);
+  Trainer.Uses = {"u:Model::step"};
+  Trainer.HotCalls["u:Model::step"].push_back(
+      HotCallSite{"trainer.cc", 5, 7, "trainer.cc", 4, 3, "train", true, {0}, "accumulate"});
+  Trainer.GradOffCalls["u:Model::step"] = false;
+  Impl.File = "impl.cc";
+  Impl.Functions["u:Impl::step"] = facts("Impl::step", "impl.cc", 2);
+  Impl.Functions["u:Impl::step"].StepsDirectly = Impl.Functions["u:Impl::step"].ReachesStep = true;
+  Impl.Functions["u:Impl::step"].Overrides = {"u:Model::step"};
+  ProjectSummaries P;
+  P.add(Trainer);
+  P.add(Impl);
+  P.resolve();
+
+  const FunctionFacts *Step = P.function("u:Model::step", "trainer.cc");
+  ASSERT_TRUE(Step) << "the virtual method stands for its overrides";
+  EXPECT_TRUE(Step->ReachesStep);
+  EXPECT_TRUE(P.function("u:train", "trainer.cc")->ReachesStep) << "through the virtual call";
+  const HotCallSite *H = P.hotCaller("u:Impl::step", "impl.cc");
+  ASSERT_TRUE(H) << "a per-step call of the base's method calls the override";
+  EXPECT_EQ(H->Caller, "train");
+  EXPECT_EQ(H->ResultUse, "accumulate");
+  EXPECT_TRUE(P.passesSameValue("u:Impl::step", "impl.cc", 0));
+  EXPECT_TRUE(P.calledFrom("u:Impl::step", "impl.cc"));
+  EXPECT_FALSE(P.calledWithGradOff("u:Impl::step", "impl.cc"));
+  EXPECT_NE(P.dependencies(Impl).find("called\x1fu:Impl::step\x1ftrainer.cc:5:7"), std::string::npos)
+      << P.dependencies(Impl);
 }
 
 TEST(AnalysisSummaries, TwoDifferentDefinitionsOfOneFunctionSayNothing) {
@@ -245,7 +279,7 @@ TEST(AnalysisSummaries, DependenciesListWhatAFileReadsOfTheOthers) {
                                   "f\x1flib.cc:1\x1f"
                                   "010\x1f\n"); // no returned handle, no released parameter
   EXPECT_EQ(P.dependencies(Lib), "called\x1fu:f\x1fmain.cc:5:3\x1fmain.cc:4:1\x1ftrain\x1f"
-                                 "1\n"
+                                 "1\x1f\n"
                                  "same-arg\x1fu:f\x1f"
                                  "1\n"
                                  "grad-off\x1fu:f\n"
