@@ -101,6 +101,11 @@ struct Options {
                     cl::init(0),
                     cl::Prefix,
                     cl::cat(Category)};
+  cl::opt<unsigned> FilesInMemory{"files-in-memory",
+                                  cl::desc("Parsed files held at once while the whole-project facts settle "
+                                           "(default: as half the available memory holds); a file that "
+                                           "files parsed after it change is parsed again"),
+                                  cl::value_desc("uint"), cl::init(0), cl::cat(Category)};
   cl::opt<std::string> LineFilter{"line-filter",
                                   cl::desc("Report only findings on these lines: clang-tidy's JSON, "
                                            "[{\"name\":\"file.cc\",\"lines\":[[1,3],[5,7]]},{\"name\":\"f.h\"}]"),
@@ -290,6 +295,7 @@ void readConfiguration(const Options &O, LintRequest &R) {
   R.Flags.ExtraArgsBefore.assign(O.ExtraArgsBefore.begin(), O.ExtraArgsBefore.end());
   R.Excludes.assign(O.Excludes.begin(), O.Excludes.end());
   R.Jobs = O.Jobs;
+  R.FilesInMemory = O.FilesInMemory;
 }
 
 /// --device, --min-cost and --sort. The device model is read only for a

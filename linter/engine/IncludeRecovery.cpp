@@ -19,6 +19,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <optional>
 #include <set>
 
 namespace mlperf::lint {
@@ -80,6 +81,30 @@ private:
   FileSummary &Out;
 };
 
+/// Settles the whole-project facts (engine/Settling.h) before the checks run,
+/// and keeps the summaries they were settled with for the checks of this
+/// file (on this thread) until the parse ends.
+class SettleConsumer : public ASTConsumer {
+public:
+  SettleConsumer(const ApiProfiles &Profiles, std::string File, FileSummary &Out, const ParseOptions &Options)
+      : Profiles(Profiles), File(std::move(File)), Out(Out), Options(Options) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    auto [Summary, Settled] = Options.Settle(File, [&] {
+      ModelAnalysis A(Ctx, Profiles);
+      return summarize(A, File);
+    });
+    Out = std::move(Summary);
+    Pin.emplace(std::move(Settled));
+  }
+
+private:
+  const ApiProfiles &Profiles;
+  std::string File;
+  FileSummary &Out;
+  const ParseOptions &Options;
+  std::optional<clang::tidy::mlperf::PinProjectSummaries> Pin;
+};
+
 /// Limits the checks' traversal to the declarations outside system headers,
 /// as clangd does with the declarations of its preamble: the matchers then
 /// skip the tens of thousands of declarations of <torch/torch.h>, where
@@ -112,19 +137,22 @@ private:
 class Action : public ASTFrontendAction {
 public:
   Action(ClangTidyASTConsumerFactory &Checks, bool SystemHeaders, FileSummary *Summary, const ApiProfiles *Profiles,
-         std::vector<std::string> *Missing, std::vector<std::string> *StandIns, const std::function<bool()> &Cancelled)
+         std::vector<std::string> *Missing, std::vector<std::string> *StandIns, const ParseOptions &Options)
       : Checks(Checks), SystemHeaders(SystemHeaders), Summary(Summary), Profiles(Profiles), Missing(Missing),
-        StandIns(StandIns), Cancelled(Cancelled) {}
+        StandIns(StandIns), Options(Options) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
     if (Missing)
       CI.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissing>(CI.getSourceManager(), *Missing, *StandIns));
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
-    if (Cancelled)
-      Consumers.push_back(std::make_unique<StopWhenCancelled>(Cancelled));
+    if (Options.Cancelled)
+      Consumers.push_back(std::make_unique<StopWhenCancelled>(Options.Cancelled));
     if (!SystemHeaders)
       Consumers.push_back(std::make_unique<ProjectScope>());
+    const bool Summarize = Summary && Profiles;
+    if (Summarize && Options.Settle)
+      Consumers.push_back(std::make_unique<SettleConsumer>(*Profiles, File.str(), *Summary, Options));
     Consumers.push_back(Checks.createASTConsumer(CI, File));
-    if (Summary && Profiles)
+    if (Summarize && !Options.Settle)
       Consumers.push_back(std::make_unique<SummaryConsumer>(*Profiles, File.str(), *Summary));
     return std::make_unique<MultiplexConsumer>(std::move(Consumers));
   }
@@ -135,7 +163,7 @@ private:
   FileSummary *Summary;
   const ApiProfiles *Profiles;
   std::vector<std::string> *Missing, *StandIns;
-  const std::function<bool()> &Cancelled;
+  const ParseOptions &Options;
 };
 
 class Factory : public FrontendActionFactory {
@@ -285,8 +313,7 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   Run.Errors = runTool(
       Context, DB, File, FS, Options,
       [&](std::vector<std::string> *M) {
-        return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles->get(), M, StandIns,
-                                        Options.Cancelled);
+        return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles->get(), M, StandIns, Options);
       },
       Missing, Ok, &Run.CompilerStats);
   if (Summary)

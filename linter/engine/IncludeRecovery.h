@@ -13,7 +13,9 @@
 #include "analysis/Summaries.h"
 
 #include <functional>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlperf::lint {
@@ -27,6 +29,15 @@ struct ParseOptions {
   /// Asked at each top-level declaration parsed: true stops the parse there,
   /// and the checks do not run (the language server, for a text edited since).
   std::function<bool()> Cancelled;
+  /// A whole-project run's settling of facts (engine/Settling.h), called once
+  /// the file is parsed and before its checks run, with the function that
+  /// summarizes it: returns its summary and the summaries the checks are to
+  /// see. Unset: the summary is taken after the checks, under the summaries
+  /// installed now.
+  using Settled =
+      std::pair<clang::tidy::mlperf::FileSummary, std::shared_ptr<const clang::tidy::mlperf::ProjectSummaries>>;
+  std::function<Settled(const std::string &File, llvm::function_ref<clang::tidy::mlperf::FileSummary()> Summarize)>
+      Settle;
 };
 
 struct FileRun {

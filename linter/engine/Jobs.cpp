@@ -42,4 +42,9 @@ JobChoice defaultJobs(unsigned Cores, size_t Files, std::optional<uint64_t> Avai
                    std::to_string(BytesPerJob >> 20) + " MB per file (-j to choose)"};
 }
 
+unsigned filesInMemory(unsigned Asked, unsigned Jobs, std::optional<uint64_t> Available) {
+  uint64_t Files = Asked ? Asked : Available ? *Available / 2 / BytesPerHeldFile : 16;
+  return static_cast<unsigned>(std::clamp<uint64_t>(Files, std::max(Jobs, 1u), 4096));
+}
+
 } // namespace mlperf::lint

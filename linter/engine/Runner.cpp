@@ -10,6 +10,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <optional>
@@ -158,20 +159,26 @@ std::vector<FileResult> runFiles(const std::vector<std::string> &Files, const cl
   std::vector<FileResult> Results(Files.size());
   std::mutex Done;
   auto RunOne = [&](size_t I) {
-    if (InterruptibleRun::interrupted()) {
+    if (S.Settling)
+      S.Settling->start(I);
+    if (InterruptibleRun::interrupted())
       Results[I].Skipped = true;
-      return;
-    }
-    Runner.run(Files[I], Results[I]);
+    else
+      Runner.run(Files[I], Results[I]);
+    if (S.Settling)
+      S.Settling->done(I);
     std::lock_guard<std::mutex> Lock(Done);
-    if (OnResult)
+    if (OnResult && !Results[I].Skipped)
       OnResult(I, Results[I]);
   };
-  if (S.Jobs <= 1 || Files.size() <= 1) {
+  // Settling holds files that wait for others' facts: each needs a thread,
+  // while the job slots bound how many parse at once.
+  const unsigned Threads = S.Settling ? S.Settling->threads() : S.Jobs;
+  if (Threads <= 1 || Files.size() <= 1) {
     for (size_t I = 0; I < Files.size(); ++I)
       RunOne(I);
   } else {
-    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(S.Jobs));
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(std::min<size_t>(Threads, Files.size())));
     for (size_t I = 0; I < Files.size(); ++I)
       Pool.async([&, I] { RunOne(I); });
     Pool.wait();

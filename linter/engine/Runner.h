@@ -5,6 +5,7 @@
 #include "engine/IncludeRecovery.h"
 #include "engine/Preamble.h"
 #include "engine/Providers.h"
+#include "engine/Settling.h"
 #include "support/FileGuard.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -45,6 +46,12 @@ struct RunSettings {
   /// The cache lookup's key material for a file's dependencies on other
   /// files; nullopt: the file is not looked up. Unset: "" for every file.
   std::function<std::optional<std::string>(const std::string &File)> Dependencies;
+  /// Settles the whole-project facts of the files run together in memory
+  /// (Parse.Settle calls it); it sets how many run at once.
+  FactSettling *Settling = nullptr;
+  /// Files a whole-project run holds in memory while their facts settle
+  /// (filesInMemory() in Jobs.h).
+  unsigned FilesInMemory = 1;
 };
 
 /// Called once for each file, in input order, with its final result.

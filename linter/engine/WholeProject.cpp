@@ -1,6 +1,7 @@
 #include "engine/WholeProject.h"
 
 #include "engine/Interrupt.h"
+#include "engine/Settling.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -10,6 +11,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA1.h"
 
+#include <optional>
 #include <set>
 
 namespace mlperf::lint {
@@ -165,21 +167,38 @@ std::vector<size_t> ProjectLinter::round(const std::vector<size_t> &Todo, Projec
   std::vector<std::string> Batch;
   for (size_t I : Todo)
     Batch.push_back(Files[I]);
+  // The files parsed together settle their facts in memory before their
+  // checks run (Settling.h); a file named twice is linted as before.
+  std::optional<FactSettling> Settling;
+  RunSettings Settle = Settings;
+  if (std::set<std::string>(Batch.begin(), Batch.end()).size() == Batch.size()) {
+    Settling.emplace(Batch, Settings.Jobs, Settings.FilesInMemory, Summaries, MaxRounds);
+    Settle.Settling = &*Settling;
+    Settle.Parse.Settle = [&](const std::string &File, llvm::function_ref<FileSummary()> Summarize) {
+      return Settling->settle(File, Summarize);
+    };
+  }
+  // What file K's findings read of the summaries.
+  auto ReadBy = [&](size_t K, const FileSummary &S) {
+    std::optional<std::string> Read = Settling ? Settling->read(K) : std::nullopt;
+    return Read ? std::move(*Read) : Summaries->dependencies(S);
+  };
   // Each parse is stored as it finishes, under what its findings read of
   // the summaries: an interrupted run keeps the files it finished.
   auto Store = [&](size_t K, const FileResult &R) {
     if (Settings.Cache && R.Summary)
-      storeResult(*Settings.Cache, Batch[K], R, Summaries->dependencies(*R.Summary));
+      storeResult(*Settings.Cache, Batch[K], R, ReadBy(K, *R.Summary));
   };
-  std::vector<FileResult> Run = runFiles(Batch, DB, Providers, Settings, Hashes, Store);
+  std::vector<FileResult> Run = runFiles(Batch, DB, Providers, Settle, Hashes, Store);
   ++Out.Rounds;
+  Out.Passes += Settling ? Settling->passes() : 0;
   auto Next = std::make_shared<ProjectSummaries>(*Summaries);
   for (size_t K = 0; K < Todo.size(); ++K) {
     FileResult &R = Run[K];
     size_t I = Todo[K];
     Out.Parses += !R.Run.FromCache && !R.Skipped;
     if (R.Summary) {
-      Read[I] = Summaries->dependencies(*R.Summary);
+      Read[I] = ReadBy(K, *R.Summary);
       statFile(R.Summary->File, R.Summary->MTime, R.Summary->Size);
       Next->add(std::move(*R.Summary));
       R.Summary.reset();

@@ -2,13 +2,15 @@
 // files define (which run the model or train, which of their calls run on
 // every step), through summaries that each file's parse also computes.
 //
-// One parse per file: every file is linted with the summaries known so far
-// (those stored by earlier runs in the cache directory), and summarized in
-// the same parse. A file whose analysis read a summary that this run then
-// changed (a callee's facts, a per-step caller in another file) is linted
-// again with the new ones, until nothing it reads changes. A cache entry is
-// keyed by what its file read of the summaries, so an unchanged file whose
-// dependencies are unchanged is replayed.
+// One parse per file: the files parsed together are summarized in their
+// parses, starting from the summaries stored by earlier runs in the cache
+// directory, and their facts (a callee's, a per-step caller's in another
+// file) settle in memory, from the ASTs the parses hold, before any check
+// runs (Settling.h). Only a file whose analysis read a summary that files
+// parsed after it changed (more files than memory holds at once) is linted
+// again, until nothing it reads changes. A cache entry is keyed by what its
+// file read of the summaries, so an unchanged file whose dependencies are
+// unchanged is replayed.
 #pragma once
 
 #include "engine/Runner.h"
@@ -25,6 +27,7 @@ struct ProjectRun {
   unsigned FromCache = 0;            // files whose findings were replayed
   unsigned Parses = 0;               // parses, counting a file linted again
   unsigned Rounds = 0;               // of the whole-project analysis
+  unsigned Passes = 0;               // resolutions of the facts of the files parsed together, in memory
 };
 
 /// Lints \p Files, the inputs of the projects rooted at \p Roots. The summaries

@@ -134,6 +134,17 @@ bool configure(LintRequest &R, Plan &P, LintOutcome &Out) {
   return true;
 }
 
+/// --verbose's account of the parses: `6 parse(s) for 6 file(s), facts
+/// settled in memory in 2 passes` (with rounds when files were parsed again).
+std::string parsesLine(const ProjectRun &Project, size_t Files) {
+  std::string Line = std::to_string(Project.Parses) + " parse(s) for " + std::to_string(Files) + " file(s)";
+  if (Project.Rounds > 1)
+    Line += ", " + std::to_string(Project.Rounds) + " rounds";
+  if (Project.Passes > 1)
+    Line += ", facts settled in memory in " + std::to_string(Project.Passes) + " passes";
+  return Line;
+}
+
 /// The findings pipeline the request asks for.
 FindingsPipeline makePipeline(const LintRequest &R, Plan &P) {
   PipelineOptions O;
@@ -176,6 +187,7 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
   if (!CacheDir.empty() && R.SharedPreamble && R.Parse.VfsOverlay.empty() && !R.Parse.CheckProfile)
     Preambles = std::make_unique<SharedPreambles>(*P.Database, CacheDir + "/preamble", Files, &R.Overlays);
   RunSettings Run{P.Jobs, &R.Overlays, R.Parse, Cache.get(), Preambles.get()};
+  Run.FilesInMemory = filesInMemory(R.FilesInMemory, P.Jobs, memAvailable());
   auto Done = [&](size_t I, FileFindings F) {
     if (R.CompilerStats)
       llvm::errs() << F.CompilerStats;
@@ -189,8 +201,7 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
       lintProject(projectRoots(R.Paths), Files, *P.Database, Out.Providers, std::move(Run), CacheDir, Done);
   Out.Messages.insert(Out.Messages.end(), Project.Messages.begin(), Project.Messages.end());
   if (R.Verbose)
-    Out.Messages.push_back(std::to_string(Project.Parses) + " parse(s) for " + std::to_string(Files.size()) +
-                           " file(s)" + (Project.Rounds > 1 ? ", " + std::to_string(Project.Rounds) + " rounds" : ""));
+    Out.Messages.push_back(parsesLine(Project, Files.size()));
   if (Cache) {
     for (std::string &W : Cache->takeWarnings())
       Out.Warnings.push_back(std::move(W));

@@ -38,6 +38,7 @@ struct LintRequest {
   bool FixUnverified = false; // --fix-unverified: write fixes without linting the fixed code first
   std::string FormatStyle;    // --format-style: clang-format style for the code around fixes ("", "none": none)
   unsigned Jobs = 0;          // 0: one per core
+  unsigned FilesInMemory = 0; // --files-in-memory; 0: as memory allows
   bool Quiet = false;
   bool CompilerStats = true; // clang's "N warnings generated." lines on stderr
   FilterRequest Filters;     // --line-filter, --diff, --baseline
