@@ -44,6 +44,52 @@ void LoopInvariantTransferCheck::reportPerCallConstant(const CallExpr *Call, con
   explainHot(Hot, SM);
 }
 
+/// The bytes of a tensor made from a list of constants (`torch::tensor({1.0,
+/// 2.0})`: two doubles), else unknown.
+static Quantity constantDataBytes(const CallExpr *Made, const ASTContext &Ctx) {
+  const Expr *Data = Made->getArg(0);
+  for (int Depth = 0; Data && Depth < 6; ++Depth) {
+    Data = Data->IgnoreParenImpCasts();
+    if (const auto *IL = dyn_cast<InitListExpr>(Data))
+      return IL->getNumInits() && !IL->getInit(0)->getType()->isDependentType()
+                 ? Quantity::known(static_cast<double>(IL->getNumInits()) *
+                                   static_cast<double>(Ctx.getTypeSizeInChars(IL->getInit(0)->getType()).getQuantity()))
+                 : Quantity::unknown("the constants");
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Data))
+      Data = M->getSubExpr();
+    else if (const auto *L = dyn_cast<CXXStdInitializerListExpr>(Data))
+      Data = L->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(Data); C && C->getNumArgs() == 1)
+      Data = C->getArg(0);
+    else
+      break;
+  }
+  return Quantity::unknown("the constants");
+}
+
+/// A tensor made on the host from constants, on every step (in the loop or
+/// on every call of a per-step function), and copied to the device: the same
+/// bytes cross the bus every step.
+void LoopInvariantTransferCheck::reportConstantData(const CallExpr *Call, const CallExpr *Made, const HotContext &Hot,
+                                                    const MatchFinder::MatchResult &Result) {
+  ModelAnalysis &A = analysis(*Result.Context);
+  const SourceManager &SM = *Result.SourceManager;
+  const FunctionDecl *FD = A.owner(Call);
+  const bool InLoop = Hot.Loop && A.owner(Hot.Loop) == FD;
+  if (!FD)
+    return;
+  diag(reportLoc(Call->getExprLoc(), SM),
+       "a tensor made by %0 from constants is copied to the device on every %select{call of %2, on every "
+       "step|step}1, although it is the same every time; make it on the device once%select{ (when the object is "
+       "built, or a static made on first use) and reuse it| before the loop}1")
+      << Made->getDirectCallee() << InLoop << FD;
+  explainHot(Hot, SM);
+  CostFacts F;
+  F.HostToDevice = 1;
+  F.Bytes = constantDataBytes(Made, *Result.Context);
+  noteCost(reportLoc(Call->getExprLoc(), SM), F, &Hot, Call, A);
+}
+
 /// A function called on every step that copies one of its parameters to the
 /// device, when the call passes the same variable on every step
 /// (`loss_fn(out, target, anchors)` with `anchors` made before the loop).
@@ -108,6 +154,21 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<HotContext> Hot = A.perStep(Call);
   if (!Hot)
     return;
+  // Made from constants on every step: inline, or a local declared where
+  // each step runs (one declared before the loop is the hoist below).
+  if (const CallExpr *Made = Value ? madeFromConstants(Value, A) : nullptr) {
+    const Stmt *PerStep = Hot->Loop && A.owner(Hot->Loop) == A.owner(Call) ? Hot->Loop : nullptr;
+    const SourceManager &SM = *Result.SourceManager;
+    auto DeclaredPerStep = [&] {
+      SourceRange R = PerStep->getSourceRange();
+      return SM.isBeforeInTranslationUnit(R.getBegin(), Var->getLocation()) &&
+             SM.isBeforeInTranslationUnit(Var->getLocation(), R.getEnd());
+    };
+    if (!Var || !PerStep || DeclaredPerStep()) {
+      reportConstantData(Call, Made, *Hot, Result);
+      return;
+    }
+  }
   // No loop here to hoist out of: the copy is made on every call of a
   // per-step function, of its object's data or of a parameter.
   const auto *Param = dyn_cast_or_null<ParmVarDecl>(Var);

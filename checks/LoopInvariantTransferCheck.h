@@ -15,6 +15,8 @@ public:
 private:
   void reportPerCallConstant(const CallExpr *Call, const Expr *Value, const HotContext &Hot,
                              const ast_matchers::MatchFinder::MatchResult &Result);
+  void reportConstantData(const CallExpr *Call, const CallExpr *Made, const HotContext &Hot,
+                          const ast_matchers::MatchFinder::MatchResult &Result);
   void reportInvariantParameter(const CallExpr *Call, const ParmVarDecl *Param, const HotContext &Hot,
                                 const ast_matchers::MatchFinder::MatchResult &Result);
 };

@@ -1,5 +1,6 @@
 #include "Facts.h"
 #include "DataFlow.h"
+#include "Invariance.h"
 #include "SourceUtils.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -178,6 +179,67 @@ const CallExpr *createdOnHostAt(const Expr *E, const ModelAnalysis &A, const Stm
   return nullptr;
 }
 
+/// Literals and constant expressions, lists of them, and `const` or
+/// `constexpr` variables initialized with them.
+bool constantData(const Expr *E, const ASTContext &Ctx, int Depth) {
+  if (!E || Depth > 8 || E->isValueDependent())
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    return constantData(M->getSubExpr(), Ctx, Depth + 1);
+  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+    return constantData(B->getSubExpr(), Ctx, Depth + 1);
+  if (const auto *L = dyn_cast<CXXStdInitializerListExpr>(E))
+    return constantData(L->getSubExpr(), Ctx, Depth + 1);
+  if (const auto *IL = dyn_cast<InitListExpr>(E))
+    return IL->getNumInits() > 0 &&
+           llvm::all_of(IL->inits(), [&](const Expr *I) { return constantData(I, Ctx, Depth + 1); });
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    return CE->getNumArgs() > 0 &&
+           llvm::all_of(CE->arguments(), [&](const Expr *I) { return constantData(I, Ctx, Depth + 1); });
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      return (V->isConstexpr() || V->getType().isConstant(Ctx)) && V->getInit() &&
+             constantData(V->getInit(), Ctx, Depth + 1);
+  return E->getType()->isArithmeticType() && E->isEvaluatable(Ctx);
+}
+
+/// Whether nothing changes the local \p V after its declaration, in the
+/// block that declares it.
+bool unchangedAfterDeclaration(const VarDecl *V, const ModelAnalysis &A) {
+  const Stmt *Decl = A.parent(V->getInit());
+  while (Decl && !isa<DeclStmt>(Decl))
+    Decl = A.parent(Decl);
+  const auto *Block = Decl ? dyn_cast_or_null<CompoundStmt>(A.parent(Decl)) : nullptr;
+  return Block && llvm::none_of(Block->body(), [&](const Stmt *S) { return S != Decl && isChangedIn(V, S); });
+}
+
+const CallExpr *madeFromConstantsAt(const Expr *E, const ModelAnalysis &A, int Depth) {
+  if (!E || Depth > 8)
+    return nullptr;
+  E = stripWrappers(E);
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (auto R = A.role(CE))
+      return R->R == Role::Factory && R->Entry->CopiesHostData && CE->getNumArgs() > 0 &&
+                     constantData(CE->getArg(0), A.context(), 0)
+                 ? CE
+                 : nullptr;
+    llvm::SmallVector<const Expr *, 4> Operands = tensorOperands(CE, A);
+    const CallExpr *Factory = nullptr;
+    for (const Expr *O : Operands) {
+      const CallExpr *F = madeFromConstantsAt(O, A, Depth + 1);
+      if (!F)
+        return nullptr;
+      Factory = Factory ? Factory : F;
+    }
+    return Factory;
+  }
+  if (const VarDecl *V = namedVar(E);
+      V && V->isLocalVarDecl() && !V->isStaticLocal() && V->getInit() && unchangedAfterDeclaration(V, A))
+    return madeFromConstantsAt(V->getInit(), A, Depth + 1);
+  return nullptr;
+}
+
 bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
   if (!E || Depth > 8)
     return false;
@@ -231,6 +293,8 @@ const Expr *followedByMove(const CallExpr *CE, const RoleMatch &R, const ModelAn
 const CallExpr *createdOnHost(const Expr *E, const ModelAnalysis &A, const Stmt *Loop) {
   return createdOnHostAt(E, A, Loop, 0);
 }
+
+const CallExpr *madeFromConstants(const Expr *E, const ModelAnalysis &A) { return madeFromConstantsAt(E, A, 0); }
 
 bool provesGraph(const VarDecl *V, const Stmt *Scope, const ModelAnalysis &A) {
   if (!V || !Scope)

@@ -30,6 +30,13 @@ const Expr *followedByMove(const CallExpr *CE, const RoleMatch &R, const ModelAn
 /// origin).
 const CallExpr *createdOnHost(const Expr *E, const ModelAnalysis &A, const Stmt *Loop = nullptr);
 
+/// The factory of host values (`torch::tensor({1.0, 2.0})`: a profile
+/// entry with copies_host_data) whose data are constants of the program
+/// (literals, constant expressions, `const` and `constexpr` variables with
+/// such initializers) that made \p E's tensor, through operations on the
+/// host and local variables that nothing changes after their declaration:
+/// the same tensor on every call. Null otherwise.
+const CallExpr *madeFromConstants(const Expr *E, const ModelAnalysis &A);
 /// Whether \p V is the object of a backward pass inside \p Scope:
 /// `V.backward()` proves that V carries an autograd graph.
 bool provesGraph(const VarDecl *V, const Stmt *Scope, const ModelAnalysis &A);
