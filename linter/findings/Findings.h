@@ -34,8 +34,14 @@ bool isCompilerError(const clang::tidy::ClangTidyError &E);
 
 /// Vendored code inside a project: third_party/, external/, vendor/, ...
 const char *thirdPartyHeaderFilter();
+/// A single-file library copied into the project, by stb's convention that
+/// many follow: a header whose implementation is compiled under
+/// `#ifdef NAME_IMPLEMENTATION` in the one file that asks for it (read once
+/// per process).
+bool isSingleFileLibrary(llvm::StringRef File);
 /// Drops findings located in library code (not in an input file itself):
-/// vendored headers inside the project, and any file outside \p Roots (the
+/// vendored headers inside the project (under third_party/ and the like, or
+/// single-file libraries), and any file outside \p Roots (the
 /// project roots; none: no such rule) however it was included (-isystem, -I,
 /// a compilation database). Their cost is reported where the project calls
 /// them. Compiler errors outside the roots are kept: they say the flags are wrong.

@@ -214,6 +214,18 @@ TEST_F(ProjectLayout, LibraryHeadersCarryNoFindingHoweverIncluded) {
   }
 }
 
+TEST_F(ProjectLayout, ASingleFileLibraryCopiedIntoTheProjectIsALibrary) {
+  std::string Dir = copy("libscope");
+  // single_sync.h compiles its implementation under SINGLE_SYNC_IMPLEMENTATION,
+  // in use_single.cc: its loop is the library's, not the project's.
+  ProcessResult R = lint(Dir, {"proj/use_single.cc", "--", "-std=c++17"});
+  EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;
+  EXPECT_EQ(findings(R), std::set<Place>{}) << R.Out;
+  // Named as an input, it is the user's file.
+  ProcessResult Named = lint(Dir, {"proj/use_single.cc", "proj/single_sync.h", "--", "-std=c++17"});
+  EXPECT_EQ(findings(Named), (std::set<Place>{{Dir + "/proj/single_sync.h", 12, "mlperf-sync-in-loop"}})) << Named.Out;
+}
+
 /// A repository of two lessons, each a program with its own `main`, whose
 /// trainers define `train_step` with the same signature: lesson1's syncs on
 /// every step, lesson2's does not.
