@@ -5,20 +5,25 @@
 #   warm re-lint of the unchanged tree, re-lint after touching one .cpp,
 #   lint / clang++ -fsyntax-only for one libtorch file, a changed file linted
 #   alone against the stored preamble (pre-commit, an editor), peak RSS.
-# Usage: bench/lint_tree.sh [-n FILES] [-r REPS] [-j JOBS] [-b BUILD_DIR] [-1]
+# Usage: bench/lint_tree.sh [-n FILES] [-r REPS] [-j JOBS] [-b BUILD_DIR] [-1 | -m]
 # Prints a Markdown table; the findings of both tools are compared and a
 # difference fails the script (exit 1). -1: only the one-file rows (the tree is
 # linted once, untimed, to store its preamble), minutes instead of an hour.
+# -m: instead of independent files, a project whose files call each other
+# (bench/trees/trainer: the loop, the loss, the metrics, the data in separate
+# files): cold mlperf-lint (its parses, from --verbose) against run-clang-tidy,
+# and its findings against the tree's hand labels (expected.txt); a label not
+# found fails the script (exit 1).
 # Seconds are wall time; the one-file rows also give CPU time (user + system),
 # which a machine shared with other work distorts less.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SRC=$PWD
-FILES=20 REPS=3 JOBS=$(nproc) BUILD=build ONLY_ONE=0
-while getopts "n:r:j:b:1" opt; do
+FILES=20 REPS=3 JOBS=$(nproc) BUILD=build ONLY_ONE=0 MULTI=0
+while getopts "n:r:j:b:1m" opt; do
   case $opt in
-    n) FILES=$OPTARG ;; r) REPS=$OPTARG ;; j) JOBS=$OPTARG ;; b) BUILD=$OPTARG ;; 1) ONLY_ONE=1 ;;
-    *) echo "usage: $0 [-n FILES] [-r REPS] [-j JOBS] [-b BUILD_DIR] [-1]" >&2; exit 2 ;;
+    n) FILES=$OPTARG ;; r) REPS=$OPTARG ;; j) JOBS=$OPTARG ;; b) BUILD=$OPTARG ;; 1) ONLY_ONE=1 ;; m) MULTI=1 ;;
+    *) echo "usage: $0 [-n FILES] [-r REPS] [-j JOBS] [-b BUILD_DIR] [-1 | -m]" >&2; exit 2 ;;
   esac
 done
 case $BUILD in /*) ;; *) BUILD=$SRC/$BUILD ;; esac
@@ -35,6 +40,9 @@ command -v run-clang-tidy-19 >/dev/null || { echo "lint_tree.sh: run-clang-tidy-
 
 WORK=$(mktemp -d /tmp/mlperf-lint-tree.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
+if [ "$MULTI" = 1 ]; then
+  exec "$SRC/bench/lint_project.sh" "$LINT" "$PLUGIN" "$TORCH" "$SRC/bench/trees/trainer" "$REPS" "$JOBS"
+fi
 TREE=$WORK/tree
 mkdir -p "$TREE"
 i=0
@@ -56,18 +64,7 @@ json.dump(cmds, open(os.path.join(tree, "compile_commands.json"), "w"), indent=1
 EOF
 ONE=$(ls "$TREE"/*.cpp | head -1)
 
-# measure NAME <command...>: appends the run's wall seconds to NAME.t and its
-# peak RSS (KB; for run-clang-tidy its largest clang-tidy) to NAME.rss; the
-# output goes to NAME.out.
-measure() {
-  local name=$1
-  shift
-  /usr/bin/time -f "%e %M %U %S" -o "$WORK/$name.time" "$@" >"$WORK/$name.out" 2>&1 || true
-  tail -1 "$WORK/$name.time" | cut -d' ' -f1 >>"$WORK/$name.t"
-  tail -1 "$WORK/$name.time" | cut -d' ' -f2 >>"$WORK/$name.rss"
-  tail -1 "$WORK/$name.time" | awk '{print $3 + $4}' >>"$WORK/$name.cpu"
-}
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+. "$SRC/bench/measure.sh"
 findings() { grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error): ' | sed 's/,-warnings-as-errors//' | sort -u; }
 
 mlperf=("$LINT" --checks='-*,mlperf-*' -p "$TREE" -j "$JOBS" "$TREE")
@@ -85,7 +82,6 @@ if [ "$ONLY_ONE" = 1 ]; then
          "syntax $(tail -1 "$WORK/syntax1.t") s ($(tail -1 "$WORK/syntax1.cpu") s CPU)" >&2
   done
   m() { median <"$WORK/$1"; }
-  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
   cat <<EOF
 One file of a tree of $i libtorch translation units, medians of $REPS runs; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end.
 
@@ -123,7 +119,6 @@ cmp -s "$WORK/mlperf.txt" "$WORK/tidy.txt" && cmp -s "$WORK/plain.txt" "$WORK/ti
 m() { median <"$WORK/$1.t"; }
 C=$(m cold) P=$(m plain) T=$(m tidy) W=$(m warm) U=$(m touched) L=$(m lint1) S=$(m syntax1) A=$(m alone)
 rss() { echo $(( $(median <"$WORK/$1.rss") / 1024 )); }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 cat <<EOF
 Tree: $i libtorch translation units, -j $JOBS, medians of $REPS runs; $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end.
 Findings: $(wc -l <"$WORK/mlperf.txt") from mlperf-lint (with the preamble), $(wc -l <"$WORK/plain.txt") without cache or preamble, $(wc -l <"$WORK/tidy.txt") from run-clang-tidy-19; identical: $same.
