@@ -14,12 +14,13 @@ namespace clang::tidy::mlperf {
 void CompileInLoopCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
   Finder->addMatcher(
-      callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Construct), isInModelLoop(this)).bind("e"),
-      this);
-  Finder->addMatcher(
-      cxxConstructExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Construct), isInModelLoop(this))
+      callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Construct), isInModelLoopThroughCallers(this))
           .bind("e"),
       this);
+  Finder->addMatcher(cxxConstructExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Construct),
+                                      isInModelLoopThroughCallers(this))
+                         .bind("e"),
+                     this);
 }
 
 /// The declaration statement that the construction initializes, when the
@@ -101,7 +102,7 @@ static bool dependsOnLoopVariable(const Expr *E, const Stmt *Loop) {
 void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *E = Result.Nodes.getNodeAs<Expr>("e");
   ModelAnalysis &A = analysis(*Result.Context);
-  std::optional<HotContext> Hot = A.inModelLoop(E);
+  std::optional<HotContext> Hot = A.inModelLoopThroughCallers(E);
   std::optional<RoleMatch> M = A.role(E);
   if (!Hot || !M || profiles().findType(E->getType(), Role::SinglePass))
     return; // a single-pass object (a prefetcher) is built anew for every pass
@@ -126,7 +127,8 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
                                                    "model%1; construct it once before the loop")
              << What << Consequence;
     const Stmt *Loop = Hot->Loop;
-    const DeclStmt *DS = Loop ? movableDeclaration(E, Loop, A) : nullptr;
+    // Only a loop of the construction's own function can be hoisted out of.
+    const DeclStmt *DS = Loop && A.owner(Loop) == A.owner(E) ? movableDeclaration(E, Loop, A) : nullptr;
     const auto *VD = DS ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
     // A construction its loop releases every iteration cannot move out of it.
     if (VD && VD->getInit() && !findReleaseOf(loopBody(Loop), HandleRef{VD}, A)) {

@@ -678,6 +678,22 @@ const FunctionDecl *ModelAnalysis::mainOf() const {
   return nullptr;
 }
 
+std::optional<HotContext> ModelAnalysis::inModelLoopThroughCallers(const Stmt *S) {
+  if (std::optional<HotContext> H = inModelLoop(S))
+    return H;
+  const FunctionDecl *FD = neverRuns(S) ? nullptr : owner(S);
+  if (!FD || !CallersInProgress.insert(FD).second)
+    return std::nullopt;
+  std::optional<HotContext> Result;
+  for (size_t I : Callers.lookup(FD))
+    if ((Result = inModelLoopThroughCallers(Calls[I].E))) {
+      Result->CallChain.push_back(Calls[I].E);
+      break;
+    }
+  CallersInProgress.erase(FD);
+  return Result;
+}
+
 std::optional<HotContext> ModelAnalysis::inModelLoop(const Stmt *S) {
   if (neverRuns(S))
     return std::nullopt;

@@ -54,6 +54,12 @@ public:
   /// The outermost enclosing loop of S (in S's function) that runs the model
   /// at any depth, or, when S's function is called per step, that context.
   std::optional<HotContext> inModelLoop(const Stmt *S);
+  /// inModelLoop(S), or, for a statement outside any model loop of its
+  /// function, the model loop around a call of that function in this
+  /// translation unit (through callers, innermost call last in CallChain):
+  /// a helper that builds its data loader and then runs the model in its own
+  /// loop, called from the epoch loop, builds it once per epoch.
+  std::optional<HotContext> inModelLoopThroughCallers(const Stmt *S);
 
   const Stmt *parent(const Stmt *S) const { return Parents.lookup(S); }
   const FunctionDecl *owner(const Stmt *S) const;
@@ -170,7 +176,7 @@ private:
   /// Where the loops of the AST begin (file locations; a do loop's `while` too).
   llvm::DenseSet<unsigned> LoopKeywords;
   llvm::DenseMap<const FunctionDecl *, std::optional<HotContext>> HotMemo;
-  llvm::DenseSet<const FunctionDecl *> HotInProgress;
+  llvm::DenseSet<const FunctionDecl *> HotInProgress, CallersInProgress;
   OwnershipMemo Ownership;
   /// Model functions and lambdas handed to an executable's constructor.
   llvm::DenseSet<const FunctionDecl *> ModelFunctions;
