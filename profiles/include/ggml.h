@@ -45,7 +45,17 @@ typedef struct {
   uint16_t bits;
 } ggml_bf16_t;
 
-struct ggml_object;
+enum ggml_object_type { GGML_OBJECT_TYPE_TENSOR, GGML_OBJECT_TYPE_GRAPH, GGML_OBJECT_TYPE_WORK_BUFFER };
+
+// An entry of a context's arena; complete because older applications size
+// their contexts with sizeof (GGML_OBJECT_SIZE).
+struct ggml_object {
+  size_t offs;
+  size_t size;
+  struct ggml_object *next;
+  enum ggml_object_type type;
+  char padding[4];
+};
 struct ggml_context;
 struct ggml_backend_buffer;
 struct ggml_threadpool;
