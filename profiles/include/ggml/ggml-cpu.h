@@ -1,3 +1,3 @@
 // Older ggml checkouts are included as "ggml/ggml-cpu.h".
 #pragma once
-#include "../ggml-cpu.h"
+#include <ggml-cpu.h>
