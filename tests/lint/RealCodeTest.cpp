@@ -93,7 +93,7 @@ TEST(RealCodeTest, GgmlStandInsReplaceAMissingCheckout) {
   // The allocator made and freed per step; not the one made before the loop.
   EXPECT_EQ(findings(R.Out), std::vector<std::string>{"23 mlperf-alloc-in-loop"}) << R.Out;
   EXPECT_NE(R.Err.find("ggml_without_headers.cc: 3 includes not found (ggml-alloc.h, ggml-backend.h, ggml.h), 3 of "
-                       "them replaced by declarations of its API that mlperf-lint ships (ggml-alloc.h, "
+                       "them replaced by declarations of their API that mlperf-lint ships (ggml-alloc.h, "
                        "ggml-backend.h, ggml.h); results may be incomplete"),
             std::string::npos)
       << R.Err;
