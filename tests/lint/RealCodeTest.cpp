@@ -87,6 +87,21 @@ TEST(RealCodeTest, StandInsReplaceAnSdkThatIsNotInstalled) {
   EXPECT_NE(R.Out.find("'NvInfer.h' file not found"), std::string::npos) << R.Out;
 }
 
+TEST(RealCodeTest, GgmlStandInsReplaceAMissingCheckout) {
+  ProcessResult R = lint({"--format=json", "ggml_without_headers.cc"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  // The allocator made and freed per step; not the one made before the loop.
+  EXPECT_EQ(findings(R.Out), std::vector<std::string>{"23 mlperf-alloc-in-loop"}) << R.Out;
+  EXPECT_NE(R.Err.find("ggml_without_headers.cc: 3 includes not found (ggml-alloc.h, ggml-backend.h, ggml.h), 3 of "
+                       "them replaced by declarations of their API that mlperf-lint ships (ggml-alloc.h, "
+                       "ggml-backend.h, ggml.h); results may be incomplete"),
+            std::string::npos)
+      << R.Err;
+  R = lint({"--strict-includes", "ggml_without_headers.cc"});
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  EXPECT_NE(R.Out.find("'ggml-alloc.h' file not found"), std::string::npos) << R.Out;
+}
+
 /// Every stand-in header parses on its own, and with the others, as a program
 /// that uses the common calls of each would.
 TEST(RealCodeTest, EveryStandInParses) {
@@ -121,7 +136,48 @@ int main() {
   Ort::AllocatorWithDefaultOptions allocator;
   auto name = session.GetInputNameAllocated(0, allocator);
   std::vector<int64_t> shape = session.GetInputTypeInfo(0).GetTensorTypeAndShapeInfo().GetShape();
-  return image.empty() + static_cast<int>(shape.size()) + (name ? 0 : 1);
+  ggml_init_params gparams = {ggml_tensor_overhead() * 8 + ggml_graph_overhead(), nullptr, true};
+  ggml_context *gctx = ggml_init(gparams);
+  ggml_tensor *a = ggml_new_tensor_2d(gctx, GGML_TYPE_F32, 4, 4), *b = ggml_new_tensor_1d(gctx, GGML_TYPE_F32, 4);
+  ggml_set_name(a, "a");
+  ggml_tensor *y = ggml_add(gctx, ggml_mul_mat(gctx, a, b), ggml_scale(gctx, b, 0.5f));
+  ggml_cgraph *gf = ggml_new_graph_custom(gctx, GGML_DEFAULT_GRAPH_SIZE, false);
+  ggml_build_forward_expand(gf, y);
+  ggml_backend_t cpu = ggml_backend_cpu_init();
+  ggml_gallocr_t galloc = ggml_gallocr_new(ggml_backend_get_default_buffer_type(cpu));
+  ggml_gallocr_alloc_graph(galloc, gf);
+  float host[4] = {0, 0, 0, 0};
+  ggml_backend_tensor_set(b, host, 0, ggml_nbytes(b));
+  ggml_backend_graph_compute(cpu, gf);
+  ggml_backend_tensor_get(y, host, 0, sizeof(host));
+  ggml_gallocr_free(galloc);
+  ggml_backend_free(cpu);
+  ggml_free(gctx);
+  gguf_init_params uparams = {true, nullptr};
+  gguf_context *gguf = gguf_init_from_file("model.gguf", uparams);
+  int64_t key = gguf_find_key(gguf, "general.name");
+  const char *model_name = key < 0 ? "" : gguf_get_val_str(gguf, key);
+  gguf_free(gguf);
+  llama_backend_init();
+  llama_model *model = llama_model_load_from_file("model.gguf", llama_model_default_params());
+  llama_context *lctx = llama_init_from_model(model, llama_context_default_params());
+  const llama_vocab *vocab = llama_model_get_vocab(model);
+  std::vector<llama_token> tokens(16);
+  int n = llama_tokenize(vocab, "hi", 2, tokens.data(), 16, true, false);
+  llama_decode(lctx, llama_batch_get_one(tokens.data(), n));
+  llama_batch batch = llama_batch_init(8, 0, 1);
+  batch.logits[batch.n_tokens - 1] = true;
+  llama_sampler *smpl = llama_sampler_chain_init(llama_sampler_chain_default_params());
+  llama_sampler_chain_add(smpl, llama_sampler_init_greedy());
+  llama_token next = llama_sampler_sample(smpl, lctx, -1);
+  char piece[32];
+  llama_token_to_piece(vocab, next, piece, sizeof(piece), 0, false);
+  const float *logits = llama_get_logits_ith(lctx, -1);
+  llama_sampler_free(smpl);
+  llama_batch_free(batch);
+  llama_free(lctx);
+  llama_model_free(model);
+  return image.empty() + static_cast<int>(shape.size()) + (name ? 0 : 1) + (logits ? 0 : 1) + model_name[0];
 }
 )";
   EXPECT_EQ(compileErrors(Cases + "stand_ins.cc", Source, {"-std=c++17", "-I" + Dir}), "");

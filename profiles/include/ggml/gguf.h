@@ -1,0 +1,3 @@
+// Older ggml checkouts are included as "ggml/gguf.h".
+#pragma once
+#include <gguf.h>
