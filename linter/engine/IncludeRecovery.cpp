@@ -150,7 +150,10 @@ public:
       Consumers.push_back(std::make_unique<ProjectScope>());
     const bool Summarize = Summary && Profiles;
     if (Summarize && Options.Settle)
-      Consumers.push_back(std::make_unique<SettleConsumer>(*Profiles, File.str(), *Summary, Options));
+      // Named as the run names it (the runner's path, not the compile
+      // command's spelling): the settling and the summaries key files by it.
+      Consumers.push_back(std::make_unique<SettleConsumer>(
+          *Profiles, Summary->File.empty() ? File.str() : Summary->File, *Summary, Options));
     Consumers.push_back(Checks.createASTConsumer(CI, File));
     if (Summarize && !Options.Settle)
       Consumers.push_back(std::make_unique<SummaryConsumer>(*Profiles, File.str(), *Summary));
@@ -296,6 +299,7 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   FileRun Run;
   llvm::Expected<std::shared_ptr<const ApiProfiles>> Profiles = std::shared_ptr<const ApiProfiles>();
   if (Summary) {
+    Summary->File = File;
     Context.setCurrentFile(File);
     const auto &CheckOptions = Context.getOptions().CheckOptions;
     auto It = CheckOptions.find("Profiles");

@@ -495,6 +495,27 @@ TEST_F(CacheCli, AFileGivesTheSameFindingsAloneInItsDirectoryOrInTheTree) {
   }
 }
 
+TEST_F(CacheCli, FilesThatACompileDatabaseNamesRelativelySettleTogether) {
+  // The database spells each file relative to its directory; the run names
+  // them by their paths: the settling knows each file by the run's name.
+  write("src/loop.cc", std::string(Prelude) + "void step(void *k);\nvoid train(void *k) {\n"
+                                              "  for (int i = 0; i < 10; ++i) {\n    step(k);\n"
+                                              "    cudaDeviceSynchronize();\n  }\n}\n");
+  write("src/step.cc", std::string(Prelude) + "void step(void *k) { cuLaunchKernel(k); }\n");
+  std::string Db = "[";
+  for (const char *F : {"loop.cc", "step.cc"})
+    Db += std::string(Db.size() > 1 ? "," : "") + "{\"directory\": \"" + Root + "/src\", \"file\": \"" + F +
+          "\", \"arguments\": [\"c++\", \"-std=c++17\", \"-c\", \"" + F + "\"]}";
+  write("src/compile_commands.json", Db + "]");
+  ProcessResult R = runProcess(MLPERF_LINT_BINARY,
+                               {"--cache-dir=" + Root + "/cache", "--verbose", "--format=json",
+                                "--checks=-*,mlperf-sync-in-loop", "-p", Root + "/src", "loop.cc", "step.cc"},
+                               Root + "/src", {{"XDG_CACHE_HOME", Root + "/xdg"}});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_NE(R.Err.find("2 parse(s) for 2 file(s), facts settled in memory in"), std::string::npos) << R.Err;
+  EXPECT_EQ(nlohmann::json::parse(R.Out)["diagnostics"].size(), 1u) << R.Out;
+}
+
 TEST_F(CacheCli, AVirtualCallInOneFileRunsTheOverrideInAnother) {
   // train.cc's loop calls Model::step through a reference; impl.cc defines
   // the override, which syncs after each step it launches.
