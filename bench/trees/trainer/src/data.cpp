@@ -7,7 +7,7 @@ std::vector<Batch> load_samples(int64_t count, int64_t features, int64_t classes
   return out;
 }
 
-Batch make_batch(const std::vector<Batch> &samples, size_t first, size_t count, torch::Device device) {
+Batch make_batch(const std::vector<Batch>& samples, size_t first, size_t count, torch::Device device) {
   std::vector<torch::Tensor> xs, ys;
   for (size_t i = first; i < first + count && i < samples.size(); ++i) {
     xs.push_back(samples[i].x.to(device));

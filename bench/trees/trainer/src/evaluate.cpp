@@ -1,7 +1,7 @@
 #include "evaluate.h"
 #include "metrics.h"
 
-double evaluate(Classifier &net, const std::vector<Batch> &samples, int64_t batch_size, torch::Device device) {
+double evaluate(Classifier& net, const std::vector<Batch>& samples, int64_t batch_size, torch::Device device) {
   net->eval();
   double total = 0;
   int64_t batches = 0;

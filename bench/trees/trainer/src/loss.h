@@ -2,4 +2,4 @@
 #include <torch/torch.h>
 
 /// Cross-entropy with per-class weights.
-torch::Tensor weighted_loss(const torch::Tensor &logits, const torch::Tensor &target, torch::Device device);
+torch::Tensor weighted_loss(const torch::Tensor& logits, const torch::Tensor& target, torch::Device device);
