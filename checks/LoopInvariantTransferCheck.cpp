@@ -158,13 +158,7 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   // each step runs (one declared before the loop is the hoist below).
   if (const CallExpr *Made = Value ? madeFromConstants(Value, A) : nullptr) {
     const Stmt *PerStep = Hot->Loop && A.owner(Hot->Loop) == A.owner(Call) ? Hot->Loop : nullptr;
-    const SourceManager &SM = *Result.SourceManager;
-    auto DeclaredPerStep = [&] {
-      SourceRange R = PerStep->getSourceRange();
-      return SM.isBeforeInTranslationUnit(R.getBegin(), Var->getLocation()) &&
-             SM.isBeforeInTranslationUnit(Var->getLocation(), R.getEnd());
-    };
-    if (!Var || !PerStep || DeclaredPerStep()) {
+    if (!Var || !PerStep || contains(PerStep, Var->getLocation(), *Result.SourceManager)) {
       reportConstantData(Call, Made, *Hot, Result);
       return;
     }

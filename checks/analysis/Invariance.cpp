@@ -139,11 +139,6 @@ private:
   const ApiProfiles &P;
 };
 
-bool contains(const Stmt *Region, SourceLocation Loc, const SourceManager &SM) {
-  SourceRange R = Region->getSourceRange();
-  return !SM.isBeforeInTranslationUnit(Loc, R.getBegin()) && !SM.isBeforeInTranslationUnit(R.getEnd(), Loc);
-}
-
 bool changedIn(const ValueDecl *VD, const Stmt *Region, const Stmt *Self = nullptr) {
   ChangeFinder F(VD, Self);
   F.TraverseStmt(const_cast<Stmt *>(Region));

@@ -79,6 +79,11 @@ const Expr *stripConversions(const Expr *E) {
   }
 }
 
+bool contains(const Stmt *Region, SourceLocation Loc, const SourceManager &SM) {
+  SourceRange R = Region->getSourceRange();
+  return !SM.isBeforeInTranslationUnit(Loc, R.getBegin()) && !SM.isBeforeInTranslationUnit(R.getEnd(), Loc);
+}
+
 const VarDecl *namedVar(const Expr *E) {
   if (!E)
     return nullptr;

@@ -24,6 +24,8 @@ const Expr *stripWrappers(const Expr *E);
 const Expr *stripConversions(const Expr *E);
 /// Whether every location of the range is outside macros.
 bool isMacroFree(SourceRange R);
+/// Whether \p Loc lies within \p Region's source range (its ends included).
+bool contains(const Stmt *Region, SourceLocation Loc, const SourceManager &SM);
 
 /// The variable \p E names (through casts, temporaries and `&`), or null.
 const VarDecl *namedVar(const Expr *E);
