@@ -112,9 +112,15 @@ void DecodeBatchingCheck::checkAllOutputs(const BinaryOperator *Assign, ModelAna
   std::optional<int64_t> Value = constInt(Assign->getRHS(), Ctx);
   if (!Entry || Field->getMemberDecl()->getName() != Entry->Field || !Value || *Value == 0 || A.neverRuns(Assign))
     return;
+  // A loop over the tokens of one batch: not one that makes a batch per
+  // iteration (a chunk of a long prompt asks for its last token's output).
+  const VarDecl *Batch = namedVar(Field->getBase());
+  auto MakesBatch = [&](const Stmt *L) {
+    return Batch && (contains(L, Batch->getLocation(), SM) || assignsTo(L, Batch));
+  };
   const Stmt *Loop = nullptr;
   for (const Stmt *L : A.enclosingLoops(Assign))
-    if (readsChangedIn(Subscript->getIdx(), L)) {
+    if (!MakesBatch(L) && readsChangedIn(Subscript->getIdx(), L)) {
       Loop = L;
       break;
     }
