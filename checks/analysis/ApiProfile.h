@@ -5,6 +5,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -192,6 +193,10 @@ struct RoleMatch {
 
 /// Where an argument says a tensor goes.
 enum class DeviceKind { Cpu, Accelerator, UnknownDevice, NotDevice };
+/// The summaries' names of device kinds: "cpu", "accelerator", "unknown"
+/// (NotDevice, which no device argument has, reads as "unknown").
+llvm::StringRef deviceKindName(DeviceKind K);
+DeviceKind deviceKindNamed(llvm::StringRef Name);
 
 /// The set of loaded profiles with an index for fast matching.
 class ApiProfiles {
@@ -223,8 +228,14 @@ public:
   bool isDeviceMarkerCall(const clang::FunctionDecl *FD) const;
   /// The profile whose autograd tensor types include \p T, or null.
   const Profile *autogradTensorProfile(clang::QualType T) const;
-  /// Classifies an expression used as a device argument.
-  DeviceKind classifyDeviceArg(const clang::Expr *E) const;
+  /// What a variable holds where an expression reads it (\p Use): a device
+  /// kind, or nothing to fall back on the variable's declaration alone.
+  using DeviceVariableKind =
+      llvm::function_ref<std::optional<DeviceKind>(const clang::VarDecl *, const clang::Expr *Use)>;
+  /// Classifies an expression used as a device argument; the variables it
+  /// reads are asked of \p Variable first (ModelAnalysis::deviceKind follows
+  /// their values through the function and the calls of its parameters).
+  DeviceKind classifyDeviceArg(const clang::Expr *E, DeviceVariableKind Variable = {}) const;
   /// Whether \p E is of a device, device-kind or options type of the device model.
   bool isDeviceModelArg(const clang::Expr *E) const;
   /// The tensor whose device a device argument follows (`other` in

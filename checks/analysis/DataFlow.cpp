@@ -103,6 +103,129 @@ const Stmt *findInFlow(const Expr *E, llvm::function_ref<bool(const Stmt *)> Vis
   return nullptr;
 }
 
+namespace {
+/// A write of a variable: the value it stores (null when not known) and the
+/// statement or expression that stores it.
+struct Write {
+  const Expr *Value;
+  const Stmt *At;
+};
+
+/// The writes of \p V in \p S; false when one cannot be followed.
+bool collectWrites(const Stmt *S, const VarDecl *V, bool InLambda, llvm::SmallVectorImpl<Write> &Out) {
+  if (!S)
+    return true;
+  auto Names = [&](const Expr *E) { return E && namedVar(E) == V && !isa<UnaryOperator>(stripWrappers(E)); };
+  bool Assigns = false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Names(BO->getLHS())) {
+    if (BO->getOpcode() != BO_Assign)
+      return false;
+    Out.push_back({BO->getRHS(), BO});
+    Assigns = true;
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+             OC && OC->isAssignmentOp() && OC->getNumArgs() == 2 && Names(OC->getArg(0))) {
+    if (OC->getOperator() != OO_Equal)
+      return false;
+    Out.push_back({OC->getArg(1), OC});
+    Assigns = true;
+  } else if (const auto *U = dyn_cast<UnaryOperator>(S);
+             U && (U->getOpcode() == UO_AddrOf || U->isIncrementDecrementOp()) && Names(U->getSubExpr())) {
+    return false;
+  } else if (isa<CallExpr, CXXConstructExpr>(S)) {
+    const auto *CE = dyn_cast<CallExpr>(S);
+    const auto *Ctor = dyn_cast<CXXConstructExpr>(S);
+    const FunctionDecl *FD = CE ? CE->getDirectCallee() : Ctor->getConstructor();
+    llvm::ArrayRef<const Expr *> Args =
+        CE ? llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()) : llvm::ArrayRef(Ctor->getArgs(), Ctor->getNumArgs());
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+    // A method called on the variable (`v.f()`, `v == w` as a member operator) may change it unless const.
+    const Expr *Object = nullptr;
+    unsigned Offset = 0;
+    if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(CE))
+      Object = MC->getImplicitObjectArgument();
+    else if (isa_and_nonnull<CXXOperatorCallExpr>(CE) && MD && !Args.empty())
+      Object = Args[0], Offset = 1;
+    if (Names(Object) && (!MD || !MD->isConst()))
+      return false;
+    for (unsigned I = Offset; I < Args.size(); ++I) {
+      if (!Names(Args[I]))
+        continue;
+      if (!FD || I - Offset >= FD->getNumParams())
+        return false;
+      QualType T = FD->getParamDecl(I - Offset)->getType();
+      if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+        return false;
+    }
+  }
+  if (Assigns && InLambda)
+    return false;
+  bool Lambda = InLambda || isa<LambdaExpr>(S);
+  for (const Stmt *C : S->children())
+    if (!collectWrites(C, V, Lambda, Out))
+      return false;
+  return true;
+}
+
+/// Whether \p W runs whenever \p Use does, before it: a statement of a
+/// block around the use (or the declaration), not inside a branch or loop
+/// of its own, ending before the use.
+bool dominates(const Write &W, const Expr *Use, const ModelAnalysis &A, const SourceManager &SM) {
+  if (!SM.isBeforeInTranslationUnit(W.At->getEndLoc(), Use->getBeginLoc()))
+    return false;
+  const Stmt *S = W.At;
+  for (const Stmt *P = A.parent(S); P; S = P, P = A.parent(P)) {
+    if (isa<CompoundStmt>(P))
+      return isInside(Use, P, A);
+    if (!isa<Expr, DeclStmt>(P))
+      return false;
+  }
+  return false;
+}
+} // namespace
+
+llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *Use, const ModelAnalysis &A,
+                                                  bool &Complete) {
+  Complete = false;
+  llvm::SmallVector<const Expr *, 4> Out;
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!V->isLocalVarDecl() || V->isStaticLocal() || !V->getInit() || !FD || !FD->getBody())
+    return Out;
+  llvm::SmallVector<Write, 4> Writes;
+  if (!collectWrites(FD->getBody(), V, false, Writes))
+    return Out;
+  // A read in a lambda runs when the lambda does: only the initializer is sure to be what it reads.
+  bool InLambda = A.owner(Use) != FD;
+  for (const Stmt *P = A.parent(Use); P && !InLambda; P = A.parent(P))
+    InLambda = isa<LambdaExpr>(P);
+  if (InLambda) {
+    Complete = Writes.empty();
+    if (Complete)
+      Out.push_back(V->getInit());
+    return Out;
+  }
+  const SourceManager &SM = A.context().getSourceManager();
+  auto Before = [&](SourceLocation L, SourceLocation R) { return SM.isBeforeInTranslationUnit(L, R); };
+  // The last write made on every path to the use, else the declaration's.
+  const Write *Last = nullptr;
+  for (const Write &W : Writes)
+    if (dominates(W, Use, A, SM) && (!Last || Before(Last->At->getBeginLoc(), W.At->getBeginLoc())))
+      Last = &W;
+  SourceLocation From = Last ? Last->At->getBeginLoc() : V->getLocation();
+  std::vector<const Stmt *> Loops = A.enclosingLoops(Use);
+  Out.push_back(Last ? Last->Value : V->getInit());
+  for (const Write &W : Writes) {
+    if (&W == Last || !Before(From, W.At->getBeginLoc()))
+      continue;
+    bool BeforeUse = Before(W.At->getBeginLoc(), Use->getBeginLoc());
+    // A loop around the use but not around the last write runs later writes again before it.
+    bool Again = llvm::any_of(Loops, [&](const Stmt *L) { return isInside(W.At, L, A) && !contains(L, From, SM); });
+    if (BeforeUse || Again)
+      Out.push_back(W.Value);
+  }
+  Complete = true;
+  return Out;
+}
+
 bool isInside(const Stmt *S, const Stmt *Ancestor, const ModelAnalysis &A) {
   for (; S; S = A.parent(S))
     if (S == Ancestor)

@@ -14,6 +14,16 @@ bool underNoGradGuard(const Stmt *S, const ModelAnalysis &A);
 /// Visits \p E and, through local variables it reads, their initializers
 /// (up to a small depth); stops when \p Visit returns true. Returns that node.
 const Stmt *findInFlow(const Expr *E, llvm::function_ref<bool(const Stmt *)> Visit, unsigned Depth = 4);
+/// The values of the local variable \p V that may reach \p Use: its
+/// initializer and the values assigned to it, less those that an assignment
+/// made on every path to the use replaces (an assignment that is a statement
+/// of a block around the use, unless a loop around the use, not around that
+/// assignment, brings later ones back). Structured code only: none, and
+/// \p Complete false, when something else may write the variable (its
+/// address, a non-const reference or method, a compound assignment, a lambda)
+/// or it has no initializer.
+llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *Use, const ModelAnalysis &A,
+                                                  bool &Complete);
 /// Whether \p S is \p Ancestor or inside it (through the analysis' parents).
 bool isInside(const Stmt *S, const Stmt *Ancestor, const ModelAnalysis &A);
 /// Whether the record type of \p T (after references, pointers) is named \p Name

@@ -22,6 +22,25 @@ static bool assignedLater(const VarDecl *V) {
   return !FD || assignsTo(FD->getBody(), V);
 }
 
+llvm::StringRef deviceKindName(DeviceKind K) {
+  switch (K) {
+  case DeviceKind::Cpu:
+    return "cpu";
+  case DeviceKind::Accelerator:
+    return "accelerator";
+  default:
+    return "unknown";
+  }
+}
+
+DeviceKind deviceKindNamed(llvm::StringRef Name) {
+  if (Name == "cpu")
+    return DeviceKind::Cpu;
+  if (Name == "accelerator")
+    return DeviceKind::Accelerator;
+  return DeviceKind::UnknownDevice;
+}
+
 DeviceKind ApiProfiles::deviceKindOfName(llvm::StringRef Name) const {
   Name = lastComponent(Name);
   if (nameIn(Name, Devices.CpuNames))
@@ -60,7 +79,7 @@ const Expr *ApiProfiles::followedTensor(const Expr *E) const {
   return nullptr;
 }
 
-DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E) const {
+DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E, DeviceVariableKind Variable) const {
   if (!E || isa<CXXDefaultArgExpr>(E))
     return DeviceKind::NotDevice;
   E = stripConversions(E);
@@ -88,24 +107,28 @@ DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E) const {
       if (IsDeviceKind && deviceKindOfName(Var->getName()) != DeviceKind::UnknownDevice)
         return deviceKindOfName(Var->getName());
       if (IsDevice || IsDeviceKind) {
+        if (Variable)
+          if (std::optional<DeviceKind> K = Variable(Var, DRE))
+            return *K;
         const Expr *Init = Var->getInit();
         if (Init && (Var->getType().isConstQualified() || !Var->isLocalVarDeclOrParm()))
-          return classifyDeviceArg(Init);
+          return classifyDeviceArg(Init, Variable);
         // `auto device = Device(kCPU); if (gpu) device = Device(kCUDA);`: the CPU only if never reassigned.
         if (Init && Var->isLocalVarDecl())
-          return classifyDeviceArg(Init) == DeviceKind::Cpu && !assignedLater(Var) ? DeviceKind::Cpu
-                                                                                   : DeviceKind::UnknownDevice;
+          return classifyDeviceArg(Init, Variable) == DeviceKind::Cpu && !assignedLater(Var)
+                     ? DeviceKind::Cpu
+                     : DeviceKind::UnknownDevice;
         return DeviceKind::UnknownDevice;
       }
     }
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-    DeviceKind A = classifyDeviceArg(CO->getTrueExpr()), B = classifyDeviceArg(CO->getFalseExpr());
+    DeviceKind A = classifyDeviceArg(CO->getTrueExpr(), Variable), B = classifyDeviceArg(CO->getFalseExpr(), Variable);
     return A == B ? A : DeviceKind::UnknownDevice;
   }
   if (IsDevice) {
     if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() >= 1)
-      return classifyDeviceArg(C->getArg(0));
+      return classifyDeviceArg(C->getArg(0), Variable);
     return DeviceKind::UnknownDevice;
   }
   if (IsDeviceKind)
@@ -120,13 +143,13 @@ DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E) const {
       if (!MC)
         break;
       if (IsSetter(MC->getMethodDecl(), MC->getNumArgs()))
-        return classifyDeviceArg(MC->getArg(0));
+        return classifyDeviceArg(MC->getArg(0), Variable);
       if (followedTensor(MC))
         return DeviceKind::UnknownDevice;
       Cur = stripConversions(MC->getImplicitObjectArgument());
     }
     if (const auto *CE = dyn_cast<CallExpr>(E); CE && IsSetter(CE->getDirectCallee(), CE->getNumArgs()))
-      return classifyDeviceArg(CE->getArg(0));
+      return classifyDeviceArg(CE->getArg(0), Variable);
     return DeviceKind::NotDevice;
   }
   if (const auto *CE = dyn_cast<CallExpr>(E))

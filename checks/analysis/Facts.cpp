@@ -55,7 +55,7 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth);
 /// Tensor options that name no device or the CPU (`torch::kFloat`,
 /// `TensorOptions().dtype(...)`), unlike another tensor's `options()`.
 bool optionsOnHost(const Expr *Opt, const ModelAnalysis &A, int Depth) {
-  switch (A.profiles().classifyDeviceArg(Opt)) {
+  switch (A.deviceKind(Opt)) {
   case DeviceKind::Cpu:
     return true;
   case DeviceKind::Accelerator:
@@ -99,7 +99,7 @@ bool hostFactory(const CallExpr *CE, const ModelAnalysis &A, int Depth) {
     if (llvm::is_contained(D.OptionsTypes, Type) && !optionsOnHost(Arg, A, Depth + 1))
       return false;
     if (llvm::is_contained(D.DeviceTypes, Type) || Arg->getType()->isEnumeralType()) {
-      DeviceKind K = A.profiles().classifyDeviceArg(Arg);
+      DeviceKind K = A.deviceKind(Arg);
       if (K != DeviceKind::Cpu && K != DeviceKind::NotDevice)
         return false;
     }

@@ -191,7 +191,7 @@ bool ModelAnalysis::usesDevice(const CallSite &S) const {
   for (const Expr *Arg : Args) {
     if (isa<CXXDefaultArgExpr>(Arg) || !Profiles.isDeviceModelArg(Arg))
       continue;
-    DeviceKind K = Profiles.classifyDeviceArg(Arg);
+    DeviceKind K = deviceKind(Arg);
     if (K == DeviceKind::Accelerator || (K == DeviceKind::UnknownDevice && !deviceTakenFromTensor(Arg, Profiles)))
       return true;
   }

@@ -85,6 +85,16 @@ public:
   /// In a whole-project run, a file also is when another file of the project
   /// sends tensors to an accelerator: its helpers may get device tensors.
   bool deviceAware() const { return DeviceAware; }
+  /// Where a device argument sends a tensor (ApiProfiles::classifyDeviceArg),
+  /// with the variables it reads followed (DeviceFlow.cpp): a local, by the
+  /// values that reach the read (`device = kCPU;` after a CUDA probe wins); a
+  /// parameter, by what every call in the project passes (this file's calls,
+  /// other files' through their summaries, default arguments included).
+  DeviceKind deviceKind(const Expr *E) const { return deviceKindAt(E, 0); }
+  /// For the whole-project summaries: each device argument this file passes
+  /// to a function of the project (\p Callee, parameter \p Index).
+  void
+  forEachDeviceArgument(llvm::function_ref<void(const FunctionDecl *Callee, unsigned Index, DeviceKind K)> Fn) const;
   /// Device awareness from this translation unit's own code.
   bool usesDeviceItself() const { return LocalDeviceAware; }
   bool isTraining(const Stmt *Loop);
@@ -141,6 +151,9 @@ private:
   };
 
   void collect();
+  DeviceKind deviceKindAt(const Expr *E, unsigned Depth) const;
+  std::optional<DeviceKind> variableDevice(const VarDecl *V, const Expr *Use, unsigned Depth) const;
+  std::optional<DeviceKind> parameterDevice(const ParmVarDecl *P, unsigned Depth) const;
   /// The call gives an accelerator (or a device chosen at run time) to
   /// something, or is a device API call other than a probe.
   bool usesDevice(const CallSite &S) const;

@@ -54,6 +54,8 @@ void ProjectSummaries::resolveView(View &V, const std::map<std::string, FileSumm
       V.GradOffCallers[Usr].push_back(File);
     for (const auto &[Usr, Calls] : S.ChurnCalls)
       V.ChurnCallers[Usr].push_back(File);
+    for (const auto &[Usr, Args] : S.DeviceArgs)
+      V.DeviceArgCallers[Usr].push_back(File);
     if (S.UsesDevice)
       V.DeviceUsers.push_back(File);
   }
@@ -277,6 +279,23 @@ bool ProjectSummaries::anyUsesDevice(llvm::StringRef NotFrom) const {
   return llvm::any_of(viewOf(NotFrom).DeviceUsers, [&](const std::string &File) { return File != NotFrom; });
 }
 
+std::optional<std::string> ProjectSummaries::deviceArgument(llvm::StringRef Usr, llvm::StringRef NotFrom,
+                                                            unsigned Index) const {
+  std::optional<std::string> Kind;
+  const View &V = viewOf(NotFrom);
+  auto Callers = V.DeviceArgCallers.find(Usr.str());
+  if (Callers == V.DeviceArgCallers.end() || V.Ambiguous.count(Usr.str()))
+    return Kind;
+  for (const std::string &File : Callers->second) {
+    if (File == NotFrom)
+      continue;
+    const auto &Args = Files.at(File).DeviceArgs.at(Usr.str());
+    if (auto It = Args.find(Index); It != Args.end())
+      Kind = !Kind || *Kind == It->second ? It->second : "unknown";
+  }
+  return Kind;
+}
+
 std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
@@ -310,6 +329,13 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   for (const auto &[Usr, Fn] : S.Functions)
     if (calledFrom(Usr, S.File))
       OS << "used\x1f" << Usr << '\n';
+  // The devices other files pass to these functions (their parameters' devices).
+  for (const auto &[Usr, Fn] : S.Functions)
+    if (auto Callers = viewOf(S.File).DeviceArgCallers.find(Usr); Callers != viewOf(S.File).DeviceArgCallers.end())
+      for (const std::string &File : Callers->second)
+        if (File != S.File)
+          for (const auto &[I, Kind] : Files.at(File).DeviceArgs.at(Usr))
+            OS << "device-arg\x1f" << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Kind << '\n';
   if (!S.UsesDevice && anyUsesDevice(S.File))
     OS << "device\n";
   return Out;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -78,6 +79,10 @@ struct FileSummary {
   /// The file sends tensors or modules to an accelerator (its own code, not
   /// counting other files').
   bool UsesDevice = false;
+  /// The device arguments it passes to functions of the project (by the
+  /// callee's USR, then parameter): "cpu", "accelerator" or "unknown" when
+  /// its calls pass different ones (deviceKindName).
+  std::map<std::string, std::map<unsigned, std::string>> DeviceArgs;
 };
 
 /// A repository of independent programs (several files with `main`, each
@@ -119,6 +124,10 @@ public:
   /// the program's tensors may live there, in a helper file that only moves
   /// tensors next to others (`t.to(other)`) too.
   bool anyUsesDevice(llvm::StringRef NotFrom) const;
+  /// The device that every call from files other than \p NotFrom passes as
+  /// parameter \p Index of the function ("cpu", "accelerator", "unknown"
+  /// when they differ), or nothing when no other file passes one.
+  std::optional<std::string> deviceArgument(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const;
   const std::map<std::string, FileSummary> &files() const { return Files; }
   /// Everything the analysis of the file that \p S summarizes reads of these
   /// summaries: the facts of the functions it calls from other files, and the
@@ -140,7 +149,7 @@ private:
     // Which of Files name a USR among their per-step and grad-off calls, and
     // use a device: a query reads the few files that call a function, not
     // every file (dependencies() of each of 10,000 files was quadratic).
-    std::map<std::string, std::vector<std::string>> HotCallers, GradOffCallers, ChurnCallers;
+    std::map<std::string, std::vector<std::string>> HotCallers, GradOffCallers, ChurnCallers, DeviceArgCallers;
     std::vector<std::string> DeviceUsers;
     /// The USRs a call of a function may be recorded under in other files:
     /// its own, and those of the virtual methods it overrides.

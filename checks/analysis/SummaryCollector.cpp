@@ -115,6 +115,14 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     if (MD)
       F.Overrides = overriddenMethods(MD);
   });
+  A.forEachDeviceArgument([&](const FunctionDecl *Callee, unsigned Index, DeviceKind K) {
+    std::string Usr = usrOf(Callee);
+    if (Usr.empty())
+      return;
+    auto [It, New] = S.DeviceArgs[Usr].try_emplace(Index, deviceKindName(K).str());
+    if (!New && It->second != deviceKindName(K))
+      It->second = deviceKindName(DeviceKind::UnknownDevice).str();
+  });
   A.forEachExternalCall([&](const Expr *Call, const FunctionDecl *Caller, const FunctionDecl *Callee) {
     std::string CalleeUsr = usrOf(Callee);
     if (CalleeUsr.empty())

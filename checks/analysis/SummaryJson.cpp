@@ -1,6 +1,7 @@
 // The JSON form of the whole-project summaries, as the linter stores them:
 // {"version": N, "files": {FILE: {"mtime", "size", "functions": {USR: ...},
-// "hot_calls": {USR: [...]}, "churn_calls": {USR: [...]}, "uses", "grad_off_calls", "uses_device"}}}.
+// "hot_calls": {USR: [...]}, "churn_calls": {USR: [...]}, "uses", "grad_off_calls", "uses_device",
+// "device_args": {USR: [[PARAM, KIND], ...]}}}}.
 #include "ProjectSummaries.h"
 
 #include <nlohmann/json.hpp>
@@ -11,8 +12,8 @@ using nlohmann::json;
 
 namespace {
 // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire";
-// 7: "churn_calls"; 8: "result_use", "overrides"
-constexpr int SummaryVersion = 8;
+// 7: "churn_calls"; 8: "result_use", "overrides"; 9: "device_args"
+constexpr int SummaryVersion = 9;
 
 json functionJson(const FunctionFacts &Fn) {
   return {{"name", Fn.Name},
@@ -51,7 +52,8 @@ json fileJson(const FileSummary &S) {
             {"churn_calls", json::object()},
             {"uses", S.Uses},
             {"grad_off_calls", S.GradOffCalls},
-            {"uses_device", S.UsesDevice}};
+            {"uses_device", S.UsesDevice},
+            {"device_args", S.DeviceArgs}};
   for (const auto &[Usr, Fn] : S.Functions)
     F["functions"][Usr] = functionJson(Fn);
   for (const auto &[Usr, Sites] : S.HotCalls)
@@ -107,6 +109,7 @@ FileSummary parseFile(const std::string &File, const json &J) {
   S.Uses = J.at("uses").get<std::set<std::string>>();
   S.GradOffCalls = J.at("grad_off_calls").get<std::map<std::string, bool>>();
   S.UsesDevice = J.at("uses_device").get<bool>();
+  S.DeviceArgs = J.at("device_args").get<std::map<std::string, std::map<unsigned, std::string>>>();
   for (auto F = J.at("functions").begin(); F != J.at("functions").end(); ++F)
     S.Functions[F.key()] = parseFunction(*F);
   for (auto H = J.at("hot_calls").begin(); H != J.at("hot_calls").end(); ++H)

@@ -20,14 +20,15 @@ const char *const ExpectedJson = MLPERF_SOURCE_DIR "/tests/lint/data/analysis/su
 
 /// A training loop that calls functions another file defines: per step with
 /// two invariant arguments (augment), per step with a value (log_loss), and
-/// once under a no-grad guard (evaluate); predict runs the model outside any loop.
+/// once under a no-grad guard (evaluate), with the CPU as device (save);
+/// predict runs the model outside any loop.
 const char *const TrainSource = R"cc(
 struct Net : torch::nn::Module {
   torch::Tensor forward(const torch::Tensor &x);
 };
 torch::Tensor augment(const torch::Tensor &batch, long seed);
 float evaluate(Net &net, const torch::Tensor &x);
-void log_loss(float loss);
+void log_loss(float loss); void save(Net &net, torch::Device where);
 
 void train(Net &net, torch::optim::SGD &opt, const torch::Tensor &data, long steps) {
   long seed = 7;
@@ -40,6 +41,7 @@ void train(Net &net, torch::optim::SGD &opt, const torch::Tensor &data, long ste
   }
   torch::NoGradGuard no_grad;
   evaluate(net, x);
+  save(net, torch::kCPU);
 }
 
 float predict(Net &net, const torch::Tensor &x) { return net.forward(x).item(); }
@@ -93,6 +95,10 @@ TEST(AnalysisSummaries, CollectorRecordsFunctionsCallsAndDevices) {
   ASSERT_EQ(F.HotCalls.count(Log), 1u);
   EXPECT_TRUE(F.HotCalls.at(Log).front().InvariantArgs.empty()) << "y.item() is a new value every step";
   EXPECT_EQ(F.HotCalls.count(Evaluate), 0u) << "evaluate runs once, after the loop";
+  ASSERT_TRUE(S.call("train", "save"));
+  std::string Save = usrOf(S.call("train", "save")->getDirectCallee());
+  EXPECT_EQ(F.DeviceArgs[Save], (std::map<unsigned, std::string>{{1, "cpu"}})) << "the device it passes";
+  EXPECT_EQ(F.DeviceArgs.size(), 1u);
 }
 
 TEST(AnalysisSummaries, JsonMatchesTheCheckedInFormAndRoundTrips) {
@@ -125,10 +131,10 @@ TEST(AnalysisSummaries, FromJsonRebuildsOlderVersionsAndNamesTheSourceOfErrors) 
     return P ? std::string() : llvm::toString(P.takeError());
   };
   EXPECT_EQ(Error(R"({"version": 99, "files": {}})"), "s.json: unknown summary version");
-  EXPECT_NE(Error(R"({"version": 8, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
+  EXPECT_NE(Error(R"({"version": 9, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
             std::string::npos);
   EXPECT_NE(Error("{").find("s.json: invalid summaries: "), std::string::npos);
-  EXPECT_EQ(Error(R"({"version": 8, "files": {}})"), "");
+  EXPECT_EQ(Error(R"({"version": 9, "files": {}})"), "");
 }
 
 FunctionFacts facts(const std::string &Name, const std::string &File, unsigned Line,

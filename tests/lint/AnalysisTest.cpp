@@ -260,6 +260,43 @@ bool has_gpu();
             "t.to(t); }"));
   EXPECT_TRUE(Aware("void f(fw::Tensor t) { if (fw::has_gpu()) t.to(fw::kCUDA); }"));
   EXPECT_TRUE(Aware("void f(fw::Tensor t) { fw::DeviceType d = fw::has_gpu() ? fw::kCUDA : fw::kCPU; t.to(d); }"));
+
+  // A device variable is read where it is used: the values that reach the read.
+  const std::string Probe = "void f(fw::Tensor t, bool x) { fw::DeviceType d = fw::kCPU;\n"
+                            "  if (fw::has_gpu()) d = fw::kCUDA;\n";
+  EXPECT_FALSE(Aware(Probe + "  d = fw::kCPU;\n  t.to(d); }")) << "the probe's choice is overridden";
+  EXPECT_TRUE(Aware(Probe + "  t.to(d); }"));
+  EXPECT_TRUE(Aware(Probe + "  d = fw::kCPU;\n  if (x) d = fw::kCUDA;\n  t.to(d); }")) << "a later branch may set it";
+  EXPECT_TRUE(Aware(Probe + "  d = fw::kCPU;\n  for (int i = 0; i < 3; ++i) { t.to(d); d = fw::kCUDA; } }"))
+      << "the next iteration reads what the loop assigned";
+  EXPECT_FALSE(Aware("void f(fw::Tensor t) { fw::DeviceType d = fw::kCUDA;\n"
+                     "  for (int i = 0; i < 3; ++i) { d = fw::kCPU; t.to(d); d = fw::kCUDA; } }"))
+      << "each iteration sets it before the read";
+  EXPECT_TRUE(Aware("void set(fw::DeviceType *); void f(fw::Tensor t) { fw::DeviceType d = fw::kCPU;\n"
+                    "  if (fw::has_gpu()) set(&d);\n  t.to(d); }"))
+      << "written through its address";
+  EXPECT_TRUE(Aware("void f(fw::Tensor t) { fw::DeviceType d = fw::kCPU; auto g = [&] { d = fw::kCUDA; }; g(); "
+                    "t.to(d); }"))
+      << "written by a lambda";
+
+  // A parameter holds what every call passes (default arguments included);
+  // a function other translation units may call is not known without the project.
+  EXPECT_FALSE(Aware("static void g(fw::Tensor t, fw::DeviceType d) { t.to(d); }\n"
+                     "void f(fw::Tensor t) { fw::DeviceType d = fw::has_gpu() ? fw::kCUDA : fw::kCPU; d = fw::kCPU; "
+                     "g(t, d); }"));
+  EXPECT_FALSE(Aware("static void g(fw::Tensor t, fw::DeviceType d = fw::kCPU) { t.to(d); }\n"
+                     "void f(fw::Tensor t) { g(t); }"));
+  EXPECT_FALSE(Aware("static void g(fw::Tensor t, fw::DeviceType d) { t.to(d); }\n"
+                     "static void h(fw::Tensor t, fw::DeviceType d) { g(t, d); }\n"
+                     "void f(fw::Tensor t) { h(t, fw::kCPU); }"))
+      << "through a chain of calls";
+  EXPECT_TRUE(Aware("static void g(fw::Tensor t, fw::DeviceType d) { t.to(d); }\n"
+                    "void f(fw::Tensor t) { g(t, fw::kCPU); g(t, fw::kCUDA); }"));
+  EXPECT_TRUE(Aware("void g(fw::Tensor t, fw::DeviceType d) { t.to(d); }\n"
+                    "void f(fw::Tensor t) { if (!fw::has_gpu()) g(t, fw::kCPU); }"))
+      << "g has external linkage";
+  EXPECT_TRUE(Aware("static void g(fw::Tensor t, fw::DeviceType d) { t.to(d); }\nbool f() { return fw::has_gpu(); }"))
+      << "no call says what it gets";
 }
 
 } // namespace

@@ -424,5 +424,28 @@ TEST_F(WholeProjectTest, AForwardThatDifferentiatesNeedsGradients) {
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{"eval.cc:11 mlperf-no-grad-inference"}) << R.Out << R.Err;
 }
 
+/// A program that probes for an accelerator and then sets the CPU anyway
+/// gives its training function (another file) a CPU device: its reads are
+/// host reads. A program that keeps the probe's choice may train on the
+/// accelerator. Either way the file alone, with the stored summaries of the
+/// rest, gives what the tree gives.
+TEST_F(WholeProjectTest, ADeviceParameterHoldsWhatEveryCallPasses) {
+  for (const char *Name : {"fw.h", "profile.json", "train.cc", "main.cc", ".mlperf-lint"})
+    copy(Cases + "cpudevice/" + Name, Repo + "cpudevice/" + Name);
+  auto Lint = [&](const std::string &Path) {
+    return runProcess(MLPERF_LINT_BINARY, {"--format=json", Path, "--", "-std=c++17"}, Repo + "cpudevice",
+                      {{"XDG_CACHE_HOME", Cache}});
+  };
+  ProcessResult R = Lint(".");
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << R.Out << R.Err;
+  EXPECT_EQ(placed(Lint("train.cc").Out), std::vector<std::string>{});
+  std::string Main = readFile(Repo + "cpudevice/main.cc");
+  std::ofstream(Repo + "cpudevice/main.cc") << Main.replace(Main.find("  device = fw::kCPU;\n"), 21, "");
+  const std::vector<std::string> Read = {"train.cc:9 mlperf-materialize-in-loop"};
+  R = Lint(".");
+  EXPECT_EQ(placed(R.Out), Read) << R.Out << R.Err;
+  EXPECT_EQ(placed(Lint("train.cc").Out), Read);
+}
+
 } // namespace
 } // namespace mlperf::test

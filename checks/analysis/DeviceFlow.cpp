@@ -1,0 +1,114 @@
+// Device arguments through the variables that hold them: a local's values
+// where it is read, a parameter's from the calls of its function.
+#include "DataFlow.h"
+#include "ModelAnalysis.h"
+#include "SourceUtils.h"
+#include "SummaryCollector.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace clang::tidy::mlperf {
+
+namespace {
+constexpr unsigned MaxDepth = 6;
+
+/// Two values that may reach one read: the same kind, or unknown.
+DeviceKind join(std::optional<DeviceKind> A, DeviceKind B) {
+  if (B == DeviceKind::NotDevice)
+    B = DeviceKind::UnknownDevice;
+  return !A || *A == B ? B : DeviceKind::UnknownDevice;
+}
+
+/// The argument a call passes for parameter \p Index of its callee (its
+/// default value when it passes none); null when not known.
+const Expr *argumentFor(const Expr *Call, unsigned Index) {
+  llvm::ArrayRef<const Expr *> Args;
+  unsigned Offset = 0;
+  if (const auto *CE = dyn_cast<CallExpr>(Call)) {
+    Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+    if (isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(CE->getDirectCallee()))
+      Offset = 1;
+  } else if (const auto *C = dyn_cast<CXXConstructExpr>(Call)) {
+    Args = llvm::ArrayRef(C->getArgs(), C->getNumArgs());
+  }
+  if (Index + Offset >= Args.size())
+    return nullptr;
+  const Expr *Arg = Args[Index + Offset];
+  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
+    return D->getExpr();
+  return Arg;
+}
+
+/// Whether calls from other translation units may reach \p FD unseen: it has
+/// external linkage and no whole-project run records who calls it.
+bool callableUnseen(const FunctionDecl *FD, const ModelAnalysis &A) {
+  return !A.project() && FD->isExternallyVisible();
+}
+} // namespace
+
+DeviceKind ModelAnalysis::deviceKindAt(const Expr *E, unsigned Depth) const {
+  return Profiles.classifyDeviceArg(E,
+                                    [&](const VarDecl *V, const Expr *Use) { return variableDevice(V, Use, Depth); });
+}
+
+std::optional<DeviceKind> ModelAnalysis::variableDevice(const VarDecl *V, const Expr *Use, unsigned Depth) const {
+  if (Depth >= MaxDepth)
+    return std::nullopt;
+  if (const auto *P = dyn_cast<ParmVarDecl>(V))
+    return parameterDevice(P, Depth);
+  if (!V->isLocalVarDecl() || V->isStaticLocal() || !V->getInit())
+    return std::nullopt;
+  bool Complete = false;
+  llvm::SmallVector<const Expr *, 4> Values = reachingValues(V, Use, *this, Complete);
+  if (!Complete) // written where its value is not followed
+    return DeviceKind::UnknownDevice;
+  std::optional<DeviceKind> K;
+  for (const Expr *Value : Values)
+    K = join(K, deviceKindAt(Value, Depth + 1));
+  return K;
+}
+
+std::optional<DeviceKind> ModelAnalysis::parameterDevice(const ParmVarDecl *P, unsigned Depth) const {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+  if (!FD || !FD->getBody() || assignsTo(FD->getBody(), P) || callableUnseen(FD, *this))
+    return std::nullopt;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
+    return std::nullopt;
+  unsigned Index = P->getFunctionScopeIndex();
+  std::optional<DeviceKind> K;
+  for (const Expr *Call : callSites(FD)) {
+    const Expr *Arg = argumentFor(Call, Index);
+    if (!Arg)
+      return std::nullopt;
+    K = join(K, deviceKindAt(Arg, Depth + 1));
+  }
+  if (Project)
+    if (std::optional<std::string> Elsewhere = Project->deviceArgument(usrOf(FD), mainFileName(), Index))
+      K = join(K, deviceKindNamed(*Elsewhere));
+  return K;
+}
+
+void ModelAnalysis::forEachDeviceArgument(
+    llvm::function_ref<void(const FunctionDecl *, unsigned, DeviceKind)> Fn) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const CallSite &C : Calls) {
+    const FunctionDecl *Callee = C.Callee;
+    if (!Callee) {
+      if (const auto *CE = dyn_cast<CallExpr>(C.E))
+        Callee = CE->getDirectCallee();
+      else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(C.E))
+        Callee = Ctor->getConstructor();
+    }
+    if (!Callee || SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
+      continue;
+    for (const ParmVarDecl *P : Callee->parameters()) {
+      const Expr *Arg = argumentFor(C.E, P->getFunctionScopeIndex());
+      if (Arg && Profiles.isDeviceModelArg(Arg))
+        Fn(Callee, P->getFunctionScopeIndex(), deviceKind(Arg));
+    }
+  }
+}
+
+} // namespace clang::tidy::mlperf
