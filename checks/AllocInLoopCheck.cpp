@@ -87,6 +87,13 @@ void AllocInLoopCheck::explainChurn(const Churn &C, bool WithContext, ModelAnaly
         << C.Call->getDirectCallee() << C.Hot.Request;
   if (C.Release)
     diag(reportLoc(C.Release->getExprLoc(), SM), "released here", DiagnosticIDs::Note);
+  if (C.Skip)
+    diag(reportLoc(C.Skip->getBeginLoc(), SM),
+         "this %select{return|break|continue}0 skips the release: the handle leaks whenever it is taken",
+         DiagnosticIDs::Note)
+        << (isa<ReturnStmt>(C.Skip)  ? 0
+            : isa<BreakStmt>(C.Skip) ? 1
+                                     : 2);
   if (WithContext)
     explainHot(C.Hot, SM);
 }

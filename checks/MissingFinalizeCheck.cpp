@@ -25,23 +25,62 @@ void MissingFinalizeCheck::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
+/// Whether an assignment to \p LHS stores into memory the function does not
+/// own: a field (`obj->field = h`, `this->h_ = h`, `img.data = h`) or what a
+/// parameter or a global points to (`*out = h`, `outs[i] = h`).
+static bool storesOutside(const Expr *LHS) {
+  LHS = LHS->IgnoreParenImpCasts();
+  if (isa<MemberExpr>(LHS))
+    return true;
+  const Expr *Base = nullptr;
+  if (const auto *U = dyn_cast<UnaryOperator>(LHS); U && U->getOpcode() == UO_Deref)
+    Base = U->getSubExpr();
+  else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(LHS))
+    Base = AS->getBase();
+  const VarDecl *VD = Base ? namedVar(Base) : nullptr;
+  return VD && (isa<ParmVarDecl>(VD) || !VD->hasLocalStorage());
+}
+
 /// Whether the handle leaves \p Region's function: returned, stored into a
-/// member (`obj->field = h`, `this->h_ = h`) or pushed into a container.
+/// member or through an out-parameter (storesOutside) or pushed into a
+/// container, itself or through a local variable it was copied into
+/// (`temp = p; ... a->out = temp;`).
 static bool escapes(const Stmt *Region, const HandleRef &Handle) {
+  llvm::SmallVector<HandleRef, 4> Names{Handle};
+  auto Named = [&](const Expr *E) { return llvm::is_contained(Names, handleRefOf(E)); };
+  auto AddCopy = [&](const VarDecl *To) {
+    HandleRef Copy;
+    Copy.D = To;
+    if (To && To->isLocalVarDecl() && To->hasLocalStorage() && To->getType()->isPointerType() &&
+        !llvm::is_contained(Names, Copy))
+      Names.push_back(Copy);
+  };
+  std::function<void(const Stmt *)> Copies = [&](const Stmt *S) {
+    if (!S || isa<CXXCatchStmt>(S))
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() && Named(VD->getInit()))
+          AddCopy(VD);
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign && Named(BO->getRHS()))
+      AddCopy(namedVar(BO->getLHS()));
+    for (const Stmt *C : S->children())
+      Copies(C);
+  };
+  if (!Handle.element() && !Handle.Field)
+    Copies(Region);
   bool Escapes = false;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S || Escapes || isa<CXXCatchStmt>(S)) // a handler runs only when something failed, not every iteration
       return;
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S); MC && MC->getMethodDecl() &&
-                                                         MC->getMethodDecl()->getIdentifier() &&
-                                                         MC->getMethodDecl()->getName().contains("push") &&
-                                                         MC->getNumArgs() >= 1 && handleRefOf(MC->getArg(0)) == Handle)
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
+        MC && MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() &&
+        MC->getMethodDecl()->getName().contains("push") && MC->getNumArgs() >= 1 && Named(MC->getArg(0)))
       Escapes = true;
-    if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && RS->getRetValue() && handleRefOf(RS->getRetValue()) == Handle)
+    if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && RS->getRetValue() && Named(RS->getRetValue()))
       Escapes = true;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() &&
-                                                      isa<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()) &&
-                                                      handleRefOf(BO->getRHS()) == Handle)
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp() && storesOutside(BO->getLHS()) && Named(BO->getRHS()))
       Escapes = true;
     for (const Stmt *C : S->children())
       Walk(C);
@@ -85,9 +124,16 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   const Expr *Release = findReleaseOf(Region, Handle, A);
   if (escapes(Region, Handle))
     return;
-  bool EarlyExit = Release && exitsBetween(Region, Call->getEndLoc(), Release->getBeginLoc(), SM, Call);
+  bool EarlyExit =
+      Release && exitsBetween(Region, Call->getEndLoc(), Release->getBeginLoc(), SM, Call, isHandle(Handle));
   if (Release && !EarlyExit)
     return;
+  // Released on the normal path, leaked only where an early exit skips the
+  // release: alloc-in-loop reports the churn of an allocation, with that
+  // exit as a note.
+  if (EarlyExit && Acq->Entry->R == Role::Acquire && Acq->Entry->K == Kind::Allocation)
+    if (std::optional<Churn> C = churnAt(Call, *Acq, A); C && C->Skip)
+      return;
   {
     auto D = diag(reportLoc(Call->getExprLoc(), SM),
                   "%0 acquires %1 on every %select{step|request}5 and %select{never releases it|does not release it "

@@ -8,6 +8,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <optional>
+
 namespace clang::tidy::mlperf {
 
 static bool guardedInFunction(const Stmt *S, const ModelAnalysis &A) {
@@ -249,21 +251,59 @@ bool typeMentions(QualType T, llvm::StringRef Name) {
   return false;
 }
 
-bool exitsBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM,
-                  const Stmt *Acquire) {
-  bool Found = false;
+/// Whether \p E is a null pointer literal (`nullptr`, `NULL`, `0`).
+static bool isNullLiteral(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (isa<CXXNullPtrLiteralExpr, GNUNullExpr>(E))
+    return true;
+  const auto *I = dyn_cast<IntegerLiteral>(E);
+  return I && I->getValue() == 0;
+}
+
+/// Whether \p Cond is a null test of the handle: true when it holds for a
+/// null handle (`!p`, `p == NULL`), false when it holds for a live one (`p`,
+/// `p != nullptr`); none for any other condition (`!p || n == 0`).
+static std::optional<bool> trueWhenNull(const Expr *Cond, llvm::function_ref<bool(const Expr *)> IsHandle) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot) {
+    if (std::optional<bool> Inner = trueWhenNull(U->getSubExpr(), IsHandle))
+      return !*Inner;
+    return std::nullopt;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond); BO && BO->isEqualityOp()) {
+    const Expr *L = BO->getLHS(), *R = BO->getRHS();
+    if ((isNullLiteral(R) && IsHandle(L)) || (isNullLiteral(L) && IsHandle(R)))
+      return BO->getOpcode() == BO_EQ;
+    return std::nullopt;
+  }
+  if (Cond->getType()->isPointerType() && IsHandle(Cond))
+    return false;
+  return std::nullopt;
+}
+
+const Stmt *exitBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM,
+                        const Stmt *Acquire, llvm::function_ref<bool(const Expr *)> IsHandle) {
+  const Stmt *Found = nullptr;
   std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool NestedLoop) {
     if (!S || Found || isa<LambdaExpr>(S))
       return;
-    // `if (cudaStreamCreate(&s) != cudaSuccess) return false;`: the branches
-    // of a test of the acquisition's result; a failed one holds nothing.
-    if (const auto *If = dyn_cast<IfStmt>(S);
-        If && Acquire && If->getCond() && If->getCond()->getSourceRange().fullyContains(Acquire->getSourceRange()))
-      return;
+    if (const auto *If = dyn_cast<IfStmt>(S); If && If->getCond()) {
+      if (Acquire && If->getCond()->getSourceRange().fullyContains(Acquire->getSourceRange()))
+        return;
+      if (std::optional<bool> Null =
+              IsHandle && !If->getConditionVariable() ? trueWhenNull(If->getCond(), IsHandle) : std::nullopt) {
+        Walk(If->getInit(), NestedLoop);
+        Walk(*Null ? If->getElse() : If->getThen(), NestedLoop);
+        return;
+      }
+    }
     bool InRange =
         SM.isBeforeInTranslationUnit(From, S->getBeginLoc()) && SM.isBeforeInTranslationUnit(S->getBeginLoc(), To);
-    if (InRange && (isa<ReturnStmt>(S) || (!NestedLoop && isa<ContinueStmt, BreakStmt>(S))))
-      Found = true;
+    bool Holds = isa<ReturnStmt>(S) && !SM.isBeforeInTranslationUnit(S->getEndLoc(), To);
+    if (InRange && ((isa<ReturnStmt>(S) && !Holds) || (!NestedLoop && isa<ContinueStmt, BreakStmt>(S)))) {
+      Found = S;
+      return;
+    }
     bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
     for (const Stmt *C : S->children())
       Walk(C, NestedLoop || Loop);

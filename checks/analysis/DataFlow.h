@@ -30,9 +30,20 @@ bool isInside(const Stmt *S, const Stmt *Ancestor, const ModelAnalysis &A);
 /// or is a template specialization with a template argument named \p Name.
 bool typeMentions(QualType T, llvm::StringRef Name);
 
-/// Whether a `return`, or a `break`/`continue` of \p Region itself, lies
-/// between \p From and \p To.
-bool exitsBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM,
-                  const Stmt *Acquire = nullptr);
+/// The first `return`, or `break`/`continue` of \p Region itself, between
+/// \p From and \p To; null if none. A `return` whose value holds \p To
+/// (`return convert(p);`, a release in the returned expression) leaves after
+/// it. A path on which the acquisition failed holds nothing: the branches of
+/// an `if` that tests \p Acquire's result (`if (cudaStreamCreate(&s) !=
+/// cudaSuccess) return false;`), and the branch where a null test of the
+/// handle finds it null (`if (!p) return;`, `if (p == NULL) break;`, the
+/// `else` of `if (p)`), whoever acquired it; \p IsHandle says which
+/// expressions name the handle.
+const Stmt *exitBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM,
+                        const Stmt *Acquire = nullptr, llvm::function_ref<bool(const Expr *)> IsHandle = {});
+inline bool exitsBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM,
+                         const Stmt *Acquire = nullptr, llvm::function_ref<bool(const Expr *)> IsHandle = {}) {
+  return exitBetween(Region, From, To, SM, Acquire, IsHandle) != nullptr;
+}
 
 } // namespace clang::tidy::mlperf

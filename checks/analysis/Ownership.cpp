@@ -15,7 +15,7 @@ namespace clang::tidy::mlperf {
 
 bool HandleRef::isLocal() const {
   const auto *VD = dyn_cast_or_null<VarDecl>(D);
-  return !Member && !Field && VD && VD->isLocalVarDecl();
+  return !Member && !Field && VD && VD->isLocalVarDecl() && VD->hasLocalStorage();
 }
 
 HandleRef handleRefOf(const Expr *E) {
@@ -113,6 +113,10 @@ HandleRef acquiredHandleRef(const CallExpr *Call, const Acquisition &Acq, const 
   return R;
 }
 
+std::function<bool(const Expr *)> isHandle(const HandleRef &Handle) {
+  return [Handle](const Expr *E) { return handleRefOf(E) == Handle; };
+}
+
 bool releasesArgument(const CallExpr *Call, unsigned I, ModelAnalysis &A) {
   if (I >= Call->getNumArgs())
     return false;
@@ -186,8 +190,8 @@ const ProfileEntry *returnedAcquisition(const FunctionDecl *FD, ModelAnalysis &A
       if (const auto *CE = dyn_cast<CallExpr>(V)) {
         if (std::optional<Acquisition> Acq = acquisitionAt(CE, A); Acq && !Acq->handleArg())
           Found = Acq->Entry;
-      } else if (const VarDecl *VD = namedVar(V); VD && VD->isLocalVarDecl()) {
-        ReturnedVars.push_back(VD);
+      } else if (const VarDecl *VD = namedVar(V); VD && VD->isLocalVarDecl() && VD->hasLocalStorage()) {
+        ReturnedVars.push_back(VD); // a function-local static is kept for the program's life, not handed out
       }
     }
     for (const Stmt *C : S->children())
@@ -290,16 +294,25 @@ std::optional<Churn> churnAt(const CallExpr *Call, const Acquisition &Acq, Model
   C.Hot = std::move(*Hot);
   if (E.Raii)
     return C;
-  // Released in the same iteration, on every path; otherwise missing-finalize
-  // reports it. The handle may be a member or an array element: acquired and
-  // released in the same region, it is churn wherever it is kept.
+  // Released in the same iteration (on its normal path, see Skip); otherwise
+  // missing-finalize reports it. The handle may be a member, an array element
+  // or a function-local static assigned here: acquired and released in the
+  // same region, it is churn wherever it is kept. A static's initializer
+  // runs once.
   HandleRef Handle = acquiredHandleRef(Call, Acq, A);
-  if (!Handle || (!Handle.isLocal() && !Handle.Member))
+  const auto *VD = dyn_cast_or_null<VarDecl>(Handle.D);
+  bool Static = VD && VD->isStaticLocal() && !Handle.Field && !(VD->getInit() && isInside(Call, VD->getInit(), A));
+  if (!Handle || (!Handle.isLocal() && !Handle.Member && !Static))
     return std::nullopt;
   const SourceManager &SM = A.context().getSourceManager();
   C.Release = findReleaseOf(Region, Handle, A);
-  if (!C.Release || !SM.isBeforeInTranslationUnit(Call->getEndLoc(), C.Release->getBeginLoc()) ||
-      exitsBetween(Region, Call->getEndLoc(), C.Release->getBeginLoc(), SM, Call))
+  if (!C.Release || !SM.isBeforeInTranslationUnit(Call->getEndLoc(), C.Release->getBeginLoc()))
+    return std::nullopt;
+  // An exit between them that is not the acquisition's own failure leaks
+  // the handle on that path; while the normal path releases it, the churn
+  // is still the cost of every call.
+  C.Skip = exitBetween(Region, Call->getEndLoc(), C.Release->getBeginLoc(), SM, Call, isHandle(Handle));
+  if (C.Skip && isConditional(C.Release, Region, A))
     return std::nullopt;
   return C;
 }
@@ -311,7 +324,7 @@ bool handsOut(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A) {
     return true;
   const FunctionDecl *Owner = A.owner(Call);
   const auto *VD = dyn_cast_or_null<VarDecl>(H.D);
-  if (!Owner || H.element() || H.Member || !VD || !VD->isLocalVarDecl())
+  if (!Owner || H.element() || H.Member || !VD || !VD->isLocalVarDecl() || !VD->hasLocalStorage())
     return false;
   // The variable (or the struct whose field holds the handle) is returned.
   std::function<bool(const Stmt *)> Returns = [&](const Stmt *S) {

@@ -10,6 +10,7 @@
 
 #include "ModelAnalysis.h"
 
+#include <functional>
 #include <optional>
 
 namespace clang::tidy::mlperf {
@@ -67,6 +68,9 @@ std::optional<Acquisition> acquisitionAt(const CallExpr *Call, ModelAnalysis &A)
 HandleRef acquiredHandleRef(const CallExpr *Call, const Acquisition &Acq, const ModelAnalysis &A,
                             bool *Returned = nullptr);
 
+/// Whether an expression names \p Handle (exitBetween's null tests).
+std::function<bool(const Expr *)> isHandle(const HandleRef &Handle);
+
 /// Whether \p Call releases its argument \p I: a release entry's handle
 /// argument, or a function of the project that releases its parameter \p I.
 bool releasesArgument(const CallExpr *Call, unsigned I, ModelAnalysis &A);
@@ -93,6 +97,10 @@ const ProfileEntry *returnedAcquisition(const FunctionDecl *FD, ModelAnalysis &A
 struct Churn {
   const CallExpr *Call = nullptr; // in this translation unit; null for a call in another file
   const Expr *Release = nullptr;
+  /// An exit between the acquisition and Release (not the acquisition's own
+  /// failure) that skips the release: the handle leaks on that path, the
+  /// normal path releases it.
+  const Stmt *Skip = nullptr;
   HotContext Hot;
   /// The calls between the acquisition and Call, innermost first: each one's
   /// function returns what the one before hands out.
@@ -103,7 +111,8 @@ struct Churn {
 /// The churn at \p Call itself: it runs on every step or request, not only
 /// on some (a buffer grown on demand), and the handle it acquires into a
 /// local variable or member is released after it in the same iteration
-/// (or call of its function) on every path.
+/// (or call of its function): on every path, or on the normal path with an
+/// early exit that skips the release (Skip).
 std::optional<Churn> churnAt(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A);
 
 /// The churn of a handle that \p Call acquires and its function returns:

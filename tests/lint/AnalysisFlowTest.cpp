@@ -122,6 +122,44 @@ void f(int n) {
   EXPECT_FALSE(exitsBetween(loopBody(Nested.loop("f")), Nested.call("f", "cudaMalloc")->getBeginLoc(),
                             Nested.call("f", "cudaFree")->getBeginLoc(), Nested.context().getSourceManager()))
       << "a nested loop's continue stays in it";
+
+  auto ExitIn = [&](const std::string &Exit) {
+    Snippet T(With(Exit));
+    EXPECT_TRUE(T.ok()) << Exit;
+    const CallExpr *Acquire = T.call("f", "cudaMalloc");
+    return exitBetween(loopBody(T.loop("f")), Acquire->getBeginLoc(), T.call("f", "cudaFree")->getBeginLoc(),
+                       T.context().getSourceManager(), Acquire, isHandle(HandleRef{T.var("buf")})) != nullptr;
+  };
+  EXPECT_FALSE(ExitIn("if (!buf) break;")) << "the branch where the handle is null holds nothing";
+  EXPECT_FALSE(ExitIn("if (buf == NULL) { other = nullptr; continue; }"));
+  EXPECT_FALSE(ExitIn("if (buf) other = buf; else break;"));
+  EXPECT_TRUE(ExitIn("if (buf) break;")) << "the branch where it is live";
+  EXPECT_TRUE(ExitIn("if (!other) break;")) << "a null test of another pointer";
+  EXPECT_TRUE(ExitIn("if (!buf || i == 3) break;")) << "not a test of the handle alone";
+}
+
+TEST(AnalysisDataFlow, AReturnThatHoldsTheReleaseLeavesAfterIt) {
+  Snippet S(R"cc(
+#include <cuda_runtime_api.h>
+#include <cstdlib>
+static float *convert(float *in) { free(in); return nullptr; }
+float *f(int n) {
+  float *buf = (float *)malloc(n);
+  if (n > 4)
+    return nullptr;
+  return convert(buf);
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  const CallExpr *Acquire = S.call("f", "malloc"), *Release = S.call("f", "convert");
+  EXPECT_EQ(findReleaseOf(S.function("f")->getBody(), HandleRef{S.var("buf")}, S.analysis()), Release);
+  const Stmt *Exit = exitBetween(S.function("f")->getBody(), Acquire->getEndLoc(), Release->getBeginLoc(),
+                                 S.context().getSourceManager(), Acquire);
+  ASSERT_TRUE(Exit);
+  const auto *Early = dyn_cast<ReturnStmt>(Exit);
+  ASSERT_TRUE(Early);
+  EXPECT_TRUE(isa<CXXNullPtrLiteralExpr>(Early->getRetValue()->IgnoreImpCasts()))
+      << "the early return, not the one whose value releases";
 }
 
 TEST(AnalysisDataFlow, AHandleWithoutAnArgumentIsTheVariableTheResultInitializes) {
