@@ -159,10 +159,11 @@ void MlperfCheck::explainHot(const HotContext &H, const SourceManager &SM) {
   if (const HotCallSite *Site = H.External) {
     if (!Site->LoopFile.empty())
       diag(locationIn(Site->LoopFile, Site->LoopLine, Site->LoopColumn, SM),
-           "this loop runs a model step on every iteration", DiagnosticIDs::Note);
-    diag(locationIn(Site->File, Site->Line, Site->Column, SM), "called here from %0, on every step",
+           "this loop runs %select{a model step|the model}0 on every iteration", DiagnosticIDs::Note)
+          << H.PerIteration;
+    diag(locationIn(Site->File, Site->Line, Site->Column, SM), "called here from %0, on every %select{step|iteration}1",
          DiagnosticIDs::Note)
-        << Site->Caller;
+        << Site->Caller << H.PerIteration;
   }
   if (H.Loop)
     diag(reportLoc(H.Loop->getBeginLoc(), SM), "this loop runs %select{a model step|the model}0 on every iteration",
@@ -180,7 +181,16 @@ void MlperfCheck::explainHot(const HotContext &H, const SourceManager &SM) {
     if (const auto *CE = dyn_cast<CallExpr>(Call))
       Callee = CE->getDirectCallee();
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
-    if (Callee && !(Method && Method->getParent()->isLambda()))
+    // A call through a std::function or another callable names what holds it.
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+    const auto *Held =
+        Op && Op->getOperator() == OO_Call ? dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()) : nullptr;
+    const auto *HeldMember =
+        Op && Op->getOperator() == OO_Call ? dyn_cast<MemberExpr>(Op->getArg(0)->IgnoreParenImpCasts()) : nullptr;
+    if (Held || HeldMember)
+      diag(reportLoc(Call->getExprLoc(), SM), "%0 is called here, on every %select{step|request}1", DiagnosticIDs::Note)
+          << (Held ? Held->getDecl() : HeldMember->getMemberDecl()) << H.Request;
+    else if (Callee && !(Method && Method->getParent()->isLambda()))
       diag(reportLoc(Call->getExprLoc(), SM), "%0 is called here, on every %select{step|request}1", DiagnosticIDs::Note)
           << Callee << H.Request;
     else

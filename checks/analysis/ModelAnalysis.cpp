@@ -115,6 +115,33 @@ const FunctionDecl *modelFunctionOf(const Expr *E) {
   return nullptr;
 }
 
+/// The variable or member an assignment's left side names.
+const ValueDecl *assignedDecl(const Expr *LHS) {
+  LHS = LHS->IgnoreParenImpCasts();
+  if (const auto *D = dyn_cast<DeclRefExpr>(LHS))
+    return dyn_cast<VarDecl>(D->getDecl());
+  if (const auto *M = dyn_cast<MemberExpr>(LHS))
+    return dyn_cast<FieldDecl>(M->getMemberDecl());
+  return nullptr;
+}
+
+/// The parameter, variable or member whose value a call calls: a
+/// std::function or another callable object (`cb(x)`), a function pointer
+/// (`fn(x)`, `(*fn)(x)`).
+const ValueDecl *calledHolder(const Expr *Call) {
+  const Expr *Callee = nullptr;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call); OC && OC->getOperator() == OO_Call)
+    Callee = OC->getArg(0);
+  else if (const auto *CE = dyn_cast<CallExpr>(Call); CE && !CE->getDirectCallee())
+    Callee = CE->getCallee();
+  if (!Callee)
+    return nullptr;
+  Callee = Callee->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Callee); U && U->getOpcode() == UO_Deref)
+    Callee = U->getSubExpr()->IgnoreParenImpCasts();
+  return assignedDecl(Callee);
+}
+
 } // namespace
 
 ModelAnalysis::ModelAnalysis(ASTContext &Ctx, const ApiProfiles &Profiles)
@@ -129,6 +156,10 @@ void ModelAnalysis::collect() {
     Functions[FD] = FunctionInfo{FD, Body, {}};
     BodyOwner[Body] = FD;
     walk(Body, nullptr, FD);
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isMemberInitializer() && Init->isWritten())
+          Assigned[Init->getMember()].push_back(Init->getInit());
   };
   auto OnDecl = [&](const Decl *D) {
     if (DeviceAware)
@@ -143,6 +174,7 @@ void ModelAnalysis::collect() {
   for (size_t I = 0; I < Calls.size(); ++I)
     if (Calls[I].Callee)
       Callers[Calls[I].Callee].push_back(I);
+  resolveCallables();
   // Without a device model (which arguments are devices), naming one is enough.
   const DeviceModel &D = Profiles.devices();
   bool Modelled = !D.DeviceTypes.empty() || !D.DeviceKindTypes.empty() || !D.OptionsTypes.empty();
@@ -237,6 +269,13 @@ void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *
       Calls.push_back(Site);
     }
   }
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign) {
+    if (const ValueDecl *D = assignedDecl(B->getLHS()))
+      Assigned[D].push_back(B->getRHS());
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Equal) {
+    if (const ValueDecl *D = assignedDecl(OC->getArg(0)))
+      Assigned[D].push_back(OC->getArg(1));
+  }
   if (loopKind(S)) {
     const SourceManager &SM = Ctx.getSourceManager();
     LoopKeywords.insert(SM.getFileLoc(S->getBeginLoc()).getRawEncoding());
@@ -264,6 +303,136 @@ std::vector<const Expr *> ModelAnalysis::callSites(const FunctionDecl *FD) const
   for (size_t I : Callers.lookup(FD))
     Sites.push_back(Calls[I].E);
   return Sites;
+}
+
+void ModelAnalysis::callablesOf(const Expr *E, llvm::SmallVectorImpl<const FunctionDecl *> &Out,
+                                llvm::DenseSet<const Decl *> &Seen) const {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *L = dyn_cast<LambdaExpr>(E)) {
+      Out.push_back(L->getCallOperator());
+      return;
+    }
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() == 1)
+      E = C->getArg(0);
+    else if (const auto *F = dyn_cast<ExplicitCastExpr>(E))
+      E = F->getSubExpr();
+    else if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr();
+    else if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+      if (const FunctionDecl *Fn = definitionOf(dyn_cast<FunctionDecl>(D->getDecl())))
+        Out.push_back(Fn);
+      else if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+        heldCallables(V, Out, Seen);
+      return;
+    } else if (const auto *M = dyn_cast<MemberExpr>(E)) {
+      if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl()))
+        heldCallables(F, Out, Seen);
+      return;
+    } else
+      return;
+  }
+}
+
+void ModelAnalysis::heldCallables(const ValueDecl *D, llvm::SmallVectorImpl<const FunctionDecl *> &Out,
+                                  llvm::DenseSet<const Decl *> &Seen) const {
+  if (!D || !Seen.insert(D).second)
+    return;
+  if (const auto *P = dyn_cast<ParmVarDecl>(D)) {
+    const auto *Fn = definitionOf(dyn_cast<FunctionDecl>(P->getDeclContext()));
+    unsigned Index = P->getFunctionScopeIndex();
+    for (size_t I : Fn ? Callers.lookup(Fn) : std::vector<size_t>()) {
+      const Expr *Arg = nullptr;
+      if (const auto *CE = dyn_cast<CallExpr>(Calls[I].E)) {
+        // An operator written as a member takes its object as argument 0.
+        unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Fn) ? 1 : 0;
+        if (Index + Shift < CE->getNumArgs())
+          Arg = CE->getArg(Index + Shift);
+      } else if (const auto *CE = dyn_cast<CXXConstructExpr>(Calls[I].E); CE && Index < CE->getNumArgs()) {
+        Arg = CE->getArg(Index);
+      }
+      callablesOf(Arg, Out, Seen);
+    }
+  } else if (const auto *V = dyn_cast<VarDecl>(D)) {
+    callablesOf(V->getInit(), Out, Seen);
+  } else if (const auto *F = dyn_cast<FieldDecl>(D)) {
+    callablesOf(F->getInClassInitializer(), Out, Seen);
+  }
+  for (const Expr *Value : Assigned.lookup(D))
+    callablesOf(Value, Out, Seen);
+}
+
+void ModelAnalysis::resolveCallables() {
+  for (size_t I = 0; I < Calls.size(); ++I) {
+    CallSite &C = Calls[I];
+    // A call of a lambda or functor defined here is an ordinary call already.
+    if (C.Callee && Functions.count(C.Callee))
+      continue;
+    const ValueDecl *Holder = calledHolder(C.E);
+    if (!Holder)
+      continue;
+    llvm::SmallVector<const FunctionDecl *, 2> Found;
+    llvm::DenseSet<const Decl *> Seen;
+    heldCallables(Holder, Found, Seen);
+    for (const FunctionDecl *T : Found)
+      if (Functions.count(T) && !llvm::is_contained(C.Targets, T))
+        C.Targets.push_back(T);
+  }
+  for (size_t I = 0; I < Calls.size(); ++I)
+    for (const FunctionDecl *T : Calls[I].Targets)
+      Callers[T].push_back(I);
+  if (!Project)
+    return;
+  forEachPassedCallable([&](const Expr *, const FunctionDecl *Callee, unsigned Index, const FunctionDecl *Callable) {
+    PassedAcross.try_emplace(Callable, usrOf(Callee), Index);
+  });
+  // A parameter called here, passed by other files: what they pass runs.
+  forEachParameterCall([&](const Expr *Call, const FunctionDecl *Owner, unsigned Index) {
+    CallSite &C = Calls[CallIndex.lookup(Call)];
+    if (!C.External)
+      C.External = Project->passedCallables(usrOf(Owner), Index, mainFileName());
+  });
+}
+
+void ModelAnalysis::forEachPassedCallable(
+    llvm::function_ref<void(const Expr *, const FunctionDecl *, unsigned, const FunctionDecl *)> Fn) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const CallSite &C : Calls) {
+    const auto *CE = dyn_cast<CallExpr>(C.E);
+    const FunctionDecl *Declared = CE ? CE->getDirectCallee() : nullptr;
+    if (C.Callee || !followedAcrossFiles(C.Role) || !Declared ||
+        SM.isInSystemHeader(SM.getExpansionLoc(Declared->getLocation())))
+      continue;
+    unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Declared) ? 1 : 0;
+    for (unsigned I = Shift; I < CE->getNumArgs(); ++I) {
+      llvm::SmallVector<const FunctionDecl *, 2> Found;
+      llvm::DenseSet<const Decl *> Seen;
+      callablesOf(CE->getArg(I), Found, Seen);
+      for (const FunctionDecl *T : Found)
+        if (Functions.count(T))
+          Fn(C.E, Declared, I - Shift, T);
+    }
+  }
+}
+
+void ModelAnalysis::forEachParameterCall(
+    llvm::function_ref<void(const Expr *, const FunctionDecl *, unsigned)> Fn) const {
+  for (const CallSite &C : Calls) {
+    if (C.Callee && Functions.count(C.Callee))
+      continue;
+    const auto *P = dyn_cast_or_null<ParmVarDecl>(calledHolder(C.E));
+    const auto *MD = dyn_cast<CXXMethodDecl>(C.Caller);
+    if (P && P->getDeclContext() == C.Caller && !(MD && MD->getParent()->isLambda()))
+      Fn(C.E, C.Caller, P->getFunctionScopeIndex());
+  }
+}
+
+bool ModelAnalysis::anyCallee(const CallSite &C, llvm::function_ref<bool(const FunctionDecl *)> Pred) const {
+  return (C.Callee && Pred(C.Callee)) || llvm::any_of(C.Targets, Pred);
 }
 
 bool ModelAnalysis::isLoop(const Stmt *S) const { return S && loopKind(S); }
@@ -322,7 +491,8 @@ bool ModelAnalysis::hasByNameRoles(const FunctionDecl *FD) const {
 bool ModelAnalysis::callIsStep(const CallSite &C) {
   if (C.Role && C.Role->R == Role::Step)
     return true;
-  return (C.Callee && stepsDirectly(C.Callee)) || (C.External && C.External->StepsDirectly);
+  return anyCallee(C, [&](const FunctionDecl *F) { return stepsDirectly(F); }) ||
+         (C.External && C.External->StepsDirectly);
 }
 
 template <class Key> static bool memoized(llvm::DenseMap<Key, int> &Memo, Key K, llvm::function_ref<bool()> Compute) {
@@ -364,15 +534,16 @@ bool ModelAnalysis::stepsDirectly(const FunctionDecl *FD) {
 bool ModelAnalysis::reachesStep(const FunctionDecl *FD) {
   return memoized(ReachesMemo, FD, [&] {
     return anyCall(FD, [&](const CallSite &C) {
-      return (C.Role && C.Role->R == Role::Step) || (C.Callee && reachesStep(C.Callee)) ||
+      return (C.Role && C.Role->R == Role::Step) ||
+             anyCallee(C, [&](const FunctionDecl *F) { return reachesStep(F); }) ||
              (C.External && C.External->ReachesStep);
     });
   });
 }
 
 bool ModelAnalysis::callTrains(const CallSite &C) {
-  return (C.Role && isTrainingStep(*C.Role)) || (C.Callee && reachesTraining(C.Callee)) ||
-         (C.External && C.External->Trains);
+  return (C.Role && isTrainingStep(*C.Role)) ||
+         anyCallee(C, [&](const FunctionDecl *F) { return reachesTraining(F); }) || (C.External && C.External->Trains);
 }
 
 bool ModelAnalysis::reachesTraining(const FunctionDecl *FD) {
@@ -393,9 +564,10 @@ bool ModelAnalysis::isEpochLoop(const Stmt *Loop) {
       return Inner && Inner != Loop && within(*this, Inner, Loop) && isStepLoop(Inner);
     });
     bool TrainsHere = anyCall(FD, [&](const CallSite &C) {
-      return innermostLoop(C.E) == Loop && ((C.Role && isTrainingStep(*C.Role)) ||
-                                            (C.Callee && stepsDirectly(C.Callee) && reachesTraining(C.Callee)) ||
-                                            (C.External && C.External->StepsDirectly && C.External->Trains));
+      return innermostLoop(C.E) == Loop &&
+             ((C.Role && isTrainingStep(*C.Role)) ||
+              anyCallee(C, [&](const FunctionDecl *F) { return stepsDirectly(F) && reachesTraining(F); }) ||
+              (C.External && C.External->StepsDirectly && C.External->Trains));
     });
     return NestsStepLoop && !TrainsHere;
   });
@@ -404,7 +576,10 @@ bool ModelAnalysis::isEpochLoop(const Stmt *Loop) {
 bool ModelAnalysis::runsModel(const Stmt *Loop) {
   return memoized(RunsModelMemo, Loop, [&] {
     return anyCall(owner(Loop), [&](const CallSite &C) {
-      return ((C.Role && C.Role->R == Role::Step) || (C.Callee && reachesStep(C.Callee))) && within(*this, C.E, Loop);
+      return ((C.Role && C.Role->R == Role::Step) ||
+              anyCallee(C, [&](const FunctionDecl *F) { return reachesStep(F); }) ||
+              (C.External && C.External->ReachesStep)) &&
+             within(*this, C.E, Loop);
     });
   });
 }
@@ -559,6 +734,13 @@ std::optional<HotContext> ModelAnalysis::hotFunction(const FunctionDecl *FD) {
       Result->External = Site;
       Result->Training = Site->Training;
     }
+  // A lambda or function passed to another file's function, which calls it on every step.
+  if (auto It = PassedAcross.find(FD); !Result && It != PassedAcross.end())
+    if (const HotCallSite *Site = Project->paramCaller(It->second.first, It->second.second, mainFileName())) {
+      Result = HotContext();
+      Result->External = Site;
+      Result->Training = Site->Training;
+    }
   return HotMemo[FD] = Result;
 }
 
@@ -691,6 +873,13 @@ std::optional<HotContext> ModelAnalysis::inModelLoopThroughCallers(const Stmt *S
       break;
     }
   CallersInProgress.erase(FD);
+  if (!Result && Project)
+    if (const HotCallSite *Site = Project->loopCaller(usrOf(FD), mainFileName())) {
+      Result = HotContext();
+      Result->External = Site;
+      Result->PerIteration = true;
+      Result->Training = Site->Training;
+    }
   return Result;
 }
 

@@ -30,8 +30,11 @@ struct HotContext {
   /// A function that runs every step by itself (a module's forward).
   const FunctionDecl *HotRoot = nullptr;
   bool Training = false;
-  /// The function is called on every step from another file of the project.
+  /// The function is called on every step from another file of the project
+  /// (or, from inModelLoopThroughCallers(), when PerIteration: on every
+  /// iteration of a loop there that runs the model).
   const HotCallSite *External = nullptr;
+  bool PerIteration = false;
   /// perRequest(): a function that runs the model and that nothing in the
   /// project calls (a library's entry point, a callback): each call is a request.
   const FunctionDecl *RequestEntry = nullptr;
@@ -58,7 +61,8 @@ public:
   /// function, the model loop around a call of that function in this
   /// translation unit (through callers, innermost call last in CallChain):
   /// a helper that builds its data loader and then runs the model in its own
-  /// loop, called from the epoch loop, builds it once per epoch.
+  /// loop, called from the epoch loop, builds it once per epoch. Through the
+  /// summaries, the caller's loop may be in another file of the project.
   std::optional<HotContext> inModelLoopThroughCallers(const Stmt *S);
 
   const Stmt *parent(const Stmt *S) const { return Parents.lookup(S); }
@@ -135,6 +139,15 @@ public:
   void forEachFunction(llvm::function_ref<void(const FunctionDecl *)> Fn) const;
   void forEachExternalCall(
       llvm::function_ref<void(const Expr *Call, const FunctionDecl *Caller, const FunctionDecl *Callee)> Fn) const;
+  /// The lambdas and functions passed to functions this translation unit
+  /// only declares: the call, the callee, the argument and what it holds.
+  void forEachPassedCallable(llvm::function_ref<void(const Expr *Call, const FunctionDecl *Callee, unsigned Index,
+                                                     const FunctionDecl *Callable)>
+                                 Fn) const;
+  /// The calls of a function's own parameter (a callable): what they run
+  /// may come from other files.
+  void
+  forEachParameterCall(llvm::function_ref<void(const Expr *Call, const FunctionDecl *Owner, unsigned Index)> Fn) const;
 
 private:
   struct CallSite {
@@ -143,6 +156,10 @@ private:
     std::optional<RoleMatch> Role;
     const FunctionDecl *Caller;
     const FunctionFacts *External = nullptr; // the callee is defined in another file of the project
+    /// What a call through a callable (a std::function or function pointer
+    /// parameter, variable or member) runs: the lambdas and functions that
+    /// reach it in this translation unit.
+    llvm::SmallVector<const FunctionDecl *, 1> Targets;
   };
   struct FunctionInfo {
     const FunctionDecl *FD;
@@ -154,6 +171,18 @@ private:
   DeviceKind deviceKindAt(const Expr *E, unsigned Depth) const;
   std::optional<DeviceKind> variableDevice(const VarDecl *V, const Expr *Use, unsigned Depth) const;
   std::optional<DeviceKind> parameterDevice(const ParmVarDecl *P, unsigned Depth) const;
+  /// Fills CallSite::Targets, and Callers with those edges.
+  void resolveCallables();
+  /// The functions and lambdas \p E may hold: a lambda, a function's name or
+  /// address, or a parameter, variable or member holding one (a parameter
+  /// through the arguments of this translation unit's calls).
+  void callablesOf(const Expr *E, llvm::SmallVectorImpl<const FunctionDecl *> &Out,
+                   llvm::DenseSet<const Decl *> &Seen) const;
+  /// callablesOf() applied to what \p D holds.
+  void heldCallables(const ValueDecl *D, llvm::SmallVectorImpl<const FunctionDecl *> &Out,
+                     llvm::DenseSet<const Decl *> &Seen) const;
+  /// Whether \p Pred holds for the function \p C calls or one it runs through a callable.
+  bool anyCallee(const CallSite &C, llvm::function_ref<bool(const FunctionDecl *)> Pred) const;
   /// The call gives an accelerator (or a device chosen at run time) to
   /// something, or is a device API call other than a probe.
   bool usesDevice(const CallSite &S) const;
@@ -191,6 +220,10 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::optional<HotContext>> HotMemo;
   llvm::DenseSet<const FunctionDecl *> HotInProgress, CallersInProgress;
   OwnershipMemo Ownership;
+  /// What variables and members are assigned (member initializers included).
+  llvm::DenseMap<const ValueDecl *, llvm::SmallVector<const Expr *, 1>> Assigned;
+  /// Lambdas and functions passed to another file's function: its USR and the argument.
+  llvm::DenseMap<const FunctionDecl *, std::pair<std::string, unsigned>> PassedAcross;
   /// Model functions and lambdas handed to an executable's constructor.
   llvm::DenseSet<const FunctionDecl *> ModelFunctions;
 };

@@ -56,6 +56,18 @@ void ProjectSummaries::resolveView(View &V, const std::map<std::string, FileSumm
       V.ChurnCallers[Usr].push_back(File);
     for (const auto &[Usr, Args] : S.DeviceArgs)
       V.DeviceArgCallers[Usr].push_back(File);
+    for (const auto &[Usr, Calls] : S.LoopCalls)
+      V.LoopCallers[Usr].push_back(File);
+    for (const auto &[Key, Calls] : S.ParamCalls)
+      V.ParamCallers[Key].push_back(File);
+    for (const auto &[Usr, Callables] : S.Passed)
+      for (const PassedCallable &P : Callables) {
+        FunctionFacts &F = V.PassedFacts[Usr + "#" + std::to_string(P.Index)];
+        F.Name = "callable";
+        F.StepsDirectly |= P.StepsDirectly;
+        F.ReachesStep |= P.ReachesStep;
+        F.Trains |= P.Trains;
+      }
     if (S.UsesDevice)
       V.DeviceUsers.push_back(File);
   }
@@ -222,6 +234,41 @@ const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::String
   return First;
 }
 
+const HotCallSite *ProjectSummaries::loopCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
+  const View &V = viewOf(NotFrom);
+  if (V.Ambiguous.count(Usr.str()))
+    return nullptr;
+  const HotCallSite *First = nullptr;
+  forEachCall<HotCallSite>(Files, V.callKeys(Usr), V.LoopCallers, NotFrom, &FileSummary::LoopCalls,
+                           [&](const HotCallSite &H) {
+                             First = &H;
+                             return false;
+                           });
+  return First;
+}
+
+const FunctionFacts *ProjectSummaries::passedCallables(llvm::StringRef Usr, unsigned Index,
+                                                       llvm::StringRef From) const {
+  const View &V = viewOf(From);
+  auto It = V.PassedFacts.find(Usr.str() + "#" + std::to_string(Index));
+  return It == V.PassedFacts.end() ? nullptr : &It->second;
+}
+
+const HotCallSite *ProjectSummaries::paramCaller(llvm::StringRef Usr, unsigned Index, llvm::StringRef NotFrom) const {
+  const View &V = viewOf(NotFrom);
+  if (V.Ambiguous.count(Usr.str()))
+    return nullptr;
+  std::vector<std::string> Keys = V.callKeys(Usr);
+  for (std::string &K : Keys)
+    K += "#" + std::to_string(Index);
+  const HotCallSite *First = nullptr;
+  forEachCall<HotCallSite>(Files, Keys, V.ParamCallers, NotFrom, &FileSummary::ParamCalls, [&](const HotCallSite &H) {
+    First = &H;
+    return false;
+  });
+  return First;
+}
+
 std::vector<const ChurnCall *> ProjectSummaries::churnCalls(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   std::vector<const ChurnCall *> Out;
   const View &V = viewOf(NotFrom);
@@ -312,6 +359,24 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
       OS << "called\x1f" << Usr << '\x1f' << H->File << ':' << H->Line << ':' << H->Column << '\x1f' << H->LoopFile
          << ':' << H->LoopLine << ':' << H->LoopColumn << '\x1f' << H->Caller << '\x1f' << H->Training << '\x1f'
          << H->ResultUse << '\n';
+  for (const auto &[Usr, Fn] : S.Functions)
+    if (const HotCallSite *H = loopCaller(Usr, S.File))
+      OS << "loop-called\x1f" << Usr << '\x1f' << H->File << ':' << H->Line << ':' << H->Column << '\x1f' << H->LoopFile
+         << ':' << H->LoopLine << ':' << H->LoopColumn << '\x1f' << H->Caller << '\x1f' << H->Training << '\n';
+  // What other files pass to these functions' callable parameters, and where
+  // other files call the parameters of the functions this file passes callables to.
+  const View &V = viewOf(S.File);
+  for (const auto &[Usr, Fn] : S.Functions)
+    for (auto It = V.PassedFacts.lower_bound(Usr + "#");
+         It != V.PassedFacts.end() && llvm::StringRef(It->first).starts_with(Usr + "#"); ++It)
+      OS << "passed\x1f" << It->first << '\x1f' << It->second.StepsDirectly << It->second.ReachesStep
+         << It->second.Trains << '\n';
+  for (const auto &[Usr, Callables] : S.Passed)
+    for (const PassedCallable &P : Callables)
+      if (const HotCallSite *H = paramCaller(Usr, P.Index, S.File))
+        OS << "param-called\x1f" << Usr << '#' << P.Index << '\x1f' << H->File << ':' << H->Line << ':' << H->Column
+           << '\x1f' << H->LoopFile << ':' << H->LoopLine << ':' << H->LoopColumn << '\x1f' << H->Caller << '\x1f'
+           << H->Training << '\n';
   // Where other files release, every step, what these functions return.
   for (const auto &[Usr, Fn] : S.Functions)
     for (const ChurnCall *C : churnCalls(Usr, S.File))

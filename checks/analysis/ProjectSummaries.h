@@ -37,6 +37,13 @@ struct FunctionFacts {
   std::vector<std::string> Overrides;
 };
 
+/// What a callable passed as an argument of a call of another file's function
+/// does when that function calls it (a lambda passed as a std::function).
+struct PassedCallable {
+  unsigned Index = 0; // the argument
+  bool StepsDirectly = false, ReachesStep = false, Trains = false;
+};
+
 /// A call, on every step, of a function that the calling file does not define.
 struct HotCallSite {
   std::string File; // the call
@@ -72,6 +79,16 @@ struct FileSummary {
   std::map<std::string, FunctionFacts> Functions;           // by USR, defined in the file
   std::map<std::string, std::vector<HotCallSite>> HotCalls; // by the callee's USR
   std::map<std::string, std::vector<ChurnCall>> ChurnCalls; // by the callee's USR
+  /// By the callee's USR: calls made on every iteration of a loop that runs
+  /// the model at any depth (an epoch loop calling a helper that runs its
+  /// own batch loop), in the caller or, through callers, around it.
+  std::map<std::string, std::vector<HotCallSite>> LoopCalls;
+  /// By the callee's USR: the lambdas and functions this file passes to
+  /// another file's function, by argument.
+  std::map<std::string, std::vector<PassedCallable>> Passed;
+  /// By "USR#index": where a function defined here calls its parameter
+  /// `index` (a std::function, a function pointer) on every step.
+  std::map<std::string, std::vector<HotCallSite>> ParamCalls;
   std::set<std::string> Uses; // USRs of every function it calls that the file does not define
   /// For each of Uses: whether every call of it in the file runs with
   /// gradients off (under a no-grad guard, in its function or its callers).
@@ -112,6 +129,15 @@ public:
   bool hasMain() const { return !Mains.empty(); }
   /// A per-step call of the function from another file than \p NotFrom.
   const HotCallSite *hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// A call of the function from another file than \p NotFrom on every
+  /// iteration of a loop that runs the model (FileSummary::LoopCalls).
+  const HotCallSite *loopCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// What the callables that the files \p From sees pass as argument \p Index
+  /// of the function do, together (null when none is passed).
+  const FunctionFacts *passedCallables(llvm::StringRef Usr, unsigned Index, llvm::StringRef From) const;
+  /// A call on every step, in another file than \p NotFrom, of the
+  /// function's parameter \p Index (FileSummary::ParamCalls).
+  const HotCallSite *paramCaller(llvm::StringRef Usr, unsigned Index, llvm::StringRef NotFrom) const;
   /// The churn calls (see ChurnCall) of the function from other files than \p NotFrom.
   std::vector<const ChurnCall *> churnCalls(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
   /// Whether other files than \p NotFrom call the function and every such call
@@ -149,7 +175,10 @@ private:
     // Which of Files name a USR among their per-step and grad-off calls, and
     // use a device: a query reads the few files that call a function, not
     // every file (dependencies() of each of 10,000 files was quadratic).
-    std::map<std::string, std::vector<std::string>> HotCallers, GradOffCallers, ChurnCallers, DeviceArgCallers;
+    std::map<std::string, std::vector<std::string>> HotCallers, GradOffCallers, ChurnCallers, DeviceArgCallers,
+        LoopCallers, ParamCallers;
+    /// By "USR#index": what the callables that Files pass there do, together.
+    std::map<std::string, FunctionFacts> PassedFacts;
     std::vector<std::string> DeviceUsers;
     /// The USRs a call of a function may be recorded under in other files:
     /// its own, and those of the virtual methods it overrides.

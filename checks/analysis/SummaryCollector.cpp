@@ -140,6 +140,21 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
       }
     if (const auto *CE = dyn_cast<CallExpr>(Call))
       noteChurn(CE, CalleeUsr, A, S);
+    if (std::optional<HotContext> L = A.inModelLoopThroughCallers(Call)) {
+      Place C = placeOf(Call->getExprLoc(), SM);
+      HotCallSite Site{C.File, C.Line, C.Column, "", 0, 0, Caller->getNameAsString(), L->Training};
+      if (L->Loop) {
+        Place Loop = placeOf(L->Loop->getBeginLoc(), SM);
+        Site.LoopFile = Loop.File;
+        Site.LoopLine = Loop.Line;
+        Site.LoopColumn = Loop.Column;
+      } else if (L->External) {
+        Site.LoopFile = L->External->LoopFile;
+        Site.LoopLine = L->External->LoopLine;
+        Site.LoopColumn = L->External->LoopColumn;
+      }
+      S.LoopCalls[CalleeUsr].push_back(std::move(Site));
+    }
     std::optional<HotContext> H = A.perStep(Call);
     if (!H)
       return;
@@ -158,6 +173,36 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
             Site.InvariantArgs.push_back(I);
     }
     S.HotCalls[CalleeUsr].push_back(std::move(Site));
+  });
+  A.forEachPassedCallable([&](const Expr *, const FunctionDecl *Callee, unsigned Index, const FunctionDecl *Callable) {
+    std::string CalleeUsr = usrOf(Callee);
+    if (CalleeUsr.empty())
+      return;
+    PassedCallable P{Index, A.stepsDirectly(Callable), A.reachesStep(Callable), A.reachesTraining(Callable)};
+    std::vector<PassedCallable> &Out = S.Passed[CalleeUsr];
+    auto Same = llvm::find_if(Out, [&](const PassedCallable &Q) { return Q.Index == Index; });
+    if (Same == Out.end()) {
+      Out.push_back(P);
+      return;
+    }
+    Same->StepsDirectly |= P.StepsDirectly;
+    Same->ReachesStep |= P.ReachesStep;
+    Same->Trains |= P.Trains;
+  });
+  A.forEachParameterCall([&](const Expr *Call, const FunctionDecl *Owner, unsigned Index) {
+    std::string Usr = usrOf(Owner);
+    std::optional<HotContext> H = A.perStep(Call);
+    if (Usr.empty() || !H)
+      return;
+    Place C = placeOf(Call->getExprLoc(), SM);
+    HotCallSite Site{C.File, C.Line, C.Column, "", 0, 0, Owner->getNameAsString(), H->Training};
+    if (H->Loop) {
+      Place L = placeOf(H->Loop->getBeginLoc(), SM);
+      Site.LoopFile = L.File;
+      Site.LoopLine = L.Line;
+      Site.LoopColumn = L.Column;
+    }
+    S.ParamCalls[Usr + "#" + std::to_string(Index)].push_back(std::move(Site));
   });
   return S;
 }

@@ -1,6 +1,7 @@
 // The JSON form of the whole-project summaries, as the linter stores them:
 // {"version": N, "files": {FILE: {"mtime", "size", "functions": {USR: ...},
-// "hot_calls": {USR: [...]}, "churn_calls": {USR: [...]}, "uses", "grad_off_calls", "uses_device",
+// "hot_calls": {USR: [...]}, "churn_calls": {USR: [...]}, "loop_calls": {USR: [...]}, "passed": {USR: [...]},
+// "param_calls": {"USR#index": [...]}, "uses", "grad_off_calls", "uses_device",
 // "device_args": {USR: [[PARAM, KIND], ...]}}}}.
 #include "ProjectSummaries.h"
 
@@ -12,8 +13,8 @@ using nlohmann::json;
 
 namespace {
 // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire";
-// 7: "churn_calls"; 8: "result_use", "overrides"; 9: "device_args"
-constexpr int SummaryVersion = 9;
+// 7: "churn_calls"; 8: "result_use", "overrides"; 9: "device_args"; 10: "loop_calls", "passed", "param_calls"
+constexpr int SummaryVersion = 10;
 
 json functionJson(const FunctionFacts &Fn) {
   return {{"name", Fn.Name},
@@ -50,6 +51,9 @@ json fileJson(const FileSummary &S) {
             {"functions", json::object()},
             {"hot_calls", json::object()},
             {"churn_calls", json::object()},
+            {"loop_calls", json::object()},
+            {"passed", json::object()},
+            {"param_calls", json::object()},
             {"uses", S.Uses},
             {"grad_off_calls", S.GradOffCalls},
             {"uses_device", S.UsesDevice},
@@ -62,6 +66,18 @@ json fileJson(const FileSummary &S) {
   for (const auto &[Usr, Calls] : S.ChurnCalls)
     for (const ChurnCall &C : Calls)
       F["churn_calls"][Usr].push_back(churnCallJson(C));
+  for (const auto &[Usr, Sites] : S.LoopCalls)
+    for (const HotCallSite &H : Sites)
+      F["loop_calls"][Usr].push_back(hotCallJson(H));
+  for (const auto &[Usr, Callables] : S.Passed)
+    for (const PassedCallable &P : Callables)
+      F["passed"][Usr].push_back({{"index", P.Index},
+                                  {"steps_directly", P.StepsDirectly},
+                                  {"reaches_step", P.ReachesStep},
+                                  {"trains", P.Trains}});
+  for (const auto &[Key, Sites] : S.ParamCalls)
+    for (const HotCallSite &H : Sites)
+      F["param_calls"][Key].push_back(hotCallJson(H));
   return F;
 }
 
@@ -118,6 +134,16 @@ FileSummary parseFile(const std::string &File, const json &J) {
   for (auto C = J.at("churn_calls").begin(); C != J.at("churn_calls").end(); ++C)
     for (const json &Call : *C)
       S.ChurnCalls[C.key()].push_back(parseChurnCall(Call));
+  for (auto L = J.at("loop_calls").begin(); L != J.at("loop_calls").end(); ++L)
+    for (const json &Site : *L)
+      S.LoopCalls[L.key()].push_back(parseHotCall(Site));
+  for (auto P = J.at("passed").begin(); P != J.at("passed").end(); ++P)
+    for (const json &C : *P)
+      S.Passed[P.key()].push_back(PassedCallable{C.at("index").get<unsigned>(), C.at("steps_directly").get<bool>(),
+                                                 C.at("reaches_step").get<bool>(), C.at("trains").get<bool>()});
+  for (auto P = J.at("param_calls").begin(); P != J.at("param_calls").end(); ++P)
+    for (const json &Site : *P)
+      S.ParamCalls[P.key()].push_back(parseHotCall(Site));
   return S;
 }
 } // namespace

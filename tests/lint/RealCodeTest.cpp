@@ -447,5 +447,54 @@ TEST_F(WholeProjectTest, ADeviceParameterHoldsWhatEveryCallPasses) {
   EXPECT_EQ(placed(Lint("train.cc").Out), Read);
 }
 
+/// A helper in one file builds its loader on every call and runs the model in
+/// its own loop; main.cc's epoch loop calls it on every iteration: the loader
+/// is built once per epoch. A helper called once, before the loop, is not.
+TEST_F(WholeProjectTest, AHelperCalledFromAnotherFilesLoopBuildsPerIteration) {
+  for (const char *Name : {"fw.h", "profile.json", "train.cc", "main.cc", ".mlperf-lint"})
+    copy(Cases + "loophelper/" + Name, Repo + "loophelper/" + Name);
+  auto Lint = [&](const std::string &Path) {
+    return runProcess(MLPERF_LINT_BINARY, {"--format=json", "--no-cache", Path, "--", "-std=c++17"},
+                      Repo + "loophelper", {{"XDG_CACHE_HOME", Cache}});
+  };
+  EXPECT_EQ(placed(Lint("train.cc").Out), std::vector<std::string>{});
+  ProcessResult R = Lint(".");
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{"train.cc:5 mlperf-compile-in-loop"}) << R.Out << R.Err;
+  auto J = nlohmann::json::parse(R.Out, nullptr, false);
+  ASSERT_EQ(J["diagnostics"].size(), 1u) << R.Out;
+  const auto &Notes = J["diagnostics"][0]["notes"];
+  ASSERT_GE(Notes.size(), 2u) << R.Out;
+  EXPECT_EQ(Notes[0]["message"], "this loop runs the model on every iteration");
+  EXPECT_EQ(Notes[0]["line"], 7);
+  EXPECT_EQ(Notes[1]["message"], "called here from main, on every iteration");
+  EXPECT_EQ(Notes[1]["line"], 8);
+  EXPECT_TRUE(llvm::StringRef(Notes[1]["file"].get<std::string>()).ends_with("main.cc"));
+}
+
+/// A batch loop in one file hands each loss to a std::function; another file
+/// passes a lambda that runs the backward pass and reads the loss. The
+/// lambda runs on every step of that loop, and its backward makes the loop a
+/// training loop, which alone looks like inference.
+TEST_F(WholeProjectTest, ACallbackPassedFromAnotherFileRunsInItsLoop) {
+  for (const char *Name : {"fw.h", "profile.json", "loop.cc", "train.cc", ".mlperf-lint"})
+    copy(Cases + "callback/" + Name, Repo + "callback/" + Name);
+  auto Lint = [&](const std::string &Path) {
+    return runProcess(MLPERF_LINT_BINARY, {"--format=json", "--no-cache", Path, "--", "-std=c++17"}, Repo + "callback",
+                      {{"XDG_CACHE_HOME", Cache}});
+  };
+  EXPECT_EQ(placed(Lint("loop.cc").Out), std::vector<std::string>{"loop.cc:5 mlperf-no-grad-inference"});
+  ProcessResult R = Lint(".");
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{"train.cc:9 mlperf-materialize-in-loop"}) << R.Out << R.Err;
+  auto J = nlohmann::json::parse(R.Out, nullptr, false);
+  ASSERT_EQ(J["diagnostics"].size(), 1u) << R.Out;
+  const auto &Notes = J["diagnostics"][0]["notes"];
+  ASSERT_GE(Notes.size(), 2u) << R.Out;
+  EXPECT_EQ(Notes[0]["message"], "this loop runs a model step on every iteration");
+  EXPECT_EQ(Notes[0]["line"], 4);
+  EXPECT_EQ(Notes[1]["message"], "called here from each_batch, on every step");
+  EXPECT_EQ(Notes[1]["line"], 5);
+  EXPECT_TRUE(llvm::StringRef(Notes[1]["file"].get<std::string>()).ends_with("loop.cc"));
+}
+
 } // namespace
 } // namespace mlperf::test
