@@ -10,9 +10,38 @@ void PerElementReadCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Materialize), onDevice(this)).bind("call"),
       this);
+  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::ToDevice)).bind("upload"), this);
+}
+
+void PerElementReadCheck::reportUpload(const CallExpr *Move, const MatchFinder::MatchResult &Result) {
+  ModelAnalysis &A = analysis(*Result.Context);
+  std::optional<ElementUpload> Up = A.deviceAware() ? elementUpload(Move, A) : std::nullopt;
+  if (!Up)
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  {
+    auto D = diag(reportLoc(calleeLoc(Move), SM),
+                  "%0 copies one element to the device per loop iteration%select{| on every step}1, a separate "
+                  "copy each, and %3 then joins %2 into one tensor; join the elements on the host and copy the "
+                  "result once");
+    addCallee(D, Move);
+    D << Up->Hot.has_value() << Up->List << Up->Join->getDirectCallee();
+  }
+  diag(reportLoc(Up->Loop->getBeginLoc(), SM), "the loop over the elements", DiagnosticIDs::Note);
+  diag(reportLoc(calleeLoc(Up->Join), SM), "joined here, after the loop", DiagnosticIDs::Note);
+  if (Up->Hot)
+    explainHot(*Up->Hot, SM);
+  noteIfByName(Move, A, SM);
+  CostFacts F;
+  F.HostToDevice = 1;
+  F.Bytes = Quantity::unknown("each element's size");
+  F.Repeats = tripCount(Up->Loop, *Result.Context);
+  noteCost(reportLoc(calleeLoc(Move), SM), F, Up->Hot ? &*Up->Hot : nullptr, Move, A);
 }
 
 void PerElementReadCheck::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Move = Result.Nodes.getNodeAs<CallExpr>("upload"))
+    return reportUpload(Move, Result);
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
   std::optional<ElementRead> Read = elementRead(Call, A);

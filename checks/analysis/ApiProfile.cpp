@@ -266,13 +266,45 @@ std::optional<RoleMatch> ApiProfiles::matchDependentCall(const CallExpr *CE) con
   return std::nullopt;
 }
 
+/// `std::get<I>(x)`: I, and the call that made the tuple x (directly, or the
+/// initializer of a local that nothing assigns again).
+static std::optional<std::pair<unsigned, const CallExpr *>> tupleElementOf(const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  const TemplateArgumentList *Args = FD ? FD->getTemplateSpecializationArgs() : nullptr;
+  if (!Args || Args->size() < 1 || Args->get(0).getKind() != TemplateArgument::Integral || CE->getNumArgs() != 1 ||
+      plainQualifiedName(FD) != "std::get")
+    return std::nullopt;
+  const Expr *Tuple = stripWrappers(CE->getArg(0));
+  if (const VarDecl *V = namedVar(Tuple); V && V->isLocalVarDecl() && V->getInit()) {
+    const auto *Owner = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+    if (!Owner || assignsTo(Owner->getBody(), V))
+      return std::nullopt;
+    Tuple = stripWrappers(V->getInit());
+  }
+  const auto *Made = dyn_cast<CallExpr>(Tuple);
+  if (!Made)
+    return std::nullopt;
+  return std::make_pair(static_cast<unsigned>(Args->get(0).getAsIntegral().getZExtValue()), Made);
+}
+
 std::optional<RoleMatch> ApiProfiles::matchCall(const CallExpr *CE) const {
   if (isa<CUDAKernelCallExpr>(CE) && !KernelLaunches.empty())
     return RoleMatch{KernelLaunches.front()->R, KernelLaunches.front()};
   if (!CE->getDirectCallee())
     return matchDependentCall(CE);
   std::optional<RoleMatch> M;
+  if (auto Element = tupleElementOf(CE)) {
+    forCallEntries(ByCalleeName, ByMethodName, Element->second, [&](const ProfileEntry &E) {
+      if (E.TupleElement == Element->first)
+        M = RoleMatch{E.R, &E};
+      return M.has_value();
+    });
+    if (M)
+      return M;
+  }
   forCallEntries(ByCalleeName, ByMethodName, CE, [&](const ProfileEntry &E) {
+    if (E.TupleElement)
+      return false;
     if (isPrimaryRole(E.R))
       M = refineByArguments(E, CE, CE->getDirectCallee());
     return M.has_value();
@@ -301,7 +333,8 @@ std::optional<RoleMatch> ApiProfiles::match(const Expr *E) const {
 
 const ProfileEntry *ApiProfiles::find(const Expr *E, Role R) const {
   if (const auto *CE = dyn_cast<CallExpr>(E))
-    return forCallEntries(ByCalleeName, ByMethodName, CE, [&](const ProfileEntry &PE) { return PE.R == R; });
+    return forCallEntries(ByCalleeName, ByMethodName, CE,
+                          [&](const ProfileEntry &PE) { return PE.R == R && !PE.TupleElement; });
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
     for (const ProfileEntry *PE : Constructs)
       if (PE->R == R && constructs(*PE, CE))

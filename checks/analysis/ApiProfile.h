@@ -52,6 +52,7 @@ enum class Role {
   TokenBatch,     // makes a batch that views existing tokens (`value_arg`) of a given count (`size_arg`)
   OutputFlags,    // a batch type's per-token field that asks for that token's output (`field`)
   OutputRead,     // reads the output of one token of the last decoded batch
+  Join,           // joins a list of tensors into one (`stack`, `cat`)
 };
 
 /// Refines a role; which kinds a role allows is checked at load.
@@ -120,7 +121,10 @@ struct ProfileEntry {
   std::vector<unsigned> PointerArgs; // for AsyncCopy: arguments that may be host memory
   std::string FlagParam;             // for AsyncCopy: the parameter that makes a method copy asynchronously
   std::optional<unsigned> FlagArg;   // for Pinned: an argument that pins only unless it is `false`
-  std::optional<unsigned> NameArg;   // for BackendChoice: the argument that must be Name
+  /// For Detach: the element of the call's tuple result that has the role
+  /// (`std::get<1>(torch::max(t, 1))`, the indices); the call itself has none.
+  std::optional<unsigned> TupleElement;
+  std::optional<unsigned> NameArg; // for BackendChoice: the argument that must be Name
   std::string Name;
   std::vector<std::string> SlowValues; // for BackendChoice: values of ValueArg that choose a slow backend
   std::string Message; // for BackendChoice: what the choice is and what to do instead; Acquire, ElementIndex: the fix

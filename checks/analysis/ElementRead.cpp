@@ -5,6 +5,7 @@
 #include "SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 namespace clang::tidy::mlperf {
 
@@ -74,6 +75,56 @@ std::optional<ElementRead> elementRead(const CallExpr *Read, ModelAnalysis &A) {
   if (Why != Purpose::Return && Why != Purpose::Store && Why != Purpose::Other)
     return std::nullopt;
   return ElementRead{Inner, nullptr, nullptr, std::move(Hot)};
+}
+
+namespace {
+/// The list variable a call appends \p Arg to (`xs.push_back(arg)`).
+const VarDecl *appendedTo(const Expr *Arg, const ModelAnalysis &A) {
+  const Stmt *Child = Arg;
+  for (const Stmt *P = A.parent(Arg); P; Child = P, P = A.parent(P)) {
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(P)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      bool Appends = MD && MD->getIdentifier() &&
+                     llvm::is_contained({"push_back", "emplace_back", "push", "append"}, MD->getName());
+      bool IsArgument = llvm::is_contained(MC->arguments(), Child);
+      return Appends && IsArgument ? namedVar(MC->getImplicitObjectArgument()) : nullptr;
+    }
+    if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXConstructExpr, ParenExpr,
+             CXXFunctionalCastExpr>(P))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// A join of \p List in \p S, after \p After.
+const CallExpr *joinOf(const Stmt *S, const VarDecl *List, SourceLocation After, const ModelAnalysis &A) {
+  if (!S)
+    return nullptr;
+  const SourceManager &SM = A.context().getSourceManager();
+  if (const auto *CE = dyn_cast<CallExpr>(S);
+      CE && SM.isBeforeInTranslationUnit(After, CE->getBeginLoc()) && A.profiles().find(CE, Role::Join) &&
+      llvm::any_of(CE->arguments(), [&](const Expr *Arg) { return namedVar(stripConversions(Arg)) == List; }))
+    return CE;
+  for (const Stmt *C : S->children())
+    if (const CallExpr *Found = joinOf(C, List, After, A))
+      return Found;
+  return nullptr;
+}
+} // namespace
+
+std::optional<ElementUpload> elementUpload(const CallExpr *Move, ModelAnalysis &A) {
+  const Stmt *Loop = A.innermostLoop(Move);
+  const FunctionDecl *FD = A.owner(Move);
+  if (!Loop || !FD || A.neverRuns(Move))
+    return std::nullopt;
+  const VarDecl *List = appendedTo(Move, A);
+  const SourceManager &SM = A.context().getSourceManager();
+  if (!List || !List->isLocalVarDecl() || contains(Loop, List->getLocation(), SM))
+    return std::nullopt;
+  const CallExpr *Join = joinOf(FD->getBody(), List, Loop->getEndLoc(), A);
+  if (!Join)
+    return std::nullopt;
+  return ElementUpload{Loop, Join, List, A.perStep(Loop)};
 }
 
 } // namespace clang::tidy::mlperf

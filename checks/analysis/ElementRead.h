@@ -34,4 +34,21 @@ const Expr *readObject(const CallExpr *Read);
 ///   needed (stored, returned, passed on).
 std::optional<ElementRead> elementRead(const CallExpr *Read, ModelAnalysis &A);
 
+/// A host -> device copy of one element per loop iteration whose results the
+/// loop collects and a join makes one tensor of after it.
+struct ElementUpload {
+  const Stmt *Loop = nullptr;
+  const CallExpr *Join = nullptr; // `torch::stack(xs)`
+  const VarDecl *List = nullptr;  // `xs`
+  std::optional<HotContext> Hot;  // set when the copies also run on every model step
+};
+
+/// Whether \p Move, a copy to the device (role to-device), runs once per
+/// iteration of its innermost loop, its result appended to a list declared
+/// before that loop (`xs.push_back(x.to(device))`, `emplace_back`), and the
+/// list is given to a join (profile role `join`: `stack`, `cat`) after the
+/// loop in the same function: n small copies, each a transfer and a wait on
+/// pageable memory, where joining on the host makes one.
+std::optional<ElementUpload> elementUpload(const CallExpr *Move, ModelAnalysis &A);
+
 } // namespace clang::tidy::mlperf

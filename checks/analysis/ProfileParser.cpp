@@ -46,6 +46,7 @@ constexpr std::pair<const char *, Role> RoleNames[] = {
     {"token-batch", Role::TokenBatch},
     {"output-flags", Role::OutputFlags},
     {"output-read", Role::OutputRead},
+    {"join", Role::Join},
 };
 
 struct KindSpec {
@@ -114,6 +115,7 @@ const std::vector<KeySpec> &keySpecs() {
       {"pointer_args", {R::AsyncCopy}},
       {"flag_param", {R::AsyncCopy}},
       {"flag_arg", {R::Pinned}},
+      {"tuple_element", {R::Detach}},
       {"name_arg", {R::BackendChoice}},
       {"name", {R::BackendChoice}},
       {"slow_values", {R::BackendChoice}},
@@ -398,6 +400,7 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
     fail(W, "role 'async-copy' needs 'pointer_args' (a function's pointers) or 'flag_param' (a method's "
             "asynchronous flag), not both");
   Arg("flag_arg", E.FlagArg);
+  Arg("tuple_element", E.TupleElement);
   Arg("handle_arg", E.HandleArg);
   Arg("value_arg", E.ValueArg);
   if (J.contains("shape_specialized"))
