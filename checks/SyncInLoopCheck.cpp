@@ -1,4 +1,5 @@
 #include "SyncInLoopCheck.h"
+#include "analysis/Ownership.h"
 #include "analysis/SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -36,6 +37,19 @@ static bool callsAsyncCopyToHost(const Stmt *S, const ModelAnalysis &A) {
     if (auto R = A.role(CE); R && R->R == Role::Materialize && A.profiles().find(CE, Role::AsyncCopy))
       return true;
   return llvm::any_of(S->children(), [&](const Stmt *C) { return callsAsyncCopyToHost(C, A); });
+}
+
+/// A wait on a stream or event that its function creates and destroys on
+/// every call (`cudaStreamCreate(&s); enqueue(s); cudaStreamSynchronize(s);
+/// cudaStreamDestroy(s)`): the wait ends the per-call stream's work before it
+/// is destroyed and its results are handed back. The cost is the stream
+/// made per call, which alloc-in-loop reports at its creation; once the
+/// stream is kept, the wait is where the caller's read needs it.
+static bool endsPerCallStream(const CallExpr *Call, ModelAnalysis &A) {
+  const FunctionDecl *Owner = A.owner(Call);
+  if (!Owner || Call->getNumArgs() == 0)
+    return false;
+  return churnOfLocal(handleRefOf(Call->getArg(0)), Owner->getBody(), A).has_value();
 }
 
 /// A synchronization that is needed: it times the device's work and says so
@@ -89,7 +103,7 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
   const SourceManager &SM = *Result.SourceManager;
-  if (isNeeded(Call, A, SM))
+  if (isNeeded(Call, A, SM) || endsPerCallStream(Call, A))
     return;
   std::optional<HotContext> Hot = A.perStep(Call);
   {

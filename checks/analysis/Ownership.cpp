@@ -317,6 +317,24 @@ std::optional<Churn> churnAt(const CallExpr *Call, const Acquisition &Acq, Model
   return C;
 }
 
+std::optional<Churn> churnOfLocal(const HandleRef &Handle, const Stmt *Within, ModelAnalysis &A) {
+  if (!Handle.isLocal() || !Within)
+    return std::nullopt;
+  std::optional<Churn> Found;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Found || isa<LambdaExpr>(S))
+      return;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (std::optional<Acquisition> Acq = acquisitionAt(Call, A); Acq && acquiredHandleRef(Call, *Acq, A) == Handle)
+        if ((Found = churnAt(Call, *Acq, A)))
+          return;
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Within);
+  return Found;
+}
+
 bool handsOut(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A) {
   bool Returned = false;
   HandleRef H = acquiredHandleRef(Call, Acq, A, &Returned);

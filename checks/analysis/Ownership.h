@@ -125,6 +125,12 @@ std::vector<Churn> churnThroughCallers(const CallExpr *Call, const Acquisition &
 /// else through the callers of the functions that return it.
 std::vector<Churn> churnSites(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A);
 
+/// The churn of the local handle \p Handle (a stream or event that a wait
+/// names) when the function that names it acquires and releases it on
+/// every call or step (see churnAt): alloc-in-loop reports that cost at the
+/// acquisition. In \p Within (a function's body).
+std::optional<Churn> churnOfLocal(const HandleRef &Handle, const Stmt *Within, ModelAnalysis &A);
+
 /// Whether \p Call's function (a function of the project, this file's or
 /// another's) returns the handle \p Call acquires.
 bool handsOut(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A);
