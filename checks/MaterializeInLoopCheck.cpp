@@ -62,6 +62,11 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   if (IgnoreInferenceOutputs && !Hot->Training && Needed)
     return;
+  // A greedy decode's stop test: the token the step produced is both the
+  // next step's input and, on the host, whether to go on.
+  if (!Hot->Training && Why == Purpose::Condition && Hot->Loop && A.isRepeatedBy(Call, Hot->Loop) &&
+      feedsNextIteration(Call, readObject(Call), Hot->Loop, A))
+    return;
   std::string Reason = describe(Why).str();
   {
     auto D = diag(reportLoc(calleeLoc(Call), SM),

@@ -5,8 +5,10 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/Builtins.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <functional>
 #include <utility>
 
 namespace clang::tidy::mlperf {
@@ -238,6 +240,71 @@ Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, const HotCont
   if (P == Purpose::Return && H.External)
     return purposeNamed(H.External->ResultUse).value_or(P);
   return P;
+}
+
+namespace {
+bool refersTo(const Stmt *S, llvm::ArrayRef<const VarDecl *> Vars) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return llvm::is_contained(Vars, DRE->getDecl());
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return refersTo(C, Vars); });
+}
+
+/// The variable a read's value initializes or is assigned to, through casts
+/// and conversions.
+const VarDecl *resultVariable(const Expr *Read, const ModelAnalysis &A) {
+  const Stmt *S = Read;
+  for (const Stmt *P = A.parent(S); P; S = P, P = A.parent(P)) {
+    if (const auto *DS = dyn_cast<DeclStmt>(P))
+      return DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P))
+      return BO->getOpcode() == BO_Assign && BO->getRHS() == S ? namedVar(BO->getLHS()) : nullptr;
+    if (!isa<ImplicitCastExpr, CXXFunctionalCastExpr, CStyleCastExpr, ParenExpr, MaterializeTemporaryExpr,
+             CXXBindTemporaryExpr, ExprWithCleanups>(P))
+      return nullptr;
+  }
+  return nullptr;
+}
+} // namespace
+
+bool feedsNextIteration(const Expr *Read, const Expr *Object, const Stmt *Loop, const ModelAnalysis &A) {
+  llvm::SmallVector<const VarDecl *, 2> Sources;
+  if (const VarDecl *V = Object ? namedVar(Object) : nullptr)
+    Sources.push_back(V);
+  if (const VarDecl *V = resultVariable(Read, A))
+    Sources.push_back(V);
+  if (Sources.empty() || !Loop)
+    return false;
+  const SourceManager &SM = A.context().getSourceManager();
+  // The loop reads the variable somewhere else than where it assigns it:
+  // the next step's input.
+  std::function<bool(const Stmt *, const VarDecl *, const Expr *)> ReadElsewhere = [&](const Stmt *S, const VarDecl *W,
+                                                                                       const Expr *LHS) {
+    if (!S || S == LHS)
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      return DRE->getDecl() == W;
+    return llvm::any_of(S->children(), [&](const Stmt *C) { return ReadElsewhere(C, W, LHS); });
+  };
+  auto CarriedBy = [&](const Expr *LHS, const Expr *RHS) {
+    const VarDecl *W = LHS ? namedVar(LHS) : nullptr;
+    return W && !llvm::is_contained(Sources, W) &&
+           SM.isBeforeInTranslationUnit(W->getLocation(), Loop->getBeginLoc()) && refersTo(RHS, Sources) &&
+           ReadElsewhere(Loop, W, LHS);
+  };
+  std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      if (CarriedBy(BO->getLHS(), BO->getRHS()))
+        return true;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+      if (CarriedBy(OC->getArg(0), OC->getArg(1)))
+        return true;
+    return llvm::any_of(S->children(), Walk);
+  };
+  return Walk(Loop);
 }
 
 namespace {

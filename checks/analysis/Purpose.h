@@ -21,6 +21,13 @@ Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, llvm::ArrayRe
 /// from a function another file calls every step, on to what that call site
 /// does with it (HotCallSite::ResultUse).
 Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, const HotContext &H);
+/// Whether a read in \p Loop (of \p Object, the tensor it reads, or into the
+/// variable its value initializes) feeds the loop's next iteration: a
+/// variable declared before the loop, that the loop reads, is assigned there
+/// from it (`ys = cat({ys, next_word})`, `input = torch::tensor({token})`).
+/// Such a loop is autoregressive: a greedy decode whose stop test needs
+/// each token on the host.
+bool feedsNextIteration(const Expr *Read, const Expr *Object, const Stmt *Loop, const ModelAnalysis &A);
 /// The name a summary records for \p P, and back.
 llvm::StringRef purposeName(Purpose P);
 std::optional<Purpose> purposeNamed(llvm::StringRef Name);
