@@ -39,17 +39,33 @@ static bool callsAsyncCopyToHost(const Stmt *S, const ModelAnalysis &A) {
   return llvm::any_of(S->children(), [&](const Stmt *C) { return callsAsyncCopyToHost(C, A); });
 }
 
-/// A wait on a stream or event that its function creates and destroys on
-/// every call (`cudaStreamCreate(&s); enqueue(s); cudaStreamSynchronize(s);
-/// cudaStreamDestroy(s)`): the wait ends the per-call stream's work before it
-/// is destroyed and its results are handed back. The cost is the stream
-/// made per call, which alloc-in-loop reports at its creation; once the
-/// stream is kept, the wait is where the caller's read needs it.
-static bool endsPerCallStream(const CallExpr *Call, ModelAnalysis &A) {
+/// Whether \p S mentions \p D between \p From and \p To.
+static bool usedBetween(const Stmt *S, const ValueDecl *D, SourceLocation From, SourceLocation To,
+                        const SourceManager &SM) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == D)
+    return SM.isBeforeInTranslationUnit(From, DRE->getBeginLoc()) &&
+           SM.isBeforeInTranslationUnit(DRE->getBeginLoc(), To);
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return usedBetween(C, D, From, To, SM); });
+}
+
+/// The last wait on a stream (or event) that its function creates and
+/// destroys on every call (`cudaStreamCreate(&s)`, enqueue,
+/// `cudaStreamSynchronize(s)`, `cudaStreamDestroy(s)`): nothing uses the
+/// stream between the wait and its release, so the wait ends the per-call
+/// stream's work before it is destroyed and the results are handed back. The
+/// cost is the stream made per call, which alloc-in-loop reports at its
+/// creation; once the stream is kept, the wait is where the caller's read
+/// needs it. An earlier wait on the same stream is still reported.
+static bool endsPerCallStream(const CallExpr *Call, ModelAnalysis &A, const SourceManager &SM) {
   const FunctionDecl *Owner = A.owner(Call);
   if (!Owner || Call->getNumArgs() == 0)
     return false;
-  return churnOfLocal(handleRefOf(Call->getArg(0)), Owner->getBody(), A).has_value();
+  HandleRef Stream = handleRefOf(Call->getArg(0));
+  std::optional<Churn> C = churnOfLocal(Stream, Owner->getBody(), A);
+  return C && C->Release && SM.isBeforeInTranslationUnit(Call->getEndLoc(), C->Release->getBeginLoc()) &&
+         !usedBetween(Owner->getBody(), Stream.D, Call->getEndLoc(), C->Release->getBeginLoc(), SM);
 }
 
 /// A synchronization that is needed: it times the device's work and says so
@@ -103,7 +119,7 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
   const SourceManager &SM = *Result.SourceManager;
-  if (isNeeded(Call, A, SM) || endsPerCallStream(Call, A))
+  if (isNeeded(Call, A, SM) || endsPerCallStream(Call, A, SM))
     return;
   std::optional<HotContext> Hot = A.perStep(Call);
   {
