@@ -53,6 +53,11 @@ void AllocInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     D << (Rel && Rel->Synchronizes)
       << (E.Message.empty() ? std::string("allocate it once before the loop and reuse it") : E.Message);
   }
+  if (First.VaryingSize)
+    diag(reportLoc(First.VaryingSize->getBeginLoc(), SM),
+         "the size changes with every iteration: allocate the largest size once before the loop, or grow the "
+         "buffer only when an iteration needs more, and reuse it",
+         DiagnosticIDs::Note);
   if (!Acq->Via.empty())
     diag(reportLoc(Call->getExprLoc(), SM), "%0 returns a handle it allocates with %1", DiagnosticIDs::Note)
         << Call->getDirectCallee() << acquireEntryName(E);

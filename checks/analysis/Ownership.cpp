@@ -282,15 +282,16 @@ std::optional<Churn> churnAt(const CallExpr *Call, const Acquisition &Acq, Model
   const ProfileEntry &E = *Acq.Entry;
   if (isConditional(Call, Region, A))
     return std::nullopt; // allocated on demand: a buffer grown when a step needs more
-  // A size that changes with the iteration of the loop around the
-  // allocation. In a function called per step, the size comes from the call
-  // and may differ between calls: churn all the same, which a stream-ordered
-  // pool or a buffer kept between calls removes.
-  if (std::optional<unsigned> Size = Acq.Via.empty() ? E.SizeArg : std::nullopt;
-      Loop && Size && *Size < Call->getNumArgs() && varies(Call->getArg(*Size), Loop))
-    return std::nullopt;
   Churn C;
   C.Call = Call;
+  // A size that changes with the iteration of the loop around the allocation
+  // (a crop per detected box) is churn all the same: the largest buffer
+  // allocated once, or one grown only when needed, removes it. In a function
+  // called per step, the size comes from the call and may differ between
+  // calls, which a stream-ordered pool or a buffer kept between calls removes.
+  if (std::optional<unsigned> Size = Acq.Via.empty() ? E.SizeArg : std::nullopt;
+      Loop && Size && *Size < Call->getNumArgs() && varies(Call->getArg(*Size), Loop))
+    C.VaryingSize = Call->getArg(*Size);
   C.Hot = std::move(*Hot);
   if (E.Raii)
     return C;

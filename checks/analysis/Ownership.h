@@ -106,6 +106,10 @@ struct Churn {
   /// function returns what the one before hands out.
   std::vector<const CallExpr *> Through;
   const ChurnCall *External = nullptr; // the call in another file, from its summary
+  /// The size changes with the iteration of the loop around the acquisition
+  /// (a crop per detected box): allocating the largest once, or growing the
+  /// buffer only when an iteration needs more, removes the churn.
+  const Expr *VaryingSize = nullptr;
 };
 
 /// The churn at \p Call itself: it runs on every step or request, not only
@@ -127,8 +131,8 @@ std::vector<Churn> churnSites(const CallExpr *Call, const Acquisition &Acq, Mode
 
 /// The churn of the local handle \p Handle (a stream or event that a wait
 /// names) when the function that names it acquires and releases it on
-/// every call or step (see churnAt): alloc-in-loop reports that cost at the
-/// acquisition. In \p Within (a function's body).
+/// every call or step (see churnAt), in \p Within (a function's body):
+/// alloc-in-loop reports that cost at the acquisition.
 std::optional<Churn> churnOfLocal(const HandleRef &Handle, const Stmt *Within, ModelAnalysis &A);
 
 /// Whether \p Call's function (a function of the project, this file's or
