@@ -58,7 +58,12 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Hot)
     return;
   Purpose Why = purposeThroughCalls(Call, A, *Hot);
-  bool Needed = Why == Purpose::Return || Why == Purpose::Store || Why == Purpose::Other;
+  // Read to the host only to be copied back: the value never needed to leave.
+  const CallExpr *Back = reuploadOf(Call, A);
+  // An inference loop that prints each input's prediction: the printout is
+  // the program's output.
+  bool Needed = !Back && (Why == Purpose::Return || Why == Purpose::Store || Why == Purpose::Other ||
+                          (Why == Purpose::Log && printsPrediction(Call, readObject(Call), A)));
   const SourceManager &SM = *Result.SourceManager;
   if (IgnoreInferenceOutputs && !Hot->Training && Needed)
     return;
@@ -71,10 +76,19 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   {
     auto D = diag(reportLoc(calleeLoc(Call), SM),
                   "%0 copies a tensor from the device and waits for it on every %select{step|training step}1%2; "
-                  "accumulate on the device and read the value every N steps or after the loop");
+                  "%select{accumulate on the device and read the value every N steps or after the loop|keep the "
+                  "value on the device}3");
     addCallee(D, Call);
-    D << Hot->Training << (Reason.empty() ? "" : " (" + Reason + ")");
+    D << Hot->Training
+      << (Back             ? " only to copy it back to the device"
+          : Reason.empty() ? ""
+                           : " (" + Reason + ")")
+      << (Back != nullptr);
   }
+  if (Back)
+    diag(reportLoc(calleeLoc(Back), SM),
+         "copied back to the device here; select the value in the graph or copy it device to device",
+         DiagnosticIDs::Note);
   explainHot(*Hot, SM);
   noteIfByName(Call, A, SM);
   noteCost(reportLoc(calleeLoc(Call), SM), readFacts(readBytes(Call, readObject(Call), A)), &*Hot, Call, A);

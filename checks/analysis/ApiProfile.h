@@ -53,6 +53,7 @@ enum class Role {
   OutputFlags,    // a batch type's per-token field that asks for that token's output (`field`)
   OutputRead,     // reads the output of one token of the last decoded batch
   Join,           // joins a list of tensors into one (`stack`, `cat`)
+  Whole,          // a view, layout change or element-wise map of a tensor: its result carries all of it
 };
 
 /// Refines a role; which kinds a role allows is checked at load.

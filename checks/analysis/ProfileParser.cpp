@@ -47,6 +47,7 @@ constexpr std::pair<const char *, Role> RoleNames[] = {
     {"output-flags", Role::OutputFlags},
     {"output-read", Role::OutputRead},
     {"join", Role::Join},
+    {"whole", Role::Whole},
 };
 
 struct KindSpec {
@@ -94,7 +95,7 @@ const std::vector<KeySpec> &keySpecs() {
       {"cpu_role", {R::ToDevice}},
       {"pair", {R::Acquire, R::Construct}},
       {"handle_arg", {R::Acquire, R::Construct, R::Release, R::Finalize, R::Pinned}},
-      {"value_arg", {R::ToDevice, R::BackendChoice, R::TokenBatch}},
+      {"value_arg", {R::ToDevice, R::Materialize, R::BackendChoice, R::TokenBatch}},
       {"shape_specialized", {R::Step}},
       {"kernel_launch", {R::Step}},
       {"size_args", {R::Layer}},

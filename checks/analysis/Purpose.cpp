@@ -1,4 +1,5 @@
 #include "Purpose.h"
+#include "DataFlow.h"
 #include "SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -305,6 +306,116 @@ bool feedsNextIteration(const Expr *Read, const Expr *Object, const Stmt *Loop, 
     return llvm::any_of(S->children(), Walk);
   };
   return Walk(Loop);
+}
+
+namespace {
+/// The local host buffer \p E names: `buf`, `buf.data()`, `&buf[0]`.
+const VarDecl *hostBuffer(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = stripConversions(E)->IgnoreParenImpCasts();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+      MC && MC->getNumArgs() == 0 && MC->getMethodDecl() && MC->getMethodDecl()->getName() == "data")
+    return namedVar(MC->getImplicitObjectArgument());
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
+      return namedVar(AS->getBase());
+  return namedVar(E);
+}
+
+/// What a transfer moves: its `value_arg`, else a method's object.
+const Expr *movedValue(const CallExpr *Call, const ProfileEntry &E) {
+  if (E.ValueArg)
+    return *E.ValueArg < Call->getNumArgs() ? Call->getArg(*E.ValueArg) : nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    return MC->getImplicitObjectArgument();
+  return nullptr;
+}
+
+const CallExpr *uploadOf(const Stmt *S, const VarDecl *Buffer, const ModelAnalysis &A) {
+  if (!S || isa<LambdaExpr>(S))
+    return nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (std::optional<RoleMatch> R = A.role(Call); R && R->R == Role::ToDevice && R->Entry->R == Role::ToDevice)
+      if (hostBuffer(movedValue(Call, *R->Entry)) == Buffer)
+        return Call;
+  for (const Stmt *C : S->children())
+    if (const CallExpr *Up = uploadOf(C, Buffer, A))
+      return Up;
+  return nullptr;
+}
+} // namespace
+
+const CallExpr *reuploadOf(const CallExpr *Read, const ModelAnalysis &A) {
+  std::optional<RoleMatch> R = A.role(Read);
+  if (!R || R->R != Role::Materialize || R->Entry->R != Role::Materialize)
+    return nullptr;
+  const VarDecl *Buffer = R->Entry->ValueArg ? hostBuffer(movedValue(Read, *R->Entry)) : resultVariable(Read, A);
+  if (!Buffer || !Buffer->isLocalVarDecl())
+    return nullptr;
+  const Stmt *Item = Read;
+  const Stmt *P = A.parent(Item);
+  while (P && !isa<CompoundStmt>(P)) {
+    Item = P;
+    P = A.parent(P);
+  }
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(P);
+  if (!Block)
+    return nullptr;
+  const auto *It = llvm::find(Block->body(), Item);
+  if (It == Block->body_end())
+    return nullptr;
+  const VarDecl *Vars[] = {Buffer};
+  for (const Stmt *S : llvm::make_range(std::next(It), Block->body_end()))
+    if (refersTo(S, Vars))
+      return uploadOf(S, Buffer, A); // the next use: a copy back, or a read on the host
+  return nullptr;
+}
+
+/// Whether \p E is the model's whole output; see printsPrediction.
+static bool isModelPrediction(const Expr *E, const ModelAnalysis &A) {
+  auto TakesTensor = [&](const CallExpr *Call) {
+    return llvm::any_of(Call->arguments(),
+                        [&](const Expr *Arg) { return A.profiles().autogradTensorProfile(Arg->getType()) != nullptr; });
+  };
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = stripConversions(E)->IgnoreParenImpCasts();
+    if (const auto *Call = dyn_cast<CallExpr>(E); Call && A.role(Call) && A.role(Call)->R == Role::Step)
+      return A.role(Call)->kind() == Kind::Forward;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      if (TakesTensor(MC) || !A.profiles().find(MC, Role::Whole))
+        return false;
+      E = MC->getImplicitObjectArgument();
+      continue;
+    }
+    const VarDecl *V = namedVar(E);
+    if (!V || !V->isLocalVarDecl())
+      return false;
+    bool Complete = false;
+    llvm::SmallVector<const Expr *, 4> Values = reachingValues(V, E, A, Complete);
+    if (!Complete || Values.size() != 1)
+      return false;
+    E = Values.front();
+  }
+  return false;
+}
+
+bool printsPrediction(const CallExpr *Read, const Expr *Object, const ModelAnalysis &A) {
+  const Stmt *S = Read;
+  const Stmt *P = A.parent(S);
+  while (P && isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXFunctionalCastExpr,
+                  CStyleCastExpr>(P)) {
+    S = P;
+    P = A.parent(P);
+  }
+  bool Printed = false;
+  if (const auto *Self = dyn_cast<CXXOperatorCallExpr>(Read); Self && isStreamInsertion(Self))
+    Printed = true; // `std::cout << tensor`: the read is the print
+  else if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P))
+    Printed = isStreamInsertion(OC) && OC->getArg(1) == S;
+  else if (const auto *Call = dyn_cast_or_null<CallExpr>(P))
+    Printed = isLoggingCallee(Call->getDirectCallee()) && llvm::is_contained(Call->arguments(), S);
+  return Printed && isModelPrediction(Object, A);
 }
 
 namespace {

@@ -28,6 +28,20 @@ Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, const HotCont
 /// Such a loop is autoregressive: a greedy decode whose stop test needs
 /// each token on the host.
 bool feedsNextIteration(const Expr *Read, const Expr *Object, const Stmt *Loop, const ModelAnalysis &A);
+/// Whether the read \p Read of \p Object goes straight into a print (`std::cout
+/// << x.item<float>()`, a logging call's argument) and \p Object is the
+/// model's whole output for its input: a step's result (a `forward`, a
+/// module's call) through locals and methods with the `whole` fact that take
+/// no other tensor (`forward(x).squeeze(0)`, `.softmax(1)`, `.argmax(1)`). A
+/// reduction (`max()`), one element, or a value combined with another tensor
+/// (`pred.eq(target)`, a loss) is a statistic or a metric.
+bool printsPrediction(const CallExpr *Read, const Expr *Object, const ModelAnalysis &A);
+/// The copy back to the device that is the next use of what the device ->
+/// host copy \p Read wrote (its result's variable, or the host buffer a
+/// `value_arg` names: `ggml_backend_tensor_get(t, row.data(), ...)` then
+/// `ggml_backend_tensor_set(u, row.data(), ...)`), in the same block, with
+/// nothing reading it on the host in between: a round trip; null otherwise.
+const CallExpr *reuploadOf(const CallExpr *Read, const ModelAnalysis &A);
 /// The name a summary records for \p P, and back.
 llvm::StringRef purposeName(Purpose P);
 std::optional<Purpose> purposeNamed(llvm::StringRef Name);
