@@ -400,23 +400,18 @@ void ModelAnalysis::resolveCallables() {
 
 void ModelAnalysis::forEachPassedCallable(
     llvm::function_ref<void(const Expr *, const FunctionDecl *, unsigned, const FunctionDecl *)> Fn) const {
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (const CallSite &C : Calls) {
-    const auto *CE = dyn_cast<CallExpr>(C.E);
-    const FunctionDecl *Declared = CE ? CE->getDirectCallee() : nullptr;
-    if (C.Callee || !followedAcrossFiles(C.Role) || !Declared ||
-        SM.isInSystemHeader(SM.getExpansionLoc(Declared->getLocation())))
-      continue;
-    unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Declared) ? 1 : 0;
+  forEachExternalCall([&](const Expr *E, const FunctionDecl *, const FunctionDecl *Declared) {
+    const auto *CE = cast<CallExpr>(E);
+    unsigned Shift = objectArguments(CE);
     for (unsigned I = Shift; I < CE->getNumArgs(); ++I) {
       llvm::SmallVector<const FunctionDecl *, 2> Found;
       llvm::DenseSet<const Decl *> Seen;
       callablesOf(CE->getArg(I), Found, Seen);
       for (const FunctionDecl *T : Found)
         if (Functions.count(T))
-          Fn(C.E, Declared, I - Shift, T);
+          Fn(E, Declared, I - Shift, T);
     }
-  }
+  });
 }
 
 void ModelAnalysis::forEachParameterCall(
@@ -758,6 +753,13 @@ bool ModelAnalysis::neverRuns(const Stmt *S) const {
   return false;
 }
 
+bool ModelAnalysis::partOfTrainingStep(const Stmt *Loop) {
+  if (isTraining(Loop))
+    return false;
+  std::vector<const Stmt *> Around = enclosingLoops(Loop);
+  return llvm::any_of(Around, [&](const Stmt *L) { return trainsDirectly(L); });
+}
+
 std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
   if (neverRuns(S))
     return std::nullopt;
@@ -770,7 +772,7 @@ std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
       Guarded |= isPeriodicGuard(If->getCond());
       Guards.push_back(If->getCond());
     }
-    if (loopKind(P) && isRepeatedBy(Child, P) && isStepLoop(P)) {
+    if (loopKind(P) && isRepeatedBy(Child, P) && isStepLoop(P) && !partOfTrainingStep(P)) {
       if (Guarded || isEpochLoop(P) || llvm::any_of(Guards, [&](const Expr *G) { return isOnceGuard(G, P); }))
         return std::nullopt;
       HotContext H;

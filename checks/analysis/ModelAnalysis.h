@@ -188,6 +188,10 @@ private:
   bool usesDevice(const CallSite &S) const;
   void walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *Owner);
   bool isStepLoop(const Stmt *Loop);
+  /// A loop that runs parts of the model without training (a head per task)
+  /// inside a loop whose own body trains: one iteration of that loop is the
+  /// step, and this loop is inside it.
+  bool partOfTrainingStep(const Stmt *Loop);
   bool runsModel(const Stmt *Loop);
   /// A loop around a step loop whose own model calls only evaluate (an epoch
   /// loop that validates once per epoch): what it repeats runs once per epoch.
