@@ -47,10 +47,11 @@ void BackendChoiceCheck::registerMatchers(MatchFinder *Finder) {
 /// Whether a backend-choice call names a slow backend (by value, and by name
 /// when the entry has one: `setenv("MLPERF_BACKEND", "reference", 1)`).
 static bool namesSlowBackend(const Expr *E, const ProfileEntry &Entry) {
-  std::optional<std::string> Value = constString(callArgument(E, Entry.ValueArg));
+  std::optional<std::string> Value = constString(argumentFor(E, Entry.ValueArg, /*DefaultValue=*/false));
   if (!Value || !llvm::is_contained(Entry.SlowValues, *Value))
     return false;
-  return !Entry.NameArg || constString(callArgument(E, Entry.NameArg)) == std::optional<std::string>(Entry.Name);
+  return !Entry.NameArg ||
+         constString(argumentFor(E, Entry.NameArg, /*DefaultValue=*/false)) == std::optional<std::string>(Entry.Name);
 }
 
 void BackendChoiceCheck::check(const MatchFinder::MatchResult &Result) {
@@ -71,7 +72,7 @@ void BackendChoiceCheck::check(const MatchFinder::MatchResult &Result) {
     if (Entry.ValueArg && namesSlowBackend(E, Entry))
       Choices.push_back({reportLoc(E->getBeginLoc(), *SM), &Entry});
     // A device argument; variables are reported at their declaration.
-    if (const Expr *Arg = callArgument(E, Entry.DeviceArg);
+    if (const Expr *Arg = argumentFor(E, Entry.DeviceArg, /*DefaultValue=*/false);
         Arg && !namedVar(Arg) && profiles().classifyDeviceArg(Arg) == DeviceKind::Cpu)
       Choices.push_back({reportLoc(stripWrappers(Arg)->getBeginLoc(), *SM), &Entry});
   }

@@ -191,10 +191,7 @@ static bool constructs(const ProfileEntry &E, const CXXConstructExpr *CE) {
 
 std::optional<RoleMatch> ApiProfiles::refineByArguments(const ProfileEntry &E, const CallExpr *CE,
                                                         const FunctionDecl *FD) const {
-  auto Arg = [&](unsigned I) -> const Expr * {
-    unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
-    return I + Offset < CE->getNumArgs() ? CE->getArg(I + Offset) : nullptr;
-  };
+  auto Arg = [&](unsigned I) { return argumentFor(CE, I); };
   if (E.ParamType) {
     if (E.ParamType->first >= FD->getNumParams())
       return std::nullopt;

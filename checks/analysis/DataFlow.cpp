@@ -145,8 +145,8 @@ bool collectWrites(const Stmt *S, const VarDecl *V, bool InLambda, llvm::SmallVe
     unsigned Offset = 0;
     if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(CE))
       Object = MC->getImplicitObjectArgument();
-    else if (isa_and_nonnull<CXXOperatorCallExpr>(CE) && MD && !Args.empty())
-      Object = Args[0], Offset = 1;
+    else if ((Offset = objectArguments(CE)) && !Args.empty())
+      Object = Args[0];
     if (Names(Object) && (!MD || !MD->isConst()))
       return false;
     for (unsigned I = Offset; I < Args.size(); ++I) {

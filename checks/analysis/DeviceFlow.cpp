@@ -21,26 +21,6 @@ DeviceKind join(std::optional<DeviceKind> A, DeviceKind B) {
   return !A || *A == B ? B : DeviceKind::UnknownDevice;
 }
 
-/// The argument a call passes for parameter \p Index of its callee (its
-/// default value when it passes none); null when not known.
-const Expr *argumentFor(const Expr *Call, unsigned Index) {
-  llvm::ArrayRef<const Expr *> Args;
-  unsigned Offset = 0;
-  if (const auto *CE = dyn_cast<CallExpr>(Call)) {
-    Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
-    if (isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(CE->getDirectCallee()))
-      Offset = 1;
-  } else if (const auto *C = dyn_cast<CXXConstructExpr>(Call)) {
-    Args = llvm::ArrayRef(C->getArgs(), C->getNumArgs());
-  }
-  if (Index + Offset >= Args.size())
-    return nullptr;
-  const Expr *Arg = Args[Index + Offset];
-  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
-    return D->getExpr();
-  return Arg;
-}
-
 /// Whether calls from other translation units may reach \p FD unseen: it has
 /// external linkage and no whole-project run records who calls it.
 bool callableUnseen(const FunctionDecl *FD, const ModelAnalysis &A) {

@@ -6,21 +6,11 @@
 
 namespace clang::tidy::mlperf {
 
-const Expr *callArgument(const Expr *E, std::optional<unsigned> I) {
-  const auto *CE = dyn_cast<CallExpr>(E);
-  const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
-  unsigned N = CE ? CE->getNumArgs() : Ctor ? Ctor->getNumArgs() : 0;
-  if (!I || *I >= N)
-    return nullptr;
-  const Expr *A = CE ? CE->getArg(*I) : Ctor->getArg(*I);
-  return isa<CXXDefaultArgExpr>(A) ? nullptr : A;
-}
-
 namespace {
 std::optional<int64_t> trainableParameters(const Expr *E, const LayerSizes &L, const ASTContext &Ctx) {
   int64_t P = 1;
   for (unsigned I : L.SizeArgs) {
-    std::optional<int64_t> V = constVolume(callArgument(E, I), 1, Ctx);
+    std::optional<int64_t> V = constVolume(argumentFor(E, I, /*DefaultValue=*/false), 1, Ctx);
     if (!V)
       return std::nullopt;
     P *= *V;
@@ -32,13 +22,14 @@ std::optional<int64_t> trainableParameters(const Expr *E, const LayerSizes &L, c
     if (L.KernelRankTemplateArg && Spec && *L.KernelRankTemplateArg < Spec->getTemplateArgs().size() &&
         Spec->getTemplateArgs()[*L.KernelRankTemplateArg].getKind() == TemplateArgument::Integral)
       Rank = Spec->getTemplateArgs()[*L.KernelRankTemplateArg].getAsIntegral().getZExtValue();
-    std::optional<int64_t> Kernel = Rank ? constVolume(callArgument(E, L.KernelArg), *Rank, Ctx) : std::nullopt;
+    std::optional<int64_t> Kernel =
+        Rank ? constVolume(argumentFor(E, L.KernelArg, /*DefaultValue=*/false), *Rank, Ctx) : std::nullopt;
     if (!Kernel)
       return std::nullopt;
     P *= *Kernel;
   }
   if (L.BiasArg) {
-    std::optional<int64_t> Bias = constInt(callArgument(E, L.BiasArg), Ctx);
+    std::optional<int64_t> Bias = constInt(argumentFor(E, L.BiasArg, /*DefaultValue=*/false), Ctx);
     if (!Bias)
       return std::nullopt;
     P += *Bias;
@@ -94,7 +85,7 @@ std::optional<std::string> constantName(const Expr *E) {
 std::optional<LayerSize> layerSize(const Expr *E, const ProfileEntry &Entry, const ASTContext &Ctx) {
   const LayerSizes &L = Entry.Layer;
   LayerSize S;
-  if (const Expr *T = callArgument(E, L.TrainableArg)) {
+  if (const Expr *T = argumentFor(E, L.TrainableArg, /*DefaultValue=*/false)) {
     bool Trainable = true;
     if (stripWrappers(T)->EvaluateAsBooleanCondition(Trainable, Ctx))
       S.Trainable = Trainable;
@@ -104,10 +95,10 @@ std::optional<LayerSize> layerSize(const Expr *E, const ProfileEntry &Entry, con
     return std::nullopt;
   S.Parameters = *P;
   if (L.OutputArg)
-    S.OutputWidth = outputWidth(callArgument(E, L.OutputArg), Ctx);
+    S.OutputWidth = outputWidth(argumentFor(E, L.OutputArg, /*DefaultValue=*/false), Ctx);
   const MemoryModel &M = Entry.Owner->Memory;
   S.ElementBytes = M.DefaultBytes;
-  if (std::optional<std::string> T = constantName(callArgument(E, L.DTypeArg)))
+  if (std::optional<std::string> T = constantName(argumentFor(E, L.DTypeArg, /*DefaultValue=*/false)))
     if (auto It = M.DTypeBytes.find(*T); It != M.DTypeBytes.end())
       S.ElementBytes = It->second;
   return S;
@@ -147,7 +138,7 @@ bool setsMomentum(const Stmt *S, llvm::StringRef Method, const ASTContext &Ctx) 
 
 unsigned optimizerCopies(const Expr *E, const ProfileEntry &Entry, const ASTContext &Ctx) {
   const OptimizerMemory &O = Entry.Optimizer;
-  if (const Expr *A = callArgument(E, O.MomentumArg); A && !isConstantZero(A, Ctx))
+  if (const Expr *A = argumentFor(E, O.MomentumArg, /*DefaultValue=*/false); A && !isConstantZero(A, Ctx))
     return O.Copies + 1;
   // A momentum set through the options inside the construction: SGDOptions(0.1).momentum(0.9).
   if (!O.MomentumMethod.empty() && setsMomentum(E, O.MomentumMethod, Ctx))

@@ -11,9 +11,6 @@
 
 namespace clang::tidy::mlperf {
 
-/// Argument \p I of a call or construction, or null (absent, defaulted).
-const Expr *callArgument(const Expr *E, std::optional<unsigned> I);
-
 struct LayerSize {
   int64_t Parameters = 0;
   bool Trainable = true;

@@ -221,30 +221,31 @@ static void forEachCall(const std::map<std::string, FileSummary> &Files, llvm::A
   }
 }
 
+/// The first call forEachCall visits, or null.
+static const HotCallSite *firstCall(const std::map<std::string, FileSummary> &Files, llvm::ArrayRef<std::string> Keys,
+                                    const std::map<std::string, std::vector<std::string>> &Callers,
+                                    llvm::StringRef NotFrom,
+                                    std::map<std::string, std::vector<HotCallSite>> FileSummary::*Calls) {
+  const HotCallSite *First = nullptr;
+  forEachCall<HotCallSite>(Files, Keys, Callers, NotFrom, Calls, [&](const HotCallSite &H) {
+    First = &H;
+    return false;
+  });
+  return First;
+}
+
 const HotCallSite *ProjectSummaries::hotCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   const View &V = viewOf(NotFrom);
-  if (V.Ambiguous.count(Usr.str()))
-    return nullptr;
-  const HotCallSite *First = nullptr;
-  forEachCall<HotCallSite>(Files, V.callKeys(Usr), V.HotCallers, NotFrom, &FileSummary::HotCalls,
-                           [&](const HotCallSite &H) {
-                             First = &H;
-                             return false;
-                           });
-  return First;
+  return V.Ambiguous.count(Usr.str())
+             ? nullptr
+             : firstCall(Files, V.callKeys(Usr), V.HotCallers, NotFrom, &FileSummary::HotCalls);
 }
 
 const HotCallSite *ProjectSummaries::loopCaller(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   const View &V = viewOf(NotFrom);
-  if (V.Ambiguous.count(Usr.str()))
-    return nullptr;
-  const HotCallSite *First = nullptr;
-  forEachCall<HotCallSite>(Files, V.callKeys(Usr), V.LoopCallers, NotFrom, &FileSummary::LoopCalls,
-                           [&](const HotCallSite &H) {
-                             First = &H;
-                             return false;
-                           });
-  return First;
+  return V.Ambiguous.count(Usr.str())
+             ? nullptr
+             : firstCall(Files, V.callKeys(Usr), V.LoopCallers, NotFrom, &FileSummary::LoopCalls);
 }
 
 const FunctionFacts *ProjectSummaries::passedCallables(llvm::StringRef Usr, unsigned Index,
@@ -261,12 +262,7 @@ const HotCallSite *ProjectSummaries::paramCaller(llvm::StringRef Usr, unsigned I
   std::vector<std::string> Keys = V.callKeys(Usr);
   for (std::string &K : Keys)
     K += "#" + std::to_string(Index);
-  const HotCallSite *First = nullptr;
-  forEachCall<HotCallSite>(Files, Keys, V.ParamCallers, NotFrom, &FileSummary::ParamCalls, [&](const HotCallSite &H) {
-    First = &H;
-    return false;
-  });
-  return First;
+  return firstCall(Files, Keys, V.ParamCallers, NotFrom, &FileSummary::ParamCalls);
 }
 
 std::vector<const ChurnCall *> ProjectSummaries::churnCalls(llvm::StringRef Usr, llvm::StringRef NotFrom) const {

@@ -84,6 +84,25 @@ bool contains(const Stmt *Region, SourceLocation Loc, const SourceManager &SM) {
   return !SM.isBeforeInTranslationUnit(Loc, R.getBegin()) && !SM.isBeforeInTranslationUnit(R.getEnd(), Loc);
 }
 
+unsigned objectArguments(const Expr *Call) {
+  const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(Call);
+  return OC && isa_and_nonnull<CXXMethodDecl>(OC->getDirectCallee()) ? 1 : 0;
+}
+
+const Expr *argumentFor(const Expr *Call, std::optional<unsigned> Param, bool DefaultValue) {
+  llvm::ArrayRef<const Expr *> Args;
+  if (const auto *CE = dyn_cast_or_null<CallExpr>(Call))
+    Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+  else if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(Call))
+    Args = llvm::ArrayRef(C->getArgs(), C->getNumArgs());
+  unsigned I = Param ? *Param + objectArguments(Call) : Args.size();
+  if (I >= Args.size())
+    return nullptr;
+  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Args[I]))
+    return DefaultValue ? D->getExpr() : nullptr;
+  return Args[I];
+}
+
 const VarDecl *namedVar(const Expr *E) {
   if (!E)
     return nullptr;

@@ -27,6 +27,15 @@ bool isMacroFree(SourceRange R);
 /// Whether \p Loc lies within \p Region's source range (its ends included).
 bool contains(const Stmt *Region, SourceLocation Loc, const SourceManager &SM);
 
+/// How many of \p Call's arguments come before its callee's parameters: 1 for
+/// a member operator call (`f(x)` on a functor, `a == b` on a class), whose
+/// argument 0 is the object; 0 otherwise.
+unsigned objectArguments(const Expr *Call);
+/// The argument a call or construction passes for its callee's parameter
+/// \p Param (after objectArguments); for a default argument, its value, or
+/// null when \p DefaultValue is false; null when there is none.
+const Expr *argumentFor(const Expr *Call, std::optional<unsigned> Param, bool DefaultValue = true);
+
 /// The variable \p E names (through casts, temporaries and `&`), or null.
 const VarDecl *namedVar(const Expr *E);
 /// Whether the variable is assigned (`v = ...`) anywhere in \p S other than at

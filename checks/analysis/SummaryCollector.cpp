@@ -29,6 +29,20 @@ Place placeOf(SourceLocation Loc, const SourceManager &SM) {
   P.Column = SM.getExpansionColumnNumber(Loc);
   return P;
 }
+
+/// The call \p Call in \p Caller, hot in \p Hot: its place, and its loop's
+/// in this file.
+HotCallSite hotSite(const Expr *Call, const FunctionDecl *Caller, const HotContext &Hot, const SourceManager &SM) {
+  Place C = placeOf(Call->getExprLoc(), SM);
+  HotCallSite Site{C.File, C.Line, C.Column, "", 0, 0, Caller->getNameAsString(), Hot.Training};
+  if (Hot.Loop) {
+    Place L = placeOf(Hot.Loop->getBeginLoc(), SM);
+    Site.LoopFile = L.File;
+    Site.LoopLine = L.Line;
+    Site.LoopColumn = L.Column;
+  }
+  return Site;
+}
 } // namespace
 
 std::string usrOf(const Decl *D) {
@@ -53,14 +67,7 @@ static void noteChurn(const CallExpr *Call, const std::string &CalleeUsr, ModelA
       continue;
     }
     ChurnCall Out;
-    Place P = placeOf(C.Call->getExprLoc(), SM);
-    Out.Site = HotCallSite{P.File, P.Line, P.Column, "", 0, 0, A.owner(C.Call)->getNameAsString(), C.Hot.Training};
-    if (C.Hot.Loop) {
-      Place L = placeOf(C.Hot.Loop->getBeginLoc(), SM);
-      Out.Site.LoopFile = L.File;
-      Out.Site.LoopLine = L.Line;
-      Out.Site.LoopColumn = L.Column;
-    }
+    Out.Site = hotSite(C.Call, A.owner(C.Call), C.Hot, SM);
     Out.Request = C.Hot.Request;
     const auto *ReleaseCall = dyn_cast_or_null<CallExpr>(C.Release);
     const FunctionDecl *Releaser = ReleaseCall ? ReleaseCall->getDirectCallee() : nullptr;
@@ -141,14 +148,8 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     if (const auto *CE = dyn_cast<CallExpr>(Call))
       noteChurn(CE, CalleeUsr, A, S);
     if (std::optional<HotContext> L = A.inModelLoopThroughCallers(Call)) {
-      Place C = placeOf(Call->getExprLoc(), SM);
-      HotCallSite Site{C.File, C.Line, C.Column, "", 0, 0, Caller->getNameAsString(), L->Training};
-      if (L->Loop) {
-        Place Loop = placeOf(L->Loop->getBeginLoc(), SM);
-        Site.LoopFile = Loop.File;
-        Site.LoopLine = Loop.Line;
-        Site.LoopColumn = Loop.Column;
-      } else if (L->External) {
+      HotCallSite Site = hotSite(Call, Caller, *L, SM);
+      if (!L->Loop && L->External) { // the loop of another file's caller
         Site.LoopFile = L->External->LoopFile;
         Site.LoopLine = L->External->LoopLine;
         Site.LoopColumn = L->External->LoopColumn;
@@ -158,15 +159,10 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     std::optional<HotContext> H = A.perStep(Call);
     if (!H)
       return;
-    Place C = placeOf(Call->getExprLoc(), SM);
-    HotCallSite Site{C.File, C.Line, C.Column, "", 0, 0, Caller->getNameAsString(), H->Training};
+    HotCallSite Site = hotSite(Call, Caller, *H, SM);
     if (!Callee->getReturnType()->isVoidType())
       Site.ResultUse = purposeName(purposeThroughCalls(Call, A, *H)).str();
     if (H->Loop) {
-      Place L = placeOf(H->Loop->getBeginLoc(), SM);
-      Site.LoopFile = L.File;
-      Site.LoopLine = L.Line;
-      Site.LoopColumn = L.Column;
       if (const auto *CE = dyn_cast<CallExpr>(Call); CE && H->CallChain.empty())
         for (unsigned I = 0; I < CE->getNumArgs(); ++I)
           if (argumentInvariantIn(CE, I, H->Loop, A))
@@ -194,15 +190,7 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     std::optional<HotContext> H = A.perStep(Call);
     if (Usr.empty() || !H)
       return;
-    Place C = placeOf(Call->getExprLoc(), SM);
-    HotCallSite Site{C.File, C.Line, C.Column, "", 0, 0, Owner->getNameAsString(), H->Training};
-    if (H->Loop) {
-      Place L = placeOf(H->Loop->getBeginLoc(), SM);
-      Site.LoopFile = L.File;
-      Site.LoopLine = L.Line;
-      Site.LoopColumn = L.Column;
-    }
-    S.ParamCalls[Usr + "#" + std::to_string(Index)].push_back(std::move(Site));
+    S.ParamCalls[Usr + "#" + std::to_string(Index)].push_back(hotSite(Call, Owner, *H, SM));
   });
   return S;
 }

@@ -182,10 +182,34 @@ void f(long width) {
   EXPECT_EQ(L->ElementBytes, 4u);
   EXPECT_TRUE(L->Trainable);
   EXPECT_FALSE(layerSize(Dynamic, *Layer, S.context())) << "a width known only at run time";
-  ASSERT_TRUE(callArgument(Fc, 1));
-  EXPECT_EQ(constInt(callArgument(Fc, 1), S.context()), 10);
-  EXPECT_EQ(callArgument(Fc, 2), nullptr);
-  EXPECT_EQ(callArgument(Fc, std::nullopt), nullptr);
+  ASSERT_TRUE(argumentFor(Fc, 1, /*DefaultValue=*/false));
+  EXPECT_EQ(constInt(argumentFor(Fc, 1, /*DefaultValue=*/false), S.context()), 10);
+  EXPECT_EQ(argumentFor(Fc, 2, /*DefaultValue=*/false), nullptr);
+  EXPECT_EQ(argumentFor(Fc, std::nullopt), nullptr);
+}
+
+TEST(AnalysisSource, ArgumentsForParametersSkipAMemberOperatorsObject) {
+  Snippet S(R"cc(
+struct Scale {
+  int operator()(int a, int b = 7) const { return a * b; }
+};
+int add(int a, int b = 3) { return a + b; }
+void run() {
+  Scale s;
+  s(1);
+  add(2);
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  const CallExpr *Functor = S.call("run", "operator()"), *Add = S.call("run", "add");
+  ASSERT_TRUE(Functor && Add);
+  EXPECT_EQ(objectArguments(Functor), 1u) << "argument 0 is the object";
+  EXPECT_EQ(objectArguments(Add), 0u);
+  EXPECT_EQ(constInt(argumentFor(Functor, 0), S.context()), 1);
+  EXPECT_EQ(constInt(argumentFor(Functor, 1), S.context()), 7) << "a default argument's value";
+  EXPECT_EQ(argumentFor(Functor, 1, /*DefaultValue=*/false), nullptr);
+  EXPECT_EQ(argumentFor(Functor, 2), nullptr);
+  EXPECT_EQ(constInt(argumentFor(Add, 1), S.context()), 3);
 }
 
 TEST(AnalysisModelSize, TheMemoryOfAStepByTerm) {
