@@ -16,8 +16,10 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Inclusions/StandardLibrary.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
 
 #include <optional>
 #include <set>
@@ -226,6 +228,11 @@ ArgumentsAdjuster configuredArgs(ClangTidyContext &Context) {
   };
 }
 
+/// An error of the compiler's own (not a check's, nor a configuration's).
+bool isParseError(const ClangTidyError &E) {
+  return E.DiagLevel == ClangTidyError::Error && StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
+}
+
 /// clang-tidy's adjusters, CUDA's, and with recovery from missing headers:
 /// no spelling correction (an unknown name stays an error expression instead
 /// of becoming a guess at a similar declaration), the command's error limit
@@ -235,7 +242,7 @@ ArgumentsAdjuster configuredArgs(ClangTidyContext &Context) {
 /// runtime API without naming it, then the profiles' stand-ins for SDKs the
 /// machine lacks.
 void addAdjusters(ClangTool &Tool, ClangTidyContext &Context, const std::string &File, llvm::vfs::FileSystem &FS,
-                  const ParseOptions &Options, ErrorLimit &Limit) {
+                  const ParseOptions &Options, ErrorLimit &Limit, llvm::ArrayRef<std::string> PreIncludes) {
   Tool.appendArgumentsAdjuster(configuredArgs(Context));
   Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
   Tool.appendArgumentsAdjuster(cudaHostOnlyAdjuster(Options.CudaPath));
@@ -250,12 +257,11 @@ void addAdjusters(ClangTool &Tool, ClangTidyContext &Context, const std::string 
   if (!isCudaInput(File) && FS.exists(Toolkit + "/cuda_runtime_api.h"))
     Extra.insert(Extra.end(), {"-idirafter", Toolkit});
   Extra.insert(Extra.end(), {"-idirafter", StandInDir});
+  for (const std::string &Header : PreIncludes)
+    Extra.insert(Extra.end(), {"-include", Header});
   Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::END));
 }
 
-bool isCompilerError(const ClangTidyError &E) {
-  return E.DiagLevel == ClangTidyError::Error && StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
-}
 } // namespace
 
 namespace {
@@ -264,7 +270,8 @@ namespace {
 std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const CompilationDatabase &DB, const std::string &File,
                                     IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
                                     std::function<std::unique_ptr<FrontendAction>(std::vector<std::string> *)> Make,
-                                    std::vector<std::string> *Missing, bool &Ok, std::string *Stats) {
+                                    std::vector<std::string> *Missing, bool &Ok, std::string *Stats,
+                                    llvm::ArrayRef<std::string> PreIncludes = {}) {
   if (isCudaInput(File))
     addCudaOverlay(*FS);
   if (Options.RecoverIncludes)
@@ -272,7 +279,7 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
   ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(), FS);
   ClangTidyDiagnosticConsumer Consumer(Context, nullptr, /*RemoveIncompatibleErrors=*/true, /*GetFixesFromNotes=*/true);
   ErrorLimit Limit(Consumer, 0);
-  addAdjusters(Tool, Context, File, *FS, Options, Limit);
+  addAdjusters(Tool, Context, File, *FS, Options, Limit, PreIncludes);
   DiagnosticsEngine Engine(new DiagnosticIDs(), new DiagnosticOptions(), &Consumer, /*ShouldOwnClient=*/false);
   Context.setDiagnosticsEngine(&Engine);
   Tool.setDiagnosticConsumer(&Limit);
@@ -314,33 +321,86 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   std::vector<std::string> *StandIns = &Run.StandIns;
   bool Ok = false;
   const bool SystemHeaders = Context.getOptions().SystemHeaders.value_or(false);
-  Run.Errors = runTool(
-      Context, DB, File, FS, Options,
-      [&](std::vector<std::string> *M) {
-        return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles->get(), M, StandIns, Options);
-      },
-      Missing, Ok, &Run.CompilerStats);
+  auto Parse = [&](llvm::ArrayRef<std::string> PreIncludes) {
+    return runTool(
+        Context, DB, File, FS, Options,
+        [&](std::vector<std::string> *M) {
+          return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles->get(), M, StandIns, Options);
+        },
+        Missing, Ok, &Run.CompilerStats, PreIncludes);
+  };
+  Run.Errors = Parse({});
+  // Names of the standard library used without their header: parsed again
+  // with those headers included first, as an older standard library would
+  // have brought them in (a few rounds: a name's errors may hide another's).
+  std::vector<std::string> PreIncludes;
+  for (int Round = 0; Round < 3 && Options.RecoverIncludes && llvm::any_of(Run.Errors, isParseError); ++Round) {
+    size_t Before = PreIncludes.size();
+    for (const auto &[Header, Name] : missingStandardHeaders(Run.Errors))
+      if (std::string Bare = StringRef(Header).drop_front().drop_back().str(); !llvm::is_contained(PreIncludes, Bare)) {
+        PreIncludes.push_back(Bare);
+        Run.StandardHeaders.push_back(Header + " (" + Name + ")");
+      }
+    if (PreIncludes.size() == Before)
+      break;
+    Run.MissingIncludes.clear();
+    Run.StandIns.clear();
+    Run.CompilerStats.clear();
+    Run.Errors = Parse(PreIncludes);
+  }
   if (Summary)
     Summary->File = File;
   if (!Run.MissingIncludes.empty()) {
-    auto Following = std::remove_if(Run.Errors.begin(), Run.Errors.end(), isCompilerError);
+    auto Following = std::remove_if(Run.Errors.begin(), Run.Errors.end(), isParseError);
     Run.FollowingErrors = Run.Errors.end() - Following;
     Run.Errors.erase(Following, Run.Errors.end());
   }
   return Run;
 }
 
+std::vector<std::pair<std::string, std::string>> missingStandardHeaders(const std::vector<ClangTidyError> &Errors) {
+  // The std:: name in a quoted type (`'std::basic_ifstream<char>'`), or the
+  // name that namespace std lacks.
+  static const llvm::Regex Quoted("'std::([A-Za-z_][A-Za-z_0-9]*)");
+  static const llvm::Regex Lacks("named '([A-Za-z_][A-Za-z_0-9]*)' in namespace 'std'");
+  std::vector<std::pair<std::string, std::string>> Out;
+  for (const ClangTidyError &E : Errors) {
+    if (!isParseError(E))
+      continue;
+    StringRef Message = E.Message.Message;
+    llvm::SmallVector<StringRef, 2> Match;
+    if (!(Message.contains("undefined template") || Message.contains("incomplete type") ||
+          Message.contains("incomplete class")) ||
+        !Quoted.match(Message, &Match))
+      if (!Lacks.match(Message, &Match))
+        continue;
+    std::optional<clang::tooling::stdlib::Symbol> Sym = clang::tooling::stdlib::Symbol::named("std::", Match[1]);
+    std::optional<clang::tooling::stdlib::Header> Header = Sym ? Sym->header() : std::nullopt;
+    if (!Header)
+      continue;
+    std::string Name = "std::" + Match[1].str();
+    if (llvm::none_of(Out, [&](const auto &P) { return P.first == Header->name(); }))
+      Out.emplace_back(Header->name().str(), Name);
+  }
+  return Out;
+}
+
 std::string incompleteMessage(const std::string &File, const FileRun &Run) {
+  std::string Standard = Run.StandardHeaders.empty() ? ""
+                                                     : "included " + llvm::join(Run.StandardHeaders, ", ") +
+                                                           ", whose names the file uses without including " +
+                                                           (Run.StandardHeaders.size() == 1 ? "it" : "them");
   size_t N = Run.MissingIncludes.size();
   if (!N)
-    return "";
+    return Standard.empty() ? "" : File + ": " + Standard;
   size_t M = Run.StandIns.size();
   std::string Replaced = M ? ", " + std::to_string(M) + " of them replaced by declarations of " +
                                  (M == 1 ? "its" : "their") + " API that mlperf-lint ships (" +
                                  llvm::join(Run.StandIns, ", ") + ")"
                            : "";
   return File + ": " + std::to_string(N) + (N == 1 ? " include" : " includes") + " not found (" +
-         llvm::join(Run.MissingIncludes, ", ") + ")" + Replaced + IncompleteTail;
+         llvm::join(Run.MissingIncludes, ", ") + ")" + Replaced + (Standard.empty() ? "" : "; " + Standard) +
+         IncompleteTail;
 }
 
 std::string withIncludeNotes(const std::string &File, const std::string &Incomplete,

@@ -3,7 +3,10 @@
 // an #include is skipped as if the header were empty, clang's error limit is
 // lifted (ErrorLimit records no more errors than it would have), and the
 // errors that follow from the missing declarations are counted instead of
-// reported, so the rest of the file is still analysed.
+// reported, so the rest of the file is still analysed. A file that uses a
+// name of the standard library without including its header (`std::ifstream`
+// without <fstream>, which an older standard library brought in through
+// another header) is parsed once more with that header included first.
 #pragma once
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -45,6 +48,9 @@ struct FileRun {
   std::vector<std::string> MissingIncludes;        // as spelled, in order of first use, without duplicates
   std::vector<std::string> StandIns;               // those of them found among mlperf-lint's stand-in headers
   size_t FollowingErrors = 0;                      // compiler errors dropped because headers were missing
+  /// Standard headers included for names the file uses without them
+  /// (`<fstream> (std::basic_ifstream)`), in the order they were added.
+  std::vector<std::string> StandardHeaders;
   // The file's stderr block, written whole when it finishes: clang's "N warnings
   // generated." and "Error while processing FILE." lines, or "".
   std::string CompilerStats;
@@ -57,8 +63,19 @@ FileRun runTidyOnFile(clang::tidy::ClangTidyContext &Context, const clang::tooli
                       const ParseOptions &Options, clang::tidy::mlperf::FileSummary *Summary = nullptr);
 
 /// `FILE: N includes not found (a.h, b.h); results may be incomplete`, or ""
-/// when every include was found; it names those that stand-in headers replaced.
+/// when every include was found; it names those that stand-in headers
+/// replaced, and the standard headers included for names the file uses
+/// without them (`FILE: included <fstream> (std::basic_ifstream), whose names
+/// the file uses without including it`).
 std::string incompleteMessage(const std::string &File, const FileRun &Run);
+
+/// The standard headers that declare the names \p Errors (a parse's
+/// diagnostics) say are missing from namespace std or incomplete there
+/// (`implicit instantiation of undefined template 'std::basic_ifstream<char>'`,
+/// `no member named 'setw' in namespace 'std'`): each as the header's name
+/// with its brackets and the name that asked for it, without duplicates.
+std::vector<std::pair<std::string, std::string>>
+missingStandardHeaders(const std::vector<clang::tidy::ClangTidyError> &Errors);
 /// \p Incomplete (incompleteMessage's line, or "") with \p Notes on the
 /// headers that the compile command found by name (`vgg.h taken from
 /// lesson5/vgg.h`, or why one was not taken): `FILE: NOTES` alone, or before

@@ -53,6 +53,22 @@ TEST(RealCodeTest, StrictIncludesKeepClangsFatalError) {
   EXPECT_EQ(R.Err.find("includes not found"), std::string::npos) << R.Err;
 }
 
+TEST(RealCodeTest, StandardHeadersThatAFileUsesWithoutIncludingThemAreIncluded) {
+  ProcessResult R = lint({"--format=json", "standard_headers.cc"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_EQ(findings(R.Out), std::vector<std::string>{"17 mlperf-sync-in-loop"}) << R.Out;
+  EXPECT_NE(R.Err.find("standard_headers.cc: included <fstream> (std::basic_ifstream), <iostream> (std::cout), "
+                       "<iomanip> (std::setw), whose names the file uses without including them"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(R.Err.find("error"), std::string::npos) << R.Err;
+  EXPECT_EQ(R.Err.find("incomplete"), std::string::npos) << "nothing is missing any more: " << R.Err;
+  // With --strict-includes the file is parsed as it is written.
+  ProcessResult Strict = lint({"--strict-includes", "standard_headers.cc"});
+  EXPECT_EQ(Strict.Exit, 2) << Strict.Err;
+  EXPECT_NE(Strict.Out.find("std::basic_ifstream"), std::string::npos) << Strict.Out;
+}
+
 TEST(RealCodeTest, RolesNeverDependOnUnresolvedTypes) {
   ProcessResult R = lint({"--format=json", "unresolved_types.cc"});
   EXPECT_EQ(R.Exit, 1) << R.Err;
