@@ -139,6 +139,8 @@ private:
     NamedHeaders Found = Names->find(Abs, E.Command.CommandLine, Probe);
     for (const std::string &Dir : Found.Dirs)
       E.Command.CommandLine.insert(E.Command.CommandLine.end() - 1, "-I" + Dir);
+    for (const std::string &Dir : Found.SystemDirs)
+      E.Command.CommandLine.insert(E.Command.CommandLine.end() - 1, "-isystem" + Dir);
     E.Notes = std::move(Found.Notes);
     return Entries.emplace(File.str(), std::move(E)).first->second;
   }

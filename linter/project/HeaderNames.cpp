@@ -136,6 +136,39 @@ std::vector<std::string> HeaderNames::candidates(const std::string &Name) {
   return Out;
 }
 
+std::optional<std::string> HeaderNames::pickInstalled(const std::string &Name, const std::vector<std::string> &Angled,
+                                                      std::string &Note) {
+  if (llvm::StringRef(Name).contains("..") || llvm::sys::path::is_absolute(Name))
+    return std::nullopt;
+  std::vector<std::string> Found;
+  for (const std::string &Dir : Angled) {
+    if (isUnder(Dir, Root) || Dir == Root)
+      continue;
+    auto [It, New] = Subdirs.try_emplace(Dir);
+    if (New) {
+      std::error_code EC;
+      size_t Entries = 0;
+      for (llvm::sys::fs::directory_iterator D(Dir, EC), End; D != End && !EC && Entries < MaxWalkedEntries;
+           D.increment(EC), ++Entries)
+        if (D->type() == llvm::sys::fs::file_type::directory_file)
+          It->second.push_back(D->path());
+      llvm::sort(It->second);
+    }
+    for (const std::string &Sub : It->second)
+      if (isFile(Sub + "/" + Name))
+        Found.push_back(Sub);
+  }
+  if (Found.size() == 1) {
+    Note = Name + " taken from " + Found.front() + "/" + Name;
+    return Found.front();
+  }
+  if (Found.size() > 1)
+    Note = Name + " is ambiguous, not taken by name: installed under " + std::to_string(Found.size()) +
+           " system include directories (" + llvm::join(llvm::ArrayRef(Found).take_front(3), ", ") +
+           (Found.size() > 3 ? ", ..." : "") + ")";
+  return std::nullopt;
+}
+
 std::string HeaderNames::shown(const std::string &Path) const {
   llvm::StringRef P = Path;
   return P.consume_front(Root) && P.consume_front("/") ? P.str() : Path;
@@ -178,7 +211,7 @@ NamedHeaders HeaderNames::find(const std::string &File, const std::vector<std::s
   const SearchPath &Search = searchPathOf(Args);
   NamedHeaders Out;
   auto Resolve = [&](const Include &I, const std::string &From) -> std::optional<std::string> {
-    std::vector<const std::vector<std::string> *> Lists = {&Search.Angled, &Out.Dirs};
+    std::vector<const std::vector<std::string> *> Lists = {&Search.Angled, &Out.Dirs, &Out.SystemDirs};
     if (!I.Angled)
       Lists.insert(Lists.begin(), &Search.Quoted);
     if (!I.Angled && isFile(From + "/" + I.Name))
@@ -214,6 +247,14 @@ NamedHeaders HeaderNames::find(const std::string &File, const std::vector<std::s
         std::string Dir = llvm::StringRef(*P).drop_back(I.Name.size() + 1).str();
         if (!llvm::is_contained(Out.Dirs, Dir))
           Out.Dirs.push_back(Dir);
+      } else if (!P && Note.empty() && llvm::StringRef(I.Name).contains('/')) {
+        // Not the project's: perhaps a library installed one level below a
+        // system directory, named with its own folder (`Eigen/Dense`, not a
+        // bare `config.h` that any package may have). Its own includes are
+        // found through it.
+        if (std::optional<std::string> Dir = pickInstalled(I.Name, Search.Angled, Note);
+            Dir && !llvm::is_contained(Out.SystemDirs, *Dir))
+          Out.SystemDirs.push_back(*Dir);
       }
       if (!Note.empty())
         Out.Notes.push_back(std::move(Note));

@@ -10,7 +10,13 @@
 // there is taken, several are ambiguous and none is taken. A header next to
 // its program's main file therefore wins over another program's header of
 // the same name.
-#pragma once
+//
+// A name the project does not hold may be a library's installed one level
+// below a system include directory, as Debian installs Eigen
+// (/usr/include/eigen3/Eigen/Dense) and OpenCV (/usr/include/opencv4/opencv2/):
+// an include named with its folder (`Eigen/Dense`) found in exactly one
+// subdirectory of the command's system directories makes that subdirectory an
+// -isystem of the file, so its headers stay a library's.
 
 #include <map>
 #include <memory>
@@ -22,8 +28,9 @@
 namespace mlperf::lint {
 
 struct NamedHeaders {
-  std::vector<std::string> Dirs;  // to add as -I, in the order found
-  std::vector<std::string> Notes; // "vgg.h taken from lesson5/vgg.h", or why a name was not taken
+  std::vector<std::string> Dirs;       // to add as -I, in the order found
+  std::vector<std::string> SystemDirs; // to add as -isystem: a library's directory below a system one
+  std::vector<std::string> Notes;      // "vgg.h taken from lesson5/vgg.h", or why a name was not taken
 };
 
 class HeaderNames {
@@ -51,6 +58,11 @@ private:
   std::vector<std::string> candidates(const std::string &Name);
   /// The file that \p Name, included from \p Dir, is taken from; else a note in \p Note.
   std::optional<std::string> pick(const std::string &Name, const std::string &Dir, std::string &Note);
+  /// The subdirectory of a system include directory in \p Angled (outside
+  /// the project) that alone holds \p Name; else a note in \p Note when
+  /// several do.
+  std::optional<std::string> pickInstalled(const std::string &Name, const std::vector<std::string> &Angled,
+                                           std::string &Note);
   std::string shown(const std::string &Path) const;
 
   std::string Root;
@@ -58,6 +70,7 @@ private:
   std::map<std::string, std::vector<std::string>> ByFileName; // "vgg.h" -> absolute paths
   std::map<std::string, std::vector<Include>> Includes;
   std::map<std::string, std::unique_ptr<SearchPath>> Searches; // by the joined arguments
+  std::map<std::string, std::vector<std::string>> Subdirs;     // a system include directory's subdirectories
 };
 
 } // namespace mlperf::lint

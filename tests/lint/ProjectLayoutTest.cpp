@@ -92,6 +92,46 @@ TEST_F(ProjectLayout, AHeaderFoundByNameIsUsedAndSaid) {
   EXPECT_EQ(Quoted.Err.find("taken from"), std::string::npos) << Quoted.Err;
 }
 
+TEST_F(ProjectLayout, ALibraryInstalledBelowASystemDirectoryIsFoundAndStaysALibrary) {
+  // As Debian installs Eigen: /usr/include/eigen3/Eigen/Dense, with
+  // /usr/include on the search path but not eigen3.
+  std::string Sys = Root + "/sys", Dir = Root + "/tracker";
+  write(Sys + "/mathlib3/MathLib/Dense", "#pragma once\n#include \"Core\"\n");
+  write(Sys + "/mathlib3/MathLib/Core",
+        "#pragma once\nextern \"C\" int cudaDeviceSynchronize();\nextern \"C\" int cuLaunchKernel(void *f);\n"
+        "namespace MathLib {\nstruct Vector4f { float v[4]; float operator[](int i) const { return v[i]; } };\n"
+        "inline void settle(void *k) {\n  for (int i = 0; i < 3; ++i) {\n    cuLaunchKernel(k);\n"
+        "    cudaDeviceSynchronize();\n  }\n}\n}\n");
+  write(Sys + "/other/Other.h", "#pragma once\n");
+  write(Dir + "/main.cpp", "#include <MathLib/Dense>\n"
+                           "\n"
+                           "int track(void *k, const MathLib::Vector4f &box) {\n"
+                           "  int n = static_cast<int>(box[2]);\n"
+                           "  for (int i = 0; i < n; ++i) {\n"
+                           "    cuLaunchKernel(k);\n"
+                           "    cudaDeviceSynchronize();\n"
+                           "  }\n"
+                           "  return n;\n"
+                           "}\n");
+  ProcessResult R = lint(Dir, {"main.cpp", "--extra-arg=-isystem" + Sys});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  // The library's own loop carries no finding: it came in as -isystem.
+  EXPECT_EQ(findings(R), (std::set<Place>{{Dir + "/main.cpp", 7, "mlperf-sync-in-loop"}})) << R.Out;
+  EXPECT_NE(R.Err.find(Dir + "/main.cpp: MathLib/Dense taken from " + Sys + "/mathlib3/MathLib/Dense"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(R.Err.find("not found"), std::string::npos) << R.Err;
+
+  // Installed twice: not taken, and said.
+  write(Sys + "/mathlib4/MathLib/Dense", "#pragma once\n");
+  ProcessResult Twice = lint(Dir, {"main.cpp", "--extra-arg=-isystem" + Sys});
+  EXPECT_NE(Twice.Err.find("MathLib/Dense is ambiguous, not taken by name: installed under 2 system include "
+                           "directories (" +
+                           Sys + "/mathlib3, " + Sys + "/mathlib4)"),
+            std::string::npos)
+      << Twice.Err;
+}
+
 TEST_F(ProjectLayout, AnAmbiguousHeaderNameIsNotTaken) {
   std::string Dir = copy("byname");
   ProcessResult R = lint(Dir, {"tools/bench.cpp"});
