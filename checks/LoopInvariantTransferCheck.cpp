@@ -2,6 +2,7 @@
 #include "analysis/Facts.h"
 #include "analysis/Hoist.h"
 #include "analysis/Invariance.h"
+#include "analysis/Purpose.h"
 #include "analysis/SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -16,14 +17,6 @@ void LoopInvariantTransferCheck::registerMatchers(MatchFinder *Finder) {
       callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::ToDevice), onDevice(this), runsEveryStep(this))
           .bind("call"),
       this);
-}
-
-static const Expr *copiedValue(const CallExpr *Call, const RoleMatch &M) {
-  if (M.Entry->ValueArg)
-    return *M.Entry->ValueArg < Call->getNumArgs() ? Call->getArg(*M.Entry->ValueArg) : nullptr;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    return MC->getImplicitObjectArgument();
-  return nullptr;
 }
 
 /// A method that copies its object's constant host data to the device on
@@ -148,7 +141,7 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
   std::optional<RoleMatch> M = A.role(Call);
-  const Expr *Value = M ? copiedValue(Call, *M) : nullptr;
+  const Expr *Value = M ? movedValue(Call, *M->Entry) : nullptr;
   const auto *Ref = Value ? dyn_cast<DeclRefExpr>(stripWrappers(Value)) : nullptr;
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   std::optional<HotContext> Hot = A.perStep(Call);

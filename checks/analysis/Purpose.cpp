@@ -323,15 +323,6 @@ const VarDecl *hostBuffer(const Expr *E) {
   return namedVar(E);
 }
 
-/// What a transfer moves: its `value_arg`, else a method's object.
-const Expr *movedValue(const CallExpr *Call, const ProfileEntry &E) {
-  if (E.ValueArg)
-    return *E.ValueArg < Call->getNumArgs() ? Call->getArg(*E.ValueArg) : nullptr;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    return MC->getImplicitObjectArgument();
-  return nullptr;
-}
-
 const CallExpr *uploadOf(const Stmt *S, const VarDecl *Buffer, const ModelAnalysis &A) {
   if (!S || isa<LambdaExpr>(S))
     return nullptr;
@@ -345,6 +336,14 @@ const CallExpr *uploadOf(const Stmt *S, const VarDecl *Buffer, const ModelAnalys
   return nullptr;
 }
 } // namespace
+
+const Expr *movedValue(const CallExpr *Call, const ProfileEntry &E) {
+  if (E.ValueArg)
+    return *E.ValueArg < Call->getNumArgs() ? Call->getArg(*E.ValueArg) : nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    return MC->getImplicitObjectArgument();
+  return nullptr;
+}
 
 const CallExpr *reuploadOf(const CallExpr *Read, const ModelAnalysis &A) {
   std::optional<RoleMatch> R = A.role(Read);

@@ -36,6 +36,10 @@ bool feedsNextIteration(const Expr *Read, const Expr *Object, const Stmt *Loop, 
 /// reduction (`max()`), one element, or a value combined with another tensor
 /// (`pred.eq(target)`, a loss) is a statistic or a metric.
 bool printsPrediction(const CallExpr *Read, const Expr *Object, const ModelAnalysis &A);
+/// What the transfer \p Call (matched by entry \p E) moves: its `value_arg`
+/// (a copy to the device's host value, a copy to the host's host buffer),
+/// else a method's object (`x.to(device)`, `x.cpu()`).
+const Expr *movedValue(const CallExpr *Call, const ProfileEntry &E);
 /// The copy back to the device that is the next use of what the device ->
 /// host copy \p Read wrote (its result's variable, or the host buffer a
 /// `value_arg` names: `ggml_backend_tensor_get(t, row.data(), ...)` then
