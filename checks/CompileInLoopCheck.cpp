@@ -26,13 +26,9 @@ void CompileInLoopCheck::registerMatchers(MatchFinder *Finder) {
 /// The declaration statement that the construction initializes, when the
 /// statement can be moved as a whole (one variable, only blocks up to the loop).
 static const DeclStmt *movableDeclaration(const Expr *E, const Stmt *Loop, const ModelAnalysis &A) {
-  const Stmt *S = E;
-  const Stmt *P = A.parent(S);
-  while (P && isa<ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ImplicitCastExpr, CXXConstructExpr,
-                  CXXFunctionalCastExpr>(P)) {
-    S = P;
-    P = A.parent(P);
-  }
+  const Stmt *P = climbThrough<ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ImplicitCastExpr,
+                               CXXConstructExpr, CXXFunctionalCastExpr>(E, A)
+                      .second;
   const auto *DS = dyn_cast_or_null<DeclStmt>(P);
   if (!DS || !DS->isSingleDecl())
     return nullptr;

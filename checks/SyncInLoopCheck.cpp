@@ -1,4 +1,5 @@
 #include "SyncInLoopCheck.h"
+#include "analysis/DataFlow.h"
 #include "analysis/Ownership.h"
 #include "analysis/SourceUtils.h"
 
@@ -76,18 +77,8 @@ static bool endsPerCallStream(const CallExpr *Call, ModelAnalysis &A, const Sour
 static bool isNeeded(const CallExpr *Call, const ModelAnalysis &A, const SourceManager &SM) {
   if (commentMentions(Call->getBeginLoc(), "timing", SM))
     return true;
-  const Stmt *Item = Call;
-  const Stmt *P = A.parent(Item);
-  // Up to the block item, out of `do { ... } while (0)` macro bodies.
-  while (P && (!isa<CompoundStmt>(P) || isa_and_nonnull<DoStmt>(A.parent(P))) && !A.isLoop(P)) {
-    Item = P;
-    P = A.parent(P);
-  }
-  const auto *Block = dyn_cast_or_null<CompoundStmt>(P);
+  auto [Block, It] = blockItemOf(Call, A);
   if (!Block)
-    return false;
-  const auto *It = llvm::find(Block->body(), Item);
-  if (It == Block->body_end())
     return false;
   // An asynchronous copy to the host before it in the block: its data is
   // there only once the wait returns.

@@ -228,6 +228,20 @@ llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *
   return Out;
 }
 
+BlockItem blockItemOf(const Stmt *S, const ModelAnalysis &A) {
+  const Stmt *Item = S;
+  const Stmt *P = A.parent(Item);
+  while (P && (!isa<CompoundStmt>(P) || isa_and_nonnull<DoStmt>(A.parent(P))) && !A.isLoop(P)) {
+    Item = P;
+    P = A.parent(P);
+  }
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(P);
+  if (!Block)
+    return {};
+  const auto *It = llvm::find(Block->body(), Item);
+  return It == Block->body_end() ? BlockItem{} : BlockItem{Block, It};
+}
+
 bool isInside(const Stmt *S, const Stmt *Ancestor, const ModelAnalysis &A) {
   for (; S; S = A.parent(S))
     if (S == Ancestor)

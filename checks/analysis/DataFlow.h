@@ -6,6 +6,8 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <utility>
+
 namespace clang::tidy::mlperf {
 
 /// Whether a no-grad guard (a variable whose type has the no-grad-guard role)
@@ -24,6 +26,27 @@ const Stmt *findInFlow(const Expr *E, llvm::function_ref<bool(const Stmt *)> Vis
 /// or it has no initializer.
 llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *Use, const ModelAnalysis &A,
                                                   bool &Complete);
+/// The outermost of \p S and the parents above it of a type among \p Ts (the
+/// casts and temporaries around a value), and the parent above that: what
+/// uses the value.
+template <typename... Ts> std::pair<const Stmt *, const Stmt *> climbThrough(const Stmt *S, const ModelAnalysis &A) {
+  const Stmt *P = A.parent(S);
+  while (P && isa<Ts...>(P)) {
+    S = P;
+    P = A.parent(P);
+  }
+  return {S, P};
+}
+
+/// The block \p S is a statement of, and that statement: up through what
+/// encloses S, out of `do { ... } while (0)` macro bodies, never past a loop
+/// (a null Block then, or when S is in no block).
+struct BlockItem {
+  const CompoundStmt *Block = nullptr;
+  Stmt *const *Item = nullptr; // in Block->body()
+};
+BlockItem blockItemOf(const Stmt *S, const ModelAnalysis &A);
+
 /// Whether \p S is \p Ancestor or inside it (through the analysis' parents).
 bool isInside(const Stmt *S, const Stmt *Ancestor, const ModelAnalysis &A);
 /// Whether the record type of \p T (after references, pointers) is named \p Name

@@ -99,10 +99,9 @@ std::optional<Acquisition> acquisitionAt(const CallExpr *Call, ModelAnalysis &A)
 HandleRef acquiredHandleRef(const CallExpr *Call, const Acquisition &Acq, const ModelAnalysis &A, bool *Returned) {
   if (std::optional<unsigned> I = Acq.handleArg())
     return *I < Call->getNumArgs() ? handleRefOf(Call->getArg(*I)) : HandleRef();
-  const Stmt *P = A.parent(Call);
-  while (P && isa<ExprWithCleanups, ImplicitCastExpr, ExplicitCastExpr, ParenExpr, MaterializeTemporaryExpr,
-                  CXXBindTemporaryExpr, CXXConstructExpr>(P))
-    P = A.parent(P);
+  const Stmt *P = climbThrough<ExprWithCleanups, ImplicitCastExpr, ExplicitCastExpr, ParenExpr,
+                               MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXConstructExpr>(Call, A)
+                      .second;
   HandleRef R;
   if (const auto *DS = dyn_cast_or_null<DeclStmt>(P); DS && DS->isSingleDecl())
     R.D = dyn_cast<VarDecl>(DS->getSingleDecl());

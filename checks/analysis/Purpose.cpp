@@ -255,16 +255,12 @@ bool refersTo(const Stmt *S, llvm::ArrayRef<const VarDecl *> Vars) {
 /// The variable a read's value initializes or is assigned to, through casts
 /// and conversions.
 const VarDecl *resultVariable(const Expr *Read, const ModelAnalysis &A) {
-  const Stmt *S = Read;
-  for (const Stmt *P = A.parent(S); P; S = P, P = A.parent(P)) {
-    if (const auto *DS = dyn_cast<DeclStmt>(P))
-      return DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
-    if (const auto *BO = dyn_cast<BinaryOperator>(P))
-      return BO->getOpcode() == BO_Assign && BO->getRHS() == S ? namedVar(BO->getLHS()) : nullptr;
-    if (!isa<ImplicitCastExpr, CXXFunctionalCastExpr, CStyleCastExpr, ParenExpr, MaterializeTemporaryExpr,
-             CXXBindTemporaryExpr, ExprWithCleanups>(P))
-      return nullptr;
-  }
+  auto [S, P] = climbThrough<ImplicitCastExpr, CXXFunctionalCastExpr, CStyleCastExpr, ParenExpr,
+                             MaterializeTemporaryExpr, CXXBindTemporaryExpr, ExprWithCleanups>(Read, A);
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(P))
+    return DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+    return BO->getOpcode() == BO_Assign && BO->getRHS() == S ? namedVar(BO->getLHS()) : nullptr;
   return nullptr;
 }
 } // namespace
@@ -352,17 +348,8 @@ const CallExpr *reuploadOf(const CallExpr *Read, const ModelAnalysis &A) {
   const VarDecl *Buffer = R->Entry->ValueArg ? hostBuffer(movedValue(Read, *R->Entry)) : resultVariable(Read, A);
   if (!Buffer || !Buffer->isLocalVarDecl())
     return nullptr;
-  const Stmt *Item = Read;
-  const Stmt *P = A.parent(Item);
-  while (P && !isa<CompoundStmt>(P)) {
-    Item = P;
-    P = A.parent(P);
-  }
-  const auto *Block = dyn_cast_or_null<CompoundStmt>(P);
+  auto [Block, It] = blockItemOf(Read, A);
   if (!Block)
-    return nullptr;
-  const auto *It = llvm::find(Block->body(), Item);
-  if (It == Block->body_end())
     return nullptr;
   const VarDecl *Vars[] = {Buffer};
   for (const Stmt *S : llvm::make_range(std::next(It), Block->body_end()))
@@ -400,13 +387,8 @@ static bool isModelPrediction(const Expr *E, const ModelAnalysis &A) {
 }
 
 bool printsPrediction(const CallExpr *Read, const Expr *Object, const ModelAnalysis &A) {
-  const Stmt *S = Read;
-  const Stmt *P = A.parent(S);
-  while (P && isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXFunctionalCastExpr,
-                  CStyleCastExpr>(P)) {
-    S = P;
-    P = A.parent(P);
-  }
+  auto [S, P] = climbThrough<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                             CXXFunctionalCastExpr, CStyleCastExpr>(Read, A);
   bool Printed = false;
   if (const auto *Self = dyn_cast<CXXOperatorCallExpr>(Read); Self && isStreamInsertion(Self))
     Printed = true; // `std::cout << tensor`: the read is the print
