@@ -23,6 +23,41 @@ static std::string fill(llvm::StringRef Template, llvm::StringRef Value) {
   return Out;
 }
 
+/// What the options a factory's caller leaves out hold, spelled for the
+/// caller: "" for default-constructed options, the qualified name of what
+/// they are converted from (`randint`'s `options = at::kLong` gives
+/// "at::kLong"), or nullopt when they cannot be spelled. Options set only to a
+/// device would drop that dtype and change what the factory makes.
+static std::optional<std::string> defaultOptionsText(const ParmVarDecl *Options, const ASTContext &Ctx) {
+  if (!Options->hasDefaultArg() || Options->hasUnparsedDefaultArg() || Options->hasUninstantiatedDefaultArg())
+    return std::nullopt;
+  const Expr *D = stripWrappers(Options->getDefaultArg());
+  if (const auto *IL = dyn_cast<InitListExpr>(D); IL && IL->getNumInits() == 0)
+    return "";
+  const auto *C = dyn_cast<CXXConstructExpr>(D);
+  if (!C)
+    return std::nullopt;
+  if (C->getNumArgs() == 0)
+    return "";
+  if (C->getNumArgs() != 1 || isa<CXXDefaultArgExpr>(C->getArg(0)))
+    return std::nullopt;
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripWrappers(C->getArg(0)));
+  if (!Ref)
+    return std::nullopt;
+  // The header's own spelling when it starts from a top-level namespace.
+  const NestedNameSpecifier *Outer = Ref->getQualifier();
+  while (Outer && Outer->getPrefix())
+    Outer = Outer->getPrefix();
+  if (Outer && Outer->getKind() == NestedNameSpecifier::Namespace &&
+      Outer->getAsNamespace()->getDeclContext()->getRedeclContext()->isTranslationUnit()) {
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    Ref->getQualifier()->print(OS, Ctx.getPrintingPolicy());
+    return Text + Ref->getNameInfo().getAsString();
+  }
+  return Ref->getFoundDecl()->getQualifiedNameAsString();
+}
+
 /// The replacement text for `factory(args).to(device)`, or "" when the
 /// factory has no trailing options parameter or the move does more. The
 /// factory's profile entry gives the options type and how to set a device.
@@ -73,7 +108,10 @@ static std::string onDeviceText(const CallExpr *Factory, const ProfileEntry &F, 
     bool IsOptions = RD && plainQualifiedName(RD) == F.OptionsType;
     Args[OptIndex] = (IsOptions ? Args[OptIndex] : fill(F.NewOptions, Args[OptIndex])) + SetDevice;
   } else if (Args.size() == OptIndex) {
-    Args.push_back(fill(F.NewOptions, "") + SetDevice);
+    std::optional<std::string> Default = defaultOptionsText(Last, Ctx);
+    if (!Default)
+      return "";
+    Args.push_back(fill(F.NewOptions, *Default) + SetDevice);
   } else {
     return "";
   }
