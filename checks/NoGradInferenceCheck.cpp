@@ -1,5 +1,6 @@
 #include "NoGradInferenceCheck.h"
 #include "analysis/DataFlow.h"
+#include "analysis/Facts.h"
 #include "analysis/SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -78,6 +79,9 @@ void NoGradInferenceCheck::check(const MatchFinder::MatchResult &Result) {
     // Where clang dropped a loop it could not type, the training loop may be
     // the one missing: no backward seen is no proof of inference.
     if (A.dropsLoop(Loop))
+      return;
+    // Outputs the loop collects for one backward pass after it need their graphs.
+    if (differentiatedAfter(Loop, A))
       return;
   } else {
     if (!inferenceName(FD) && !putsInEval(FD->getBody(), A))

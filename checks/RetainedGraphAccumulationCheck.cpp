@@ -75,7 +75,7 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
   if (!SM.isBeforeInTranslationUnit(DeclLoc, LoopRange.getBegin()) &&
       SM.isBeforeInTranslationUnit(DeclLoc, LoopRange.getEnd()))
     return; // declared in the iteration: it goes with it
-  if (underNoGradGuard(Store, A))
+  if (underNoGradGuard(Store, A) || differentiatedAfter(Loop, A, Acc))
     return;
   // The part of the value that carries history: a model step's or a loss
   // function's result, not detached.

@@ -8,6 +8,8 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <functional>
+
 namespace clang::tidy::mlperf {
 
 namespace {
@@ -305,6 +307,35 @@ bool provesGraph(const VarDecl *V, const Stmt *Scope, const ModelAnalysis &A) {
   if (isa<LambdaExpr>(Scope))
     return false;
   return anyChild(Scope, [&](const Stmt *C) { return provesGraph(V, C, A); });
+}
+
+bool differentiatedAfter(const Stmt *Loop, const ModelAnalysis &A, const VarDecl *Only) {
+  const FunctionDecl *FD = Loop ? A.owner(Loop) : nullptr;
+  if (!FD || !FD->getBody())
+    return false;
+  const SourceManager &SM = A.context().getSourceManager();
+  auto Collected = [&](const Stmt *S) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(S);
+    const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    return V && (!Only || V == Only) && SM.isBeforeInTranslationUnit(V->getLocation(), Loop->getBeginLoc()) &&
+           isChangedIn(V, Loop);
+  };
+  std::function<bool(const Stmt *)> Search = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return false;
+    if (const auto *CE = dyn_cast<CallExpr>(S);
+        CE && SM.isBeforeInTranslationUnit(Loop->getEndLoc(), CE->getBeginLoc()))
+      if (auto R = A.role(CE); R && R->R == Role::Step && R->kind() == Kind::Backward) {
+        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+            MC && findInFlow(MC->getImplicitObjectArgument(), Collected))
+          return true;
+        for (const Expr *Arg : CE->arguments())
+          if (findInFlow(Arg, Collected))
+            return true;
+      }
+    return anyChild(S, Search);
+  };
+  return Search(FD->getBody());
 }
 
 } // namespace clang::tidy::mlperf

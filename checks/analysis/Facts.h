@@ -40,5 +40,11 @@ const CallExpr *madeFromConstants(const Expr *E, const ModelAnalysis &A);
 /// Whether \p V is the object of a backward pass inside \p Scope:
 /// `V.backward()` proves that V carries an autograd graph.
 bool provesGraph(const VarDecl *V, const Stmt *Scope, const ModelAnalysis &A);
+/// Whether a backward pass after \p Loop, in its function, differentiates a
+/// value made from a variable declared before the loop that the loop changes
+/// (\p Only, when given): outputs collected over several forward passes and
+/// then differentiated at once. The graphs the loop keeps are what that pass
+/// needs, and a no-grad guard or a detach there would break it.
+bool differentiatedAfter(const Stmt *Loop, const ModelAnalysis &A, const VarDecl *Only = nullptr);
 
 } // namespace clang::tidy::mlperf
