@@ -6,6 +6,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -15,6 +16,9 @@ llvm::StringRef lastComponent(llvm::StringRef Qualified) {
   size_t Pos = Qualified.rfind("::");
   return Pos == llvm::StringRef::npos ? Qualified : Qualified.substr(Pos + 2);
 }
+
+/// The index key of callees spelled with `*`: no function is named that.
+static constexpr llvm::StringLiteral PatternKey = "*";
 
 std::string plainQualifiedName(const NamedDecl *D) {
   std::string Out;
@@ -101,7 +105,7 @@ void ApiProfiles::addBuiltins() {
 void ApiProfiles::index(const Profile &P) {
   for (const ProfileEntry &E : P.Entries) {
     for (const std::string &C : E.Callees)
-      ByCalleeName[lastComponent(C)].push_back(&E);
+      ByCalleeName[llvm::StringRef(C).contains('*') ? llvm::StringRef(PatternKey) : lastComponent(C)].push_back(&E);
     if (!E.Method.empty())
       ByMethodName[E.Method].push_back(&E);
     if (!E.ConstructsDerivedFrom.empty() || !E.Constructs.empty())
@@ -136,10 +140,30 @@ void ApiProfiles::index(const Profile &P) {
     Devices.OptionsDeviceMethod = D.OptionsDeviceMethod;
 }
 
+/// Whether \p Name matches \p Pattern, where `*` stands for any characters.
+static bool wildcardMatch(llvm::StringRef Pattern, llvm::StringRef Name) {
+  size_t Star = Pattern.find('*');
+  if (Star == llvm::StringRef::npos)
+    return Pattern == Name;
+  if (!Name.consume_front(Pattern.take_front(Star)))
+    return false;
+  llvm::StringRef Rest = Pattern.drop_front(Star + 1);
+  for (size_t I = 0; I <= Name.size(); ++I)
+    if (wildcardMatch(Rest, Name.drop_front(I)))
+      return true;
+  return false;
+}
+
+/// A callee with `*` names the project's own functions by a convention
+/// (`*_backward`), never a library's: not one declared in a system header.
+static bool patternMatches(llvm::StringRef Pattern, llvm::StringRef Name, const FunctionDecl *FD) {
+  return wildcardMatch(Pattern, Name) && !FD->getASTContext().getSourceManager().isInSystemHeader(FD->getLocation());
+}
+
 static bool calleeMatches(const ProfileEntry &E, const FunctionDecl *FD) {
   std::string Name = plainQualifiedName(FD);
   for (const std::string &C : E.Callees)
-    if (C == Name)
+    if (C == Name || (llvm::StringRef(C).contains('*') && patternMatches(C, Name, FD)))
       return true;
   if (E.Overrides)
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
@@ -158,10 +182,11 @@ static const ProfileEntry *forCallEntries(const llvm::StringMap<std::vector<cons
   if (!FD || !(FD->getIdentifier() || FD->isOverloadedOperator()))
     return nullptr;
   std::string Short = FD->getNameInfo().getName().getAsString();
-  if (auto It = ByCallee.find(Short); It != ByCallee.end())
-    for (const ProfileEntry *E : It->second)
-      if (calleeMatches(*E, FD) && Accept(*E))
-        return E;
+  for (llvm::StringRef Key : {llvm::StringRef(Short), llvm::StringRef(PatternKey)})
+    if (auto It = ByCallee.find(Key); It != ByCallee.end())
+      for (const ProfileEntry *E : It->second)
+        if (calleeMatches(*E, FD) && Accept(*E))
+          return E;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     if (auto It = ByMethod.find(Short); It != ByMethod.end())
       for (const ProfileEntry *E : It->second)

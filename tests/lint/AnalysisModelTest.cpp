@@ -114,6 +114,34 @@ TEST_F(AnalysisModel, LoopsParentsOwnersAndCallSites) {
   EXPECT_EQ(A.mainFileName(), "input.cc");
 }
 
+TEST(AnalysisModelConventions, AProjectsOwnBackwardPassMakesATrainingLoopALibrarysDoesNot) {
+  Snippet S(R"cc(
+struct Mlp {
+  void forward(float *x);
+  void backward(float *x);
+};
+void layer_backward(float *g);
+void train(Mlp &m, float *x) {
+  for (int i = 0; i < 10; ++i) { m.forward(x); m.backward(x); }
+}
+void train_free(Mlp &m, float *x) {
+  for (int i = 0; i < 10; ++i) { m.forward(x); layer_backward(x); }
+}
+void library(torch::Tensor t) {
+  for (int i = 0; i < 10; ++i) at::mse_loss_backward(t, t, t);
+}
+void forward_only(Mlp &m, float *x) {
+  for (int i = 0; i < 10; ++i) m.forward(x);
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  ModelAnalysis &A = S.analysis();
+  EXPECT_TRUE(A.isTraining(S.loop("train"))) << "Mlp::backward (profiles/conventions.json)";
+  EXPECT_TRUE(A.isTraining(S.loop("train_free"))) << "layer_backward";
+  EXPECT_FALSE(A.isTraining(S.loop("library"))) << "a library's function of that name, in a system header";
+  EXPECT_FALSE(A.isTraining(S.loop("forward_only")));
+}
+
 TEST(AnalysisModelLoops, StatementMacroLoopsAndLoopsThatRunOnceAreNotLoops) {
   Snippet S(R"cc(
 void f(torch::Tensor x, int n) {

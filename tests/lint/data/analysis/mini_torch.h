@@ -66,6 +66,7 @@ public:
 };
 Tensor operator+(const Tensor &a, const Tensor &b);
 Tensor operator*(const Tensor &a, const Tensor &b);
+Tensor mse_loss_backward(const Tensor &grad_output, const Tensor &self, const Tensor &target);
 } // namespace at
 
 namespace torch {
