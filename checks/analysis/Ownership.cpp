@@ -55,6 +55,12 @@ HandleRef handleRefOf(const Expr *E) {
     return R;
   }
   R.D = namedVar(E);
+  // A local reference is what it is bound to: `auto &sched = allocr.sched;
+  // sched = acquire(...)` stores into the parameter's field.
+  if (const auto *VD = dyn_cast_or_null<VarDecl>(R.D);
+      VD && VD->getType()->isLValueReferenceType() && VD->isLocalVarDecl() && VD->getInit())
+    if (HandleRef Bound = handleRefOf(VD->getInit()); Bound.D && Bound.D != VD)
+      return Bound;
   return R;
 }
 
