@@ -43,6 +43,34 @@ bool isMutableReference(QualType T) {
   return (T->isReferenceType() || T->isPointerType()) && !T->getPointeeType().isConstQualified();
 }
 
+/// Whether parameter \p Index of \p FD is a library function template's
+/// forwarding reference (`T&&`, `Args&&...` of its own template parameters):
+/// it passes the argument on to be copied or constructed from
+/// (`TensorOptions().device(device)`, `std::make_shared<M>(opts)`); library
+/// APIs spell an output parameter `T&`.
+bool libraryForwardingParam(const FunctionDecl *FD, unsigned Index) {
+  const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+  const FunctionTemplateDecl *FT = Pattern ? Pattern->getDescribedFunctionTemplate() : nullptr;
+  if (!FT || !FD->getASTContext().getSourceManager().isInSystemHeader(FD->getLocation()))
+    return false;
+  // std::move hands its argument on to be moved from, whatever it is.
+  if (FD->isInStdNamespace() && FD->getIdentifier() && FD->getName() == "move")
+    return false;
+  // Instantiated parameters map one to one until the pattern's pack.
+  const ParmVarDecl *P = nullptr;
+  for (unsigned I = 0; I < Pattern->getNumParams() && !P; ++I)
+    if (Pattern->getParamDecl(I)->isParameterPack() ? I <= Index : I == Index)
+      P = Pattern->getParamDecl(I);
+  if (!P)
+    return false;
+  QualType T = P->getType();
+  if (const auto *PE = T->getAs<PackExpansionType>())
+    T = PE->getPattern();
+  const auto *RT = T->getAs<RValueReferenceType>();
+  const auto *Parm = RT ? RT->getPointeeType()->getAs<TemplateTypeParmType>() : nullptr;
+  return Parm && !RT->getPointeeType().hasQualifiers() && Parm->getDepth() == FT->getTemplateParameters()->getDepth();
+}
+
 class ChangeFinder : public RecursiveASTVisitor<ChangeFinder> {
 public:
   ChangeFinder(const ValueDecl *VD, const Stmt *Self) : VD(VD), Self(Self) {}
@@ -95,7 +123,7 @@ public:
     unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (unsigned I = Offset; I < CE->getNumArgs() && I - Offset < FD->getNumParams(); ++I) {
       QualType PT = FD->getParamDecl(I - Offset)->getType();
-      if (isMutableReference(PT) && refersTo(CE->getArg(I), VD))
+      if (isMutableReference(PT) && !libraryForwardingParam(FD, I - Offset) && refersTo(CE->getArg(I), VD))
         Changed = true;
     }
     // A non-const member operator other than an accessor (`rng()`, `it += 2`).

@@ -327,6 +327,24 @@ TEST(AnalysisInvariance, WhatALoopChanges) {
   EXPECT_FALSE(readsChangedIn(S.call("f", "zeros", 0), S.loop("f", 0)));
 }
 
+TEST(AnalysisInvariance, ALibrarysForwardingReferenceCopiesAnArgumentStdMoveDoesNot) {
+  Snippet S(R"cc(
+#include <utility>
+#include <vector>
+void f(torch::Tensor a, torch::Tensor b, int n) {
+  std::vector<torch::Tensor> kept;
+  for (int i = 0; i < n; ++i) {
+    kept.emplace_back(a);
+    kept.push_back(std::move(b));
+  }
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  EXPECT_FALSE(isChangedIn(S.var("a"), S.loop("f"))) << "emplace_back(Args &&...) constructs from an lvalue";
+  EXPECT_TRUE(isChangedIn(S.var("b"), S.loop("f"))) << "moved from";
+  EXPECT_TRUE(isChangedIn(S.var("kept"), S.loop("f")));
+}
+
 TEST(AnalysisInvariance, TheOutermostLoopAnExpressionDoesNotDependOn) {
   Snippet S(Loops);
   ASSERT_TRUE(S.ok());
