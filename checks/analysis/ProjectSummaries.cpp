@@ -221,15 +221,18 @@ static void forEachCall(const std::map<std::string, FileSummary> &Files, llvm::A
   }
 }
 
-/// The first call forEachCall visits, or null.
+/// The first call forEachCall visits that is in a training step, else the
+/// first call, or null: a helper that both the training loop and an
+/// evaluation loop call costs per training step.
 static const HotCallSite *firstCall(const std::map<std::string, FileSummary> &Files, llvm::ArrayRef<std::string> Keys,
                                     const std::map<std::string, std::vector<std::string>> &Callers,
                                     llvm::StringRef NotFrom,
                                     std::map<std::string, std::vector<HotCallSite>> FileSummary::*Calls) {
   const HotCallSite *First = nullptr;
   forEachCall<HotCallSite>(Files, Keys, Callers, NotFrom, Calls, [&](const HotCallSite &H) {
-    First = &H;
-    return false;
+    if (!First || (H.Training && !First->Training))
+      First = &H;
+    return !H.Training;
   });
   return First;
 }

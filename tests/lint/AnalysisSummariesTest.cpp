@@ -267,6 +267,34 @@ TEST(AnalysisSummaries, HotCallersGradOffAndSameArgumentsComeFromOtherFiles) {
   EXPECT_FALSE(P.calledWithGradOff("u:f", "lib.cc")) << "one call with gradients on";
 }
 
+/// cuda-mlp's `matsum`: the validation loop calls it before the training loop
+/// does, and in a file visited first; its read costs per training step.
+TEST(AnalysisSummaries, AHelperCalledByAnEvaluationLoopFirstIsJudgedInTheTrainingLoop) {
+  FileSummary Lib, Eval, Train;
+  Lib.File = "matrix.cu";
+  Lib.Functions["u:matsum"] = facts("matsum", "matrix.cu", 1);
+  Eval.File = "a_eval.cu";
+  Eval.HotCalls["u:matsum"].push_back(HotCallSite{"a_eval.cu", 9, 3, "a_eval.cu", 8, 1, "get_val_stats", false, {}});
+  Eval.LoopCalls["u:matsum"].push_back(HotCallSite{"a_eval.cu", 9, 3, "a_eval.cu", 8, 1, "get_val_stats", false, {}});
+  Train.File = "train.cu";
+  Train.HotCalls["u:matsum"].push_back(HotCallSite{"train.cu", 30, 5, "train.cu", 20, 1, "train_loop", true, {}});
+  Train.LoopCalls["u:matsum"].push_back(HotCallSite{"train.cu", 30, 5, "train.cu", 20, 1, "train_loop", true, {}});
+  ProjectSummaries P;
+  for (FileSummary *F : {&Lib, &Eval, &Train})
+    P.add(*F);
+  P.resolve();
+  ASSERT_TRUE(P.hotCaller("u:matsum", "matrix.cu"));
+  EXPECT_EQ(P.hotCaller("u:matsum", "matrix.cu")->Caller, "train_loop");
+  EXPECT_EQ(P.loopCaller("u:matsum", "matrix.cu")->Caller, "train_loop");
+  EXPECT_EQ(P.hotCaller("u:matsum", "train.cu")->Caller, "get_val_stats") << "the only other caller";
+
+  Train.HotCalls["u:matsum"][0].Training = false;
+  Train.LoopCalls["u:matsum"][0].Training = false;
+  P.add(Train);
+  P.resolve();
+  EXPECT_EQ(P.hotCaller("u:matsum", "matrix.cu")->Caller, "get_val_stats") << "no training caller: the first one";
+}
+
 TEST(AnalysisSummaries, DependenciesListWhatAFileReadsOfTheOthers) {
   FileSummary Lib, Main;
   Lib.File = "lib.cc";
