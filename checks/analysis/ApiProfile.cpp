@@ -157,7 +157,7 @@ static bool wildcardMatch(llvm::StringRef Pattern, llvm::StringRef Name) {
 /// A callee with `*` names the project's own functions by a convention
 /// (`*_backward`), never a library's: not one declared in a system header.
 static bool patternMatches(llvm::StringRef Pattern, llvm::StringRef Name, const FunctionDecl *FD) {
-  return wildcardMatch(Pattern, Name) && !FD->getASTContext().getSourceManager().isInSystemHeader(FD->getLocation());
+  return wildcardMatch(Pattern, Name) && !declaredInSystemHeader(FD);
 }
 
 static bool calleeMatches(const ProfileEntry &E, const FunctionDecl *FD) {

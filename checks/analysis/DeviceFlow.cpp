@@ -81,7 +81,7 @@ void ModelAnalysis::forEachDeviceArgument(
       else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(C.E))
         Callee = Ctor->getConstructor();
     }
-    if (!Callee || SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
+    if (!Callee || declaredInSystemHeader(Callee))
       continue;
     for (const ParmVarDecl *P : Callee->parameters()) {
       const Expr *Arg = argumentFor(C.E, P->getFunctionScopeIndex());

@@ -48,8 +48,7 @@ bool holdsTensor(QualType T, const ApiProfiles &P) {
 }
 
 bool isUserCode(const FunctionDecl *FD, const ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  return FD && FD->getLocation().isValid() && !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
+  return FD && FD->getLocation().isValid() && !declaredInSystemHeader(FD);
 }
 
 bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth);

@@ -51,7 +51,7 @@ bool isMutableReference(QualType T) {
 bool libraryForwardingParam(const FunctionDecl *FD, unsigned Index) {
   const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
   const FunctionTemplateDecl *FT = Pattern ? Pattern->getDescribedFunctionTemplate() : nullptr;
-  if (!FT || !FD->getASTContext().getSourceManager().isInSystemHeader(FD->getLocation()))
+  if (!FT || !declaredInSystemHeader(FD))
     return false;
   // std::move hands its argument on to be moved from, whatever it is.
   if (FD->isInStdNamespace() && FD->getIdentifier() && FD->getName() == "move")

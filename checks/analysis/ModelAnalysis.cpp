@@ -9,6 +9,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace clang::tidy::mlperf {
 
@@ -31,16 +32,15 @@ bool isInstantiatedTemplate(const FunctionDecl *FD) {
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
   using Base = RecursiveASTVisitor<Collector>;
-  Collector(const SourceManager &SM, llvm::function_ref<void(const FunctionDecl *, const Stmt *)> OnBody,
+  Collector(llvm::function_ref<void(const FunctionDecl *, const Stmt *)> OnBody,
             llvm::function_ref<void(const Decl *)> OnDecl)
-      : SM(SM), OnBody(OnBody), OnDecl(OnDecl) {}
+      : OnBody(OnBody), OnDecl(OnDecl) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return false; }
 
   bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
-        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+    if (D && !isa<TranslationUnitDecl>(D) && declaredInSystemHeader(D))
       return true;
     return Base::TraverseDecl(D);
   }
@@ -67,7 +67,6 @@ public:
   }
 
 private:
-  const SourceManager &SM;
   llvm::function_ref<void(const FunctionDecl *, const Stmt *)> OnBody;
   llvm::function_ref<void(const Decl *)> OnDecl;
 };
@@ -169,7 +168,7 @@ void ModelAnalysis::collect() {
     else if (const auto *ND = dyn_cast<NamedDecl>(D); ND && Profiles.isDeviceMarkerDecl(ND))
       DeviceAware = true;
   };
-  Collector C(Ctx.getSourceManager(), OnBody, OnDecl);
+  Collector C(OnBody, OnDecl);
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
   for (size_t I = 0; I < Calls.size(); ++I)
     if (Calls[I].Callee)
@@ -366,9 +365,53 @@ void ModelAnalysis::heldCallables(const ValueDecl *D, llvm::SmallVectorImpl<cons
     callablesOf(Value, Out, Seen);
 }
 
+/// A call that may run an override of its method defined here or in another file: a
+/// virtual method called through an object, unqualified (`Base::f()` calls
+/// that one).
+static const CXXMethodDecl *dispatchesVirtually(const CallExpr *CE) {
+  const auto *ME = dyn_cast<MemberExpr>(CE->getCallee()->IgnoreParenImpCasts());
+  const auto *MD = ME ? dyn_cast<CXXMethodDecl>(ME->getMemberDecl()) : nullptr;
+  return MD && MD->isVirtual() && !ME->hasQualifier() ? MD : nullptr;
+}
+
+/// The methods defined here that override, directly or not, each virtual
+/// method they override: keyed by the overridden method's canonical decl.
+static llvm::DenseMap<const CXXMethodDecl *, std::vector<const FunctionDecl *>>
+overridersDefinedHere(llvm::ArrayRef<const FunctionDecl *> Defined) {
+  llvm::DenseMap<const CXXMethodDecl *, std::vector<const FunctionDecl *>> Out;
+  for (const FunctionDecl *FD : Defined) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    if (!MD)
+      continue;
+    llvm::SmallVector<const CXXMethodDecl *, 4> Todo(MD->overridden_methods());
+    llvm::SmallPtrSet<const CXXMethodDecl *, 4> Seen;
+    while (!Todo.empty()) {
+      const CXXMethodDecl *Base = Todo.pop_back_val()->getCanonicalDecl();
+      if (!Seen.insert(Base).second)
+        continue;
+      Out[Base].push_back(FD);
+      Todo.append(Base->overridden_methods().begin(), Base->overridden_methods().end());
+    }
+  }
+  return Out;
+}
+
 void ModelAnalysis::resolveCallables() {
+  std::vector<const FunctionDecl *> Defined;
+  for (const auto &[FD, Info] : Functions)
+    Defined.push_back(FD);
+  llvm::sort(Defined, [](const FunctionDecl *A, const FunctionDecl *B) {
+    return A->getBeginLoc().getRawEncoding() < B->getBeginLoc().getRawEncoding();
+  });
+  auto Overriders = overridersDefinedHere(Defined);
   for (size_t I = 0; I < Calls.size(); ++I) {
     CallSite &C = Calls[I];
+    // A virtual call may run the overrides defined here.
+    if (const auto *CE = dyn_cast<CallExpr>(C.E))
+      if (const CXXMethodDecl *MD = dispatchesVirtually(CE))
+        for (const FunctionDecl *O : Overriders.lookup(MD->getCanonicalDecl()))
+          if (O != C.Callee && !llvm::is_contained(C.Targets, O))
+            C.Targets.push_back(O);
     // A call of a lambda or functor defined here is an ordinary call already.
     if (C.Callee && Functions.count(C.Callee))
       continue;
@@ -723,18 +766,21 @@ std::optional<HotContext> ModelAnalysis::hotFunction(const FunctionDecl *FD) {
     }
   }
   HotInProgress.erase(FD);
+  // Another file's loop calls it: a training step when that loop trains, or
+  // when this function does (the caller's file may not know: a virtual call
+  // of a base method that this file's override implements).
   if (!Result && Project)
     if (const HotCallSite *Site = Project->hotCaller(usrOf(FD), mainFileName())) {
       Result = HotContext();
       Result->External = Site;
-      Result->Training = Site->Training;
+      Result->Training = Site->Training || reachesTraining(FD);
     }
   // A lambda or function passed to another file's function, which calls it on every step.
   if (auto It = PassedAcross.find(FD); !Result && It != PassedAcross.end())
     if (const HotCallSite *Site = Project->paramCaller(It->second.first, It->second.second, mainFileName())) {
       Result = HotContext();
       Result->External = Site;
-      Result->Training = Site->Training;
+      Result->Training = Site->Training || reachesTraining(FD);
     }
   return HotMemo[FD] = Result;
 }
@@ -796,12 +842,11 @@ void ModelAnalysis::forEachFunction(llvm::function_ref<void(const FunctionDecl *
 
 void ModelAnalysis::forEachExternalCall(
     llvm::function_ref<void(const Expr *, const FunctionDecl *, const FunctionDecl *)> Fn) const {
-  const SourceManager &SM = Ctx.getSourceManager();
   for (const CallSite &C : Calls) {
     const auto *CE = dyn_cast<CallExpr>(C.E);
     const FunctionDecl *Declared = CE ? CE->getDirectCallee() : nullptr;
-    if (C.Callee || !followedAcrossFiles(C.Role) || !Declared ||
-        SM.isInSystemHeader(SM.getExpansionLoc(Declared->getLocation())))
+    if ((C.Callee && !(CE && dispatchesVirtually(CE))) || !followedAcrossFiles(C.Role) || !Declared ||
+        declaredInSystemHeader(Declared))
       continue;
     Fn(C.E, C.Caller, Declared);
   }
@@ -880,7 +925,7 @@ std::optional<HotContext> ModelAnalysis::inModelLoopThroughCallers(const Stmt *S
       Result = HotContext();
       Result->External = Site;
       Result->PerIteration = true;
-      Result->Training = Site->Training;
+      Result->Training = Site->Training || reachesTraining(FD);
     }
   return Result;
 }

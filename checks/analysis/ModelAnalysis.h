@@ -135,7 +135,8 @@ public:
   bool reachesStep(const FunctionDecl *FD);
 
   /// For the whole-project summaries: the functions defined here, and the
-  /// calls of functions this translation unit only declares.
+  /// calls of functions this translation unit only declares, or of virtual
+  /// methods (another file may define an override).
   void forEachFunction(llvm::function_ref<void(const FunctionDecl *)> Fn) const;
   void forEachExternalCall(
       llvm::function_ref<void(const Expr *Call, const FunctionDecl *Caller, const FunctionDecl *Callee)> Fn) const;

@@ -410,10 +410,8 @@ bool acquiredInsideProject(const CallExpr *Call, const Acquisition &Acq, ModelAn
   const FunctionDecl *FD = Acq.Via.empty() ? nullptr : Call->getDirectCallee();
   if (!FD)
     return false;
-  if (const FunctionDecl *Def = FD->getDefinition()) {
-    const SourceManager &SM = A.context().getSourceManager();
-    return !SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation()));
-  }
+  if (const FunctionDecl *Def = FD->getDefinition())
+    return !declaredInSystemHeader(Def);
   return externalFacts(Call, A) != nullptr;
 }
 

@@ -103,6 +103,11 @@ const Expr *argumentFor(const Expr *Call, std::optional<unsigned> Param, bool De
   return Args[I];
 }
 
+bool declaredInSystemHeader(const Decl *D) {
+  const SourceManager &SM = D->getASTContext().getSourceManager();
+  return D->getLocation().isValid() && SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
+}
+
 const VarDecl *namedVar(const Expr *E) {
   if (!E)
     return nullptr;

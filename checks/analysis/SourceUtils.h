@@ -22,6 +22,9 @@ const Expr *stripWrappers(const Expr *E);
 /// stripWrappers, and also functional casts and converting constructions
 /// (`Device(kCUDA)` is its argument): what a call's argument is made from.
 const Expr *stripConversions(const Expr *E);
+/// Whether \p D is declared in a system header (a library: the standard
+/// library, libtorch through -isystem), at the expansion of its location.
+bool declaredInSystemHeader(const Decl *D);
 /// Whether every location of the range is outside macros.
 bool isMacroFree(SourceRange R);
 /// Whether \p Loc lies within \p Region's source range (its ends included).

@@ -512,5 +512,24 @@ TEST_F(WholeProjectTest, ACallbackPassedFromAnotherFileRunsInItsLoop) {
   EXPECT_TRUE(llvm::StringRef(Notes[1]["file"].get<std::string>()).ends_with("loop.cc"));
 }
 
+/// LibTorchFramework's trainer: the batch loop is a member template of the
+/// base class that no linted file instantiates, and it calls the virtual
+/// ProcessBatch with a batch of the loader's type; the subclass of another
+/// file reads the loss on every training step in its override.
+TEST_F(WholeProjectTest, AVirtualCallOfAnUninstantiatedTemplatesLoopReachesOverrides) {
+  for (const char *Name : {"fw.h", "profile.json", "runner.h", "runner.cc", "trainer.cc", ".mlperf-lint"})
+    copy(Cases + "virtualloop/" + Name, Repo + "virtualloop/" + Name);
+  ProcessResult R = runProcess(MLPERF_LINT_BINARY, {"--format=json", "--no-cache", ".", "--", "-std=c++17"},
+                               Repo + "virtualloop", {{"XDG_CACHE_HOME", Cache}});
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{"trainer.cc:11 mlperf-materialize-in-loop"}) << R.Out << R.Err;
+  auto J = nlohmann::json::parse(R.Out, nullptr, false);
+  ASSERT_EQ(J["diagnostics"].size(), 1u) << R.Out;
+  const auto &Notes = J["diagnostics"][0]["notes"];
+  ASSERT_GE(Notes.size(), 2u) << R.Out;
+  EXPECT_EQ(Notes[0]["message"], "this loop runs a model step on every iteration");
+  EXPECT_EQ(Notes[0]["line"], 16);
+  EXPECT_TRUE(llvm::StringRef(Notes[0]["file"].get<std::string>()).ends_with("runner.h"));
+}
+
 } // namespace
 } // namespace mlperf::test
