@@ -19,6 +19,15 @@ void LoopInvariantTransferCheck::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
+/// What every finding of this check costs: one host-to-device copy of
+/// \p Bytes per step.
+static CostFacts transferFacts(Quantity Bytes) {
+  CostFacts F;
+  F.HostToDevice = 1;
+  F.Bytes = std::move(Bytes);
+  return F;
+}
+
 /// A method that copies its object's constant host data to the device on
 /// every call, and is called on every step: no loop of its own to hoist out
 /// of, so no fix-it; the copy belongs in the constructor.
@@ -35,6 +44,7 @@ void LoopInvariantTransferCheck::reportPerCallConstant(const CallExpr *Call, con
        "copy on the device, made once when the object is built")
       << Field << Method;
   explainHot(Hot, SM);
+  noteCost(reportLoc(Call->getExprLoc(), SM), transferFacts(Quantity::unknown(Field->getName().str())), &Hot, Call, A);
 }
 
 /// The bytes of a tensor made from a list of constants (`torch::tensor({1.0,
@@ -77,10 +87,7 @@ void LoopInvariantTransferCheck::reportConstantData(const CallExpr *Call, const 
        "built, or a static made on first use) and reuse it| before the loop}1")
       << Made->getDirectCallee() << InLoop << FD;
   explainHot(Hot, SM);
-  CostFacts F;
-  F.HostToDevice = 1;
-  F.Bytes = constantDataBytes(Made, *Result.Context);
-  noteCost(reportLoc(Call->getExprLoc(), SM), F, &Hot, Call, A);
+  noteCost(reportLoc(Call->getExprLoc(), SM), transferFacts(constantDataBytes(Made, *Result.Context)), &Hot, Call, A);
 }
 
 /// A function called on every step that copies one of its parameters to the
@@ -101,6 +108,7 @@ void LoopInvariantTransferCheck::reportInvariantParameter(const CallExpr *Call, 
        "tensor; copy it once, before the loop that calls %1, and pass the device copy")
       << Param << FD;
   explainHot(Hot, SM);
+  noteCost(reportLoc(Call->getExprLoc(), SM), transferFacts(Quantity::unknown(Param->getName().str())), &Hot, Call, A);
 }
 
 /// The bytes of the host value \p Var a copy sends: a host factory's tensor
@@ -198,10 +206,7 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
     }
   }
   explainHot(*Hot, SM);
-  CostFacts F;
-  F.HostToDevice = 1;
-  F.Bytes = hostValueBytes(Var, A);
-  noteCost(reportLoc(Call->getExprLoc(), SM), F, &*Hot, Call, A);
+  noteCost(reportLoc(Call->getExprLoc(), SM), transferFacts(hostValueBytes(Var, A)), &*Hot, Call, A);
 }
 
 } // namespace clang::tidy::mlperf

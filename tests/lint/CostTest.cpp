@@ -328,6 +328,36 @@ TEST(CostFactsOfChecks, NestedConstantLoopsMultiplyAndABoundNamesItself) {
   EXPECT_EQ(F[1].Steps->DependsOn, "epochs");
 }
 
+/// A method's constant member or an invariant parameter copied on every call
+/// of a per-step function: one copy per step whose bytes are the value's,
+/// unknown here, so the estimate is a lower bound that names it.
+TEST(CostFactsOfChecks, CopiesOnEveryCallOfAStepFunctionNameTheirValue) {
+  if (!torchAvailable())
+    GTEST_SKIP() << "libtorch headers not found (install libtorch-dev)";
+  std::map<std::string, std::string> Options = {{"CostFacts", "true"}};
+  std::map<std::string, std::vector<std::string>> Named;
+  for (const char *Fixture : {"per_call_constant_transfer.cc", "invariant_argument_transfer.cc"}) {
+    std::string Path = std::string(MLPERF_SOURCE_DIR) + "/fixtures/realworld/" + Fixture;
+    auto Errors =
+        runChecks(Path, readFile(Path), "-*,mlperf-loop-invariant-transfer", Options, fixtureArgs(true, false));
+    ASSERT_FALSE(Errors.empty()) << Fixture;
+    for (const auto &E : Errors) {
+      if (E.Message.Message.find("on every call of") == std::string::npos)
+        continue;
+      std::optional<CostFacts> F;
+      for (const auto &N : E.Notes)
+        if (!F)
+          F = clang::tidy::mlperf::parseCostFactsNote(N.Message);
+      ASSERT_TRUE(F) << Fixture << ": " << E.Message.Message;
+      EXPECT_EQ(F->HostToDevice, 1u) << E.Message.Message;
+      EXPECT_FALSE(F->Bytes.Value) << E.Message.Message;
+      Named[Fixture].push_back(F->Bytes.DependsOn);
+    }
+  }
+  EXPECT_TRUE(llvm::is_contained(Named["per_call_constant_transfer.cc"], "means_"));
+  EXPECT_TRUE(llvm::is_contained(Named["invariant_argument_transfer.cc"], "anchors")) << Named.size();
+}
+
 class CostProjectTest : public ProjectTest {};
 
 TEST_F(CostProjectTest, AContainerBuiltWithAConstantCountIsSized) {
