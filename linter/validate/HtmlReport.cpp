@@ -29,6 +29,8 @@ html::ChartRow chartRow(const PairResult &R, std::string Label, std::string Href
   Row.Max = R.Ratio.Max;
   if (R.Outcome == Verdict::Failed)
     Row.Value = "failed";
+  else if (R.Runs == 0)
+    Row.Value = "\u2013  not run here";
   else if (!R.ratioIsEvidence())
     Row.Value = "\u2013  " + std::to_string(R.Runs) + (R.Runs == 1 ? " run" : " runs") + ", no ratio";
   else
@@ -73,13 +75,18 @@ std::string pairSection(const PairResult &R) {
     H += " (" + escape(R.Note) + ")";
   if (!R.Explain.empty() && R.ratioIsEvidence() && R.Metric == "step_time")
     H += "<br/>Explained by: " + escape(R.Explain);
-  H += "<br/>Measured " + escape(R.Date) + ", " + std::to_string(R.Runs) + (R.Runs == 1 ? " run" : " runs") +
-       " per side</p>";
+  if (R.Runs == 0)
+    H += "<br/>Not run here, " + escape(R.Date) + "</p>";
+  else
+    H += "<br/>Measured " + escape(R.Date) + ", " + std::to_string(R.Runs) + (R.Runs == 1 ? " run" : " runs") +
+         " per side</p>";
   if (!R.Problem.empty())
     H += "<div class=\"problem\">" + escape(R.Problem) + "</div>";
   if (R.Fix)
     H += "<p>Fix-it verified by execution: " + escape(R.Fix->Summary) + "</p>";
   H += counterTable(R);
+  if (R.BadFile.empty())
+    return H; // a pair without programs: what it needs is all there is
   // Both panes open at the lines the check reports (the two files have the
   // same layout); the whole files are one click away.
   html::Source Bad = html::stripAnnotations(readText(R.BadPath));

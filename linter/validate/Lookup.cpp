@@ -20,7 +20,8 @@ const PairResult *measuredResult(const ValidationRun &Results, const std::string
   for (const PairResult &R : Results.Results) {
     if (!Usable(R) || (HaveEngine && R.Engine != Engine))
       continue;
-    Any = &R;
+    if (!Any || (Any->Runs == 0 && R.Runs > 0))
+      Any = &R;
     if (R.Outcome == Verdict::Confirmed && (!Best || R.Ratio.Median > Best->Ratio.Median))
       Best = &R;
   }
@@ -30,6 +31,8 @@ const PairResult *measuredResult(const ValidationRun &Results, const std::string
 std::string whereMeasured(const PairResult &R) {
   if (R.Engine == "libtorch")
     return R.Backend == "libtorch-cuda" ? "libtorch, CUDA" : "libtorch, CPU";
+  if (R.Engine != "runtime")
+    return R.Engine;
   return R.Backend + " backend";
 }
 
@@ -38,6 +41,9 @@ std::optional<std::string> measuredNote(const ValidationRun &Results, const std:
   const PairResult *R = measuredResult(Results, Check, Engine);
   if (!R)
     return std::nullopt;
+  if (R->Runs == 0)
+    return "not measured on the fixture here: " + (R->Note.empty() ? std::string("it did not run") : R->Note) + " (" +
+           whereMeasured(*R) + ")";
   if (R->Outcome != Verdict::Confirmed)
     return "measured on the fixture: no measurable effect on " + R->MetricDescription + " (" + whereMeasured(*R) + ")";
   std::string Text = "measured on the fixture: " + compact(R->Ratio.Median) + "x " + R->MetricDescription;
@@ -61,6 +67,8 @@ std::string engineOfSource(const std::string &Path) {
       return "libtorch";
     if (Line.contains("mlperf/rt/"))
       return "runtime";
+    if (Line.contains("cuda_runtime") || Line.contains("cublas") || Line.contains("cuda.h"))
+      return "cuda";
   }
   return "";
 }

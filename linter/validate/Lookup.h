@@ -20,11 +20,12 @@ std::optional<std::string> measuredNote(const ValidationRun &Results, const std:
 /// The result measuredNote() describes, or null.
 const PairResult *measuredResult(const ValidationRun &Results, const std::string &Check,
                                  const std::string &Engine = "");
-/// "libtorch, CPU", "cpu backend": where a result was measured.
+/// "libtorch, CPU", "cpu backend", "cuda": where a result was measured.
 std::string whereMeasured(const PairResult &R);
 
 /// The engine whose fixtures measure code like the file at \p Path, from
-/// what it includes: "libtorch", "runtime" or "".
+/// what it includes: "libtorch", "runtime", "cuda" (the CUDA runtime or
+/// cuBLAS) or "".
 std::string engineOfSource(const std::string &Path);
 
 } // namespace mlperf::validate

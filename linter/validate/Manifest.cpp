@@ -42,8 +42,12 @@ llvm::Expected<Manifest> loadManifest(const std::string &Path) {
     for (const auto &P : J.at("pairs")) {
       FixturePair FP;
       FP.Engine = P.at("engine").get<std::string>();
-      FP.Bad = P.at("bad").get<std::string>();
-      FP.Good = P.at("good").get<std::string>();
+      FP.Needs = P.value("needs", "");
+      bool Programs = P.contains("bad") || P.contains("good") || FP.Needs.empty();
+      if (Programs) {
+        FP.Bad = P.at("bad").get<std::string>();
+        FP.Good = P.at("good").get<std::string>();
+      }
       FP.Args = P.value("args", std::vector<std::string>{});
       FP.QuickArgs = P.value("quick_args", FP.Args);
       FP.Tolerance = P.value("tolerance", 1e-4);
@@ -51,10 +55,14 @@ llvm::Expected<Manifest> loadManifest(const std::string &Path) {
       FP.Workload = P.value("workload", M.Workload);
       if (!isKnownMetric(FP.Metric))
         return fail(Path, "unknown metric '" + FP.Metric + "'");
-      if (FP.Engine != "runtime" && FP.Engine != "libtorch")
-        return fail(Path, "engine must be \"runtime\" or \"libtorch\", not \"" + FP.Engine + "\"");
+      bool Buildable = FP.Engine == "runtime" || FP.Engine == "libtorch" || FP.Engine == "cuda";
+      if (Programs && !Buildable)
+        return fail(Path, "engine must be \"runtime\", \"libtorch\" or \"cuda\" for a pair with programs, not \"" +
+                              FP.Engine + "\"");
+      if (FP.Engine.empty())
+        return fail(Path, "a pair names no engine");
       for (const std::string *F : {&FP.Bad, &FP.Good})
-        if (!llvm::sys::fs::exists(M.Dir + "/" + *F))
+        if (Programs && !llvm::sys::fs::exists(M.Dir + "/" + *F))
           return fail(Path, "no such fixture file '" + *F + "'");
       M.Pairs.push_back(std::move(FP));
     }
@@ -83,6 +91,19 @@ llvm::Expected<std::vector<Manifest>> discoverManifests(const std::string &Fixtu
   if (EC)
     return llvm::createStringError(EC, "%s: cannot list fixtures: %s", FixturesDir.c_str(), EC.message().c_str());
   std::sort(Out.begin(), Out.end(), [](const Manifest &A, const Manifest &B) { return A.Check < B.Check; });
+  return Out;
+}
+
+std::optional<std::vector<std::string>> builtEngines(const std::string &BuildDir) {
+  auto Buf = llvm::MemoryBuffer::getFile(BuildDir + "/fixtures/bin/engines.txt", /*IsText=*/true);
+  if (!Buf)
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 4> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  std::vector<std::string> Out;
+  for (llvm::StringRef L : Lines)
+    if (!L.trim().empty())
+      Out.push_back(L.trim().str());
   return Out;
 }
 

@@ -4,14 +4,20 @@
 
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mlperf::validate {
 
 struct FixturePair {
-  std::string Engine;    // "runtime" or "libtorch"
-  std::string Bad, Good; // source files, relative to the fixture directory
+  std::string Engine;    // "runtime", "libtorch", "cuda", or one this repository cannot build ("llama.cpp")
+  std::string Bad, Good; // source files, relative to the fixture directory; empty for a pair without programs
+  /// What the pair needs that a machine may lack ("a CUDA device"): shown
+  /// with "not measurable here" when its programs were not built, cannot run
+  /// here (they exit with status 77), or do not exist (an engine this
+  /// repository cannot build: then the pair has only this).
+  std::string Needs;
   std::vector<std::string> Args, QuickArgs;
   double Tolerance = 1e-4; // relative, on the checksum
   std::string Metric;      // the manifest's, unless the pair names its own
@@ -32,6 +38,10 @@ struct Manifest {
 llvm::Expected<Manifest> loadManifest(const std::string &Path);
 /// Every fixtures/*/manifest.json below \p FixturesDir, sorted by check.
 llvm::Expected<std::vector<Manifest>> discoverManifests(const std::string &FixturesDir);
+/// The engines whose fixture programs the build directory's configuration
+/// builds (fixtures/bin/engines.txt, written by fixtures/CMakeLists.txt), or
+/// nullopt when it does not say (a build directory configured before it did).
+std::optional<std::vector<std::string>> builtEngines(const std::string &BuildDir);
 /// Name of the built program for one side, as fixtures/CMakeLists.txt names it.
 std::string programName(const Manifest &M, const FixturePair &P, bool BadSide);
 bool isKnownMetric(const std::string &Metric);

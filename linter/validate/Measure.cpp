@@ -39,6 +39,13 @@ RunOutput runFixture(const std::string &Program, const std::vector<std::string> 
   std::string Stdout = Read(OutFile), Stderr = Read(ErrFile);
   llvm::sys::fs::remove(OutFile);
   llvm::sys::fs::remove(ErrFile);
+  if (Status == NotMeasurableHereStatus) {
+    llvm::StringRef Reason = llvm::StringRef(Stderr).rtrim();
+    Reason = Reason.substr(Reason.rfind('\n') + 1);
+    Out.NotHere = true;
+    Out.Problem = Reason.empty() ? "the program says this machine cannot run it (exit status 77)" : Reason.str();
+    return Out;
+  }
   if (Status != 0) {
     Out.Problem = Program +
                   (Status == -2 ? " timed out"

@@ -35,15 +35,23 @@ struct MetricInfo {
 llvm::ArrayRef<MetricInfo> metricTable();
 const MetricInfo *findMetric(llvm::StringRef Id);
 
+/// The exit status with which a fixture program says "not on this machine"
+/// (fixtures/common/cuda_fixture.h), as automake's test drivers skip.
+constexpr int NotMeasurableHereStatus = 77;
+
 struct RunOutput {
   bool Ok = false;
+  /// The program exited with status 77: this machine cannot run it (no CUDA
+  /// device); Problem is the reason it gave, its last line on stderr.
+  bool NotHere = false;
   std::string Problem;   // why it failed, with the program's output
   nlohmann::json Report; // the program's last JSON line
   double Checksum = 0;   // the report's "checksum", a number
 };
 
 /// Runs \p Program with \p Args and MLPERF_BACKEND=\p Backend; the program
-/// prints one JSON line with a numeric "checksum", "steps" and its counters.
+/// prints one JSON line with a numeric "checksum", "steps" and its counters,
+/// or exits with status 77 and says on stderr what this machine lacks.
 RunOutput runFixture(const std::string &Program, const std::vector<std::string> &Args, const std::string &Backend,
                      unsigned TimeoutSeconds);
 

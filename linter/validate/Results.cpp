@@ -121,6 +121,8 @@ llvm::StringRef verdictName(Verdict V) {
 }
 
 std::string PairResult::noRatioReason() const {
+  if (Runs == 0)
+    return Note.empty() ? "not run" : "not run: " + Note;
   return "a time from " + std::to_string(Runs) + (Runs == 1 ? " run" : " runs") +
          " is not taken as evidence (3 are needed); run without --quick";
 }

@@ -57,7 +57,8 @@ struct PairResult {
 
   /// A time from fewer than 3 runs is noise on a shared machine: no ratio is
   /// shown for it.
-  bool ratioIsEvidence() const { return Metric != "step_time" || Runs >= 3; }
+  /// A pair that never ran (Runs 0, why in Note) has no ratio at all.
+  bool ratioIsEvidence() const { return Runs > 0 && (Metric != "step_time" || Runs >= 3); }
   /// Why no ratio is shown, when ratioIsEvidence() is false.
   std::string noRatioReason() const;
 };

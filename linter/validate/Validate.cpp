@@ -34,7 +34,8 @@ struct CommandLine {
   cl::OptionCategory Category{"mlperf-lint validate options"};
   cl::opt<std::string> Backend{"backend", cl::desc("Runtime backend: reference, cpu or cuda (default: the runtime's)"),
                                cl::cat(Category)};
-  cl::opt<std::string> Engine{"engine", cl::desc("Only pairs on this engine: runtime or libtorch"), cl::cat(Category)};
+  cl::opt<std::string> Engine{"engine", cl::desc("Only pairs on this engine: runtime, libtorch or cuda"),
+                              cl::cat(Category)};
   cl::opt<std::string> Checks{"checks", cl::desc("Check globs, as the linter's --checks"), cl::init("*"),
                               cl::cat(Category)};
   cl::opt<unsigned> Repeat{"repeat", cl::desc("Measured runs per side (default 5)"), cl::init(5), cl::cat(Category)};
@@ -106,8 +107,8 @@ llvm::Expected<Options> parse(int Argc, const char **Argv) {
     return Fail("--device is for --calibrate");
   if (!O.Backend.empty() && O.Backend != "reference" && O.Backend != "cpu" && O.Backend != "cuda")
     return Fail("--backend must be reference, cpu or cuda, not '" + O.Backend + "'");
-  if (!O.Engine.empty() && O.Engine != "runtime" && O.Engine != "libtorch")
-    return Fail("--engine must be runtime or libtorch, not '" + O.Engine + "'");
+  if (!O.Engine.empty() && O.Engine != "runtime" && O.Engine != "libtorch" && O.Engine != "cuda")
+    return Fail("--engine must be runtime, libtorch or cuda, not '" + O.Engine + "'");
   if (O.Repeat == 0)
     return Fail("--repeat needs a positive number");
   if (O.Quick)
@@ -156,12 +157,22 @@ std::string program(const Options &O, const Manifest &M, const FixturePair &P, b
   return O.BuildDir + "/fixtures/bin/" + programName(M, P, Bad);
 }
 
+/// Whether the build directory builds \p P's programs: a pair with programs
+/// whose engine its configuration found (all engines, when it does not say).
+bool engineBuilt(const Options &O, const FixturePair &P) {
+  if (P.Bad.empty())
+    return false;
+  static const std::optional<std::vector<std::string>> Engines = builtEngines(O.BuildDir);
+  return !Engines || llvm::is_contained(*Engines, P.Engine);
+}
+
 /// Builds the fixture programs when some are missing; "" or the problem.
 std::string ensureBuilt(const Options &O, const std::vector<Manifest> &Ms) {
   bool Missing = false;
   for (const Manifest &M : Ms)
     for (const FixturePair &P : M.Pairs)
-      Missing |= !llvm::sys::fs::exists(program(O, M, P, true)) || !llvm::sys::fs::exists(program(O, M, P, false));
+      if (engineBuilt(O, P))
+        Missing |= !llvm::sys::fs::exists(program(O, M, P, true)) || !llvm::sys::fs::exists(program(O, M, P, false));
   if (!Missing)
     return "";
   llvm::errs() << "mlperf-lint validate: building the fixture programs in " << O.BuildDir << "\n";
@@ -269,14 +280,18 @@ PairResult newResult(const Options &O, const Manifest &M, const FixturePair &P) 
   PairResult R;
   R.Check = M.Check;
   R.Engine = P.Engine;
-  R.Backend = P.Engine == "libtorch" ? "libtorch-cpu" : (O.Backend.empty() ? "default" : O.Backend);
+  R.Backend = P.Engine == "libtorch"  ? "libtorch-cpu"
+              : P.Engine == "runtime" ? (O.Backend.empty() ? "default" : O.Backend)
+                                      : P.Engine;
   R.Metric = P.Metric;
   R.MetricDescription = describeMetric(P.Metric, P.Engine);
   R.Workload = P.Workload;
   R.BadFile = P.Bad;
   R.GoodFile = P.Good;
-  R.BadPath = M.Dir + "/" + P.Bad;
-  R.GoodPath = M.Dir + "/" + P.Good;
+  if (!P.Bad.empty()) {
+    R.BadPath = M.Dir + "/" + P.Bad;
+    R.GoodPath = M.Dir + "/" + P.Good;
+  }
   R.Date = now();
   return R;
 }
@@ -287,27 +302,33 @@ struct Runs {
   std::vector<RunOutput> BadRuns, GoodRuns;
 };
 
+RunOutput failedRun(std::string Problem) {
+  RunOutput R;
+  R.Problem = std::move(Problem);
+  return R;
+}
+
 /// Runs both sides O.Repeat times, checking they compute the same thing;
-/// the problem when a run fails.
-std::optional<std::string> runBoth(const Options &O, const FixturePair &P, const std::string &Bad,
-                                   const std::string &Good, const std::vector<std::string> &Args, PairResult &R,
-                                   Runs &Out) {
+/// the failed run when one fails.
+std::optional<RunOutput> runBoth(const Options &O, const FixturePair &P, const std::string &Bad,
+                                 const std::string &Good, const std::vector<std::string> &Args, PairResult &R,
+                                 Runs &Out) {
   for (unsigned I = 0; I < O.Repeat; ++I) {
     RunOutput B = runFixture(Bad, Args, O.Backend, 600);
     if (!B.Ok)
-      return B.Problem;
+      return B;
     RunOutput G = runFixture(Good, Args, O.Backend, 600);
     if (!G.Ok)
-      return G.Problem;
+      return G;
     if (!sameResult(B.Checksum, G.Checksum, P.Tolerance)) {
       char Buf[200];
       std::snprintf(Buf, sizeof Buf, "the two sides compute different results: checksum %.9g vs %.9g (tolerance %g)",
                     B.Checksum, G.Checksum, P.Tolerance);
-      return std::string(Buf);
+      return failedRun(Buf);
     }
     auto MB = metricOf(B.Report, P.Metric), MG = metricOf(G.Report, P.Metric);
     if (!MB || !MG)
-      return "the programs report no " + describeMetric(P.Metric, P.Engine);
+      return failedRun("the programs report no " + describeMetric(P.Metric, P.Engine));
     Out.BadM.push_back(*MB);
     Out.GoodM.push_back(*MG);
     Out.Ratios.push_back(*MG > 0 ? std::min(*MB / *MG, 1e6) : (*MB > 0 ? 1e6 : 1.0));
@@ -330,16 +351,29 @@ PairResult measurePair(const Options &O, const Manifest &M, const FixturePair &P
     llvm::errs() << "mlperf-lint validate: " << M.Check << " (" << P.Engine << "): FAILED: " << Problem << "\n";
     return R;
   };
+  auto NotHere = [&](const std::string &Why) {
+    R.Outcome = Verdict::NotMeasurable;
+    R.Note = Why;
+    llvm::errs() << "mlperf-lint validate: " << M.Check << " (" << P.Engine << "): not measurable here: " << Why
+                 << "\n";
+    return R;
+  };
+  if (P.Bad.empty())
+    return NotHere("needs " + P.Needs);
+  if (!engineBuilt(O, P))
+    return NotHere("needs " + (P.Needs.empty() ? P.Engine : P.Needs) + "; this build found no " + P.Engine +
+                   " to build its programs with");
   for (const std::string &Prog : {Bad, Good})
     if (!llvm::sys::fs::exists(Prog))
       return Fail("fixture program " + Prog + " was not built (see the build output of target mlperf_fixtures)");
+  auto Stop = [&](const RunOutput &Run) { return Run.NotHere ? NotHere(Run.Problem) : Fail(Run.Problem); };
   if (!O.Quick)
     for (const std::string &Prog : {Bad, Good})
       if (RunOutput W = runFixture(Prog, Args, O.Backend, 600); !W.Ok)
-        return Fail(W.Problem);
+        return Stop(W);
   Runs Measured;
-  if (std::optional<std::string> Problem = runBoth(O, P, Bad, Good, Args, R, Measured))
-    return Fail(*Problem);
+  if (std::optional<RunOutput> Failed = runBoth(O, P, Bad, Good, Args, R, Measured))
+    return Stop(*Failed);
   R.Runs = O.Repeat;
   R.Ratio = summarize(Measured.Ratios);
   R.Bad = side(Measured.BadRuns, Measured.BadM);
@@ -432,7 +466,7 @@ llvm::Expected<nlohmann::json> lintAntiPattern(const Options &O, const PairResul
 bool calibrateAll(const Options &O, const ValidationRun &Run, std::vector<CalibrationRow> &Rows) {
   bool Failed = false;
   for (const PairResult &R : Run.Results) {
-    if (R.Outcome == Verdict::Failed)
+    if (R.Outcome == Verdict::Failed || !R.Bad)
       continue;
     auto Report = lintAntiPattern(O, R);
     if (!Report) {

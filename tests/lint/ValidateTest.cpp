@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <set>
 #include <unistd.h>
 
@@ -42,6 +43,12 @@ void expectSoundResults(const nlohmann::json &J, llvm::StringRef Backend) {
     EXPECT_NE(Res["verdict"], "failed") << Name << ": " << Res.value("problem", "");
     if (Res["verdict"] == "failed")
       continue;
+    if (Res.value("runs", 0) == 0) { // cannot run here: says why, claims nothing
+      EXPECT_EQ(Res["verdict"], "not measurable here") << Name;
+      EXPECT_NE(Res.value("note", ""), "") << Name;
+      EXPECT_FALSE(Res.contains("bad")) << Name;
+      continue;
+    }
     EXPECT_TRUE(llvm::StringRef(Res["backend"].get<std::string>()).starts_with(Backend)) << Name;
     double Bad = Res["bad"]["checksum"].get<double>(), Good = Res["good"]["checksum"].get<double>();
     EXPECT_LE(std::fabs(Bad - Good), 1e-3 * std::max({1.0, std::fabs(Bad), std::fabs(Good)}))
@@ -168,6 +175,79 @@ TEST(ValidateTest, DifferentResultsFailLoudly) {
   ProcessResult Text = F.validate({"--no-store"});
   EXPECT_EQ(Text.Exit, 1);
   EXPECT_NE(Text.Err.find("reported a checksum that is not a number: \"1.0\""), std::string::npos) << Text.Err;
+}
+
+/// alloc-in-loop's CUDA pair on a machine without a device (its programs
+/// exit with status 77), decode-batching's pair without programs, and a CUDA
+/// pair in a build that found no toolkit: each is in the report, "not
+/// measurable here" with what it needs, and nothing failed.
+TEST(ValidateTest, PairsThatCannotRunHereSayWhatTheyNeed) {
+  FakeFixture F;
+  llvm::sys::fs::create_directories(F.Dir + "/fixtures/alloc");
+  std::ofstream(F.Dir + "/fixtures/alloc/manifest.json")
+      << R"({"check": "mlperf-alloc-in-loop", "metric": "step_time", "pairs": [
+             {"engine": "cuda", "bad": "cuda_bad.cc", "good": "cuda_good.cc", "needs": "a CUDA device"}]})";
+  std::ofstream(F.Dir + "/fixtures/alloc/cuda_bad.cc") << "\n";
+  std::ofstream(F.Dir + "/fixtures/alloc/cuda_good.cc") << "\n";
+  for (const char *Side : {"fx_alloc_cuda_bad", "fx_alloc_cuda_good"}) {
+    std::string Path = F.Dir + "/build/fixtures/bin/" + Side;
+    std::ofstream(Path) << "#!/bin/sh\necho 'starting' >&2\necho 'needs a CUDA device: no CUDA-capable device is "
+                           "detected' >&2\nexit 77\n";
+    llvm::sys::fs::setPermissions(Path, llvm::sys::fs::all_exe | llvm::sys::fs::owner_all);
+  }
+  llvm::sys::fs::create_directories(F.Dir + "/fixtures/decode");
+  std::ofstream(F.Dir + "/fixtures/decode/manifest.json")
+      << R"({"check": "mlperf-decode-batching", "metric": "step_time", "pairs": [
+             {"engine": "llama.cpp", "needs": "a llama.cpp build and a GGUF model"}]})";
+  std::string Json = F.Dir + "/v.json", Html = F.Dir + "/v.html";
+  ProcessResult R = F.validate({"--no-store", "--json", Json, "--html", Html});
+  ASSERT_EQ(R.Exit, 0) << R.Out << R.Err;
+  std::string Stored = F.Dir + "/stored.json";
+  std::ofstream(Stored) << readFile(Json);
+  nlohmann::json J = nlohmann::json::parse(readFile(Json));
+  std::map<std::string, nlohmann::json> ByCheck;
+  for (const auto &Res : J["results"])
+    ByCheck[Res["check"].get<std::string>()] = Res;
+  ASSERT_EQ(ByCheck.size(), 3u) << J.dump(1);
+  const nlohmann::json &Alloc = ByCheck["mlperf-alloc-in-loop"], &Decode = ByCheck["mlperf-decode-batching"];
+  EXPECT_EQ(Alloc["verdict"], "not measurable here");
+  EXPECT_EQ(Alloc["engine"], "cuda");
+  EXPECT_EQ(Alloc.value("note", ""), "needs a CUDA device: no CUDA-capable device is detected") << Alloc.dump();
+  EXPECT_FALSE(Alloc.contains("bad")) << "nothing was measured";
+  EXPECT_EQ(Decode["verdict"], "not measurable here");
+  EXPECT_EQ(Decode.value("note", ""), "needs a llama.cpp build and a GGUF model");
+  EXPECT_EQ(ByCheck["mlperf-sync-in-loop"]["verdict"], "confirmed") << "the runnable pair still runs";
+  EXPECT_NE(R.Out.find("not run: needs a CUDA device: no CUDA-capable device is detected"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("not run: needs a llama.cpp build"), std::string::npos) << R.Out;
+  std::string Page = readFile(Html);
+  EXPECT_NE(Page.find("mlperf-decode-batching"), std::string::npos);
+  EXPECT_NE(Page.find("not run here"), std::string::npos);
+
+  // A build configured without the CUDA toolkit never built the programs:
+  // not a failure, and validate does not try to build them.
+  std::ofstream(F.Dir + "/build/fixtures/bin/engines.txt") << "runtime\nlibtorch\n";
+  for (const char *Side : {"fx_alloc_cuda_bad", "fx_alloc_cuda_good"})
+    llvm::sys::fs::remove(F.Dir + "/build/fixtures/bin/" + Side);
+  ProcessResult NoToolkit = F.validate({"--no-store", "--json", Json});
+  ASSERT_EQ(NoToolkit.Exit, 0) << NoToolkit.Err;
+  EXPECT_EQ(NoToolkit.Err.find("building the fixture programs"), std::string::npos) << NoToolkit.Err;
+  for (const auto &Res : nlohmann::json::parse(readFile(Json))["results"])
+    if (Res["check"] == "mlperf-alloc-in-loop")
+      EXPECT_EQ(Res.value("note", ""), "needs a CUDA device; this build found no cuda to build its programs with");
+
+  // What a finding says when the stored result never ran.
+  std::string Src = F.Dir + "/s.cc";
+  std::ofstream(Src) << "extern \"C\" int cudaMalloc(void **p, unsigned long n);\n"
+                        "extern \"C\" int cudaFree(void *p);\nextern \"C\" int cuLaunchKernel(void *k);\n"
+                        "void f(void *k) { for (int i = 0; i < 3; ++i) { void *p; cudaMalloc(&p, 64); "
+                        "cuLaunchKernel(k); cudaFree(p); } }\n";
+  ProcessResult Lint =
+      runProcess(MLPERF_LINT_BINARY, {"--format=json", Src, "--", "-std=c++17"}, "", {{"MLPERF_LINT_RESULTS", Stored}});
+  ASSERT_EQ(Lint.Exit, 1) << Lint.Err;
+  EXPECT_NE(Lint.Out.find("not measured on the fixture here: needs a CUDA device: no CUDA-capable device is "
+                          "detected (cuda)"),
+            std::string::npos)
+      << Lint.Out;
 }
 
 TEST(ValidateTest, OptionsAreLlvmCommandLineOptions) {
