@@ -31,5 +31,27 @@ set +e
 timeout 300 "$BUILD/bench/gpu_check"
 rc=$?
 set -e
+# The CUDA fixture pairs of `validate` (alloc-in-loop, pageable-async-copy): host programs on
+# the CUDA runtime and cuBLAS, built here without the linter; each side run 3 times,
+# alternating, with the median of their median step times (validate's report needs LLVM).
+CXX=${CXX:-c++}
+pairs=(alloc-in-loop pageable-async-copy)
+for check in "${pairs[@]}"; do
+  for side in bad good; do
+    $CXX -O2 -std=c++17 -I"$CUDA_HOME/include" -Ifixtures/common "fixtures/$check/cuda_$side.cc" \
+      -o "$BUILD/fx_${check}_$side" -L"$CUDA_HOME/lib64" -Wl,-rpath,"$CUDA_HOME/lib64" -lcublas -lcudart
+  done
+  set +e
+  for run in 1 2 3; do
+    for side in bad good; do
+      out=$(timeout 120 "$BUILD/fx_${check}_$side")
+      status=$?
+      if [ $status -ne 0 ]; then echo "$check $side: exit $status"; continue; fi
+      echo "$out" | tail -1 | python3 -c "import json,sys,statistics as s; r=json.loads(sys.stdin.read()); \
+print('$check', '$side', 'run $run', 'median step %.4f ms' % s.median(r['step_ms']), 'checksum %.9g' % r['checksum'])"
+    done
+  done
+  set -e
+done
 echo "== gpu-check finished in $(( $(date +%s) - start )) s, exit $rc (77: no GPU, skipped)"
 exit $rc
