@@ -15,11 +15,9 @@ using clang::tidy::ClangTidyError;
 size_t countFindings(llvm::ArrayRef<ClangTidyError> Errors) {
   size_t N = 0;
   for (const ClangTidyError &E : Errors)
-    N += E.DiagLevel != ClangTidyError::Error || E.IsWarningAsError;
+    N += !isCompilerError(E);
   return N;
 }
-
-bool isCompilerError(const ClangTidyError &E) { return E.DiagLevel == ClangTidyError::Error && !E.IsWarningAsError; }
 
 bool hasCompilerErrors(llvm::ArrayRef<ClangTidyError> Errors) { return llvm::any_of(Errors, isCompilerError); }
 

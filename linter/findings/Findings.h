@@ -2,6 +2,8 @@
 // cache replay, the language server's buffer), and how findings are counted.
 #pragma once
 
+#include "report/Diagnostics.h" // isCompilerError
+
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 
 #include <cstddef>
@@ -30,7 +32,6 @@ struct FileFindings {
 /// --warnings-as-errors (compiler errors are problems, not findings).
 size_t countFindings(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors);
 bool hasCompilerErrors(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors);
-bool isCompilerError(const clang::tidy::ClangTidyError &E);
 
 /// Vendored code inside a project: third_party/, external/, vendor/, ...
 const char *thirdPartyHeaderFilter();

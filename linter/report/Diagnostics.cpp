@@ -31,6 +31,8 @@ std::pair<unsigned, unsigned> LineTable::lineColumn(const std::string &File, uns
   return {static_cast<unsigned>(Line), Offset - S[Line - 1] + 1};
 }
 
+bool isCompilerError(const ClangTidyError &E) { return E.DiagLevel == ClangTidyError::Error && !E.IsWarningAsError; }
+
 llvm::StringRef severityOf(const ClangTidyError &E) {
   if (E.DiagLevel == clang::tooling::Diagnostic::Error || E.IsWarningAsError)
     return "error";

@@ -21,6 +21,9 @@ private:
 };
 
 llvm::StringRef severityOf(const clang::tidy::ClangTidyError &E);
+/// A compiler's error (the file did not compile), not a finding; a check's
+/// warning promoted by --warnings-as-errors is a finding.
+bool isCompilerError(const clang::tidy::ClangTidyError &E);
 /// Whether the finding rests on a match by a member's name in an
 /// uninstantiated template ("confidence": "low" in JSON and SARIF).
 bool isLowConfidence(const clang::tidy::ClangTidyError &E);

@@ -68,6 +68,11 @@ public:
       Finding F{&E, E.Message.FilePath};
       if (!F.File.empty())
         std::tie(F.Line, F.Column) = Lines.lineColumn(F.File, E.Message.FileOffset);
+      // A file that did not compile is not a finding: listed apart, after them.
+      if (isCompilerError(E)) {
+        CompilerErrors.push_back(F);
+        continue;
+      }
       Findings.push_back(F);
       Cost &C = Checks[E.DiagnosticName];
       if (const CostEstimate *Est = estimate(E)) {
@@ -147,6 +152,7 @@ private:
   std::string checkTable(std::vector<html::ChartRow> &Rows);
   std::string fileTable();
   std::string finding(const Finding &F);
+  std::string compilerErrors();
   std::string fixDiff(const ClangTidyError &E);
 
   const CostEstimate *estimate(const ClangTidyError &E) const { return Costs ? Costs->find(E) : nullptr; }
@@ -154,7 +160,7 @@ private:
   const v::ValidationRun &Measured;
   const CostTable *Costs;
   LineTable Lines;
-  std::vector<Finding> Findings;
+  std::vector<Finding> Findings, CompilerErrors;
   std::map<std::string, Cost> Checks;
   std::vector<std::string> CheckOrder;
   std::map<std::string, size_t> Rank;
@@ -320,6 +326,26 @@ std::string Page::finding(const Finding &F) {
   return H + "</section>\n";
 }
 
+/// The compiler's errors, by file: where findings may be missing.
+std::string Page::compilerErrors() {
+  if (CompilerErrors.empty())
+    return "";
+  constexpr size_t Shown = 50;
+  std::string H = "<section id=\"compiler-errors\"><h2>Compiler errors</h2><p class=\"meta\">What did not "
+                  "compile is not analysed: findings in it, and in the files that include it, may be missing.</p>"
+                  "<table><tr><th class=\"t\">where</th><th class=\"t\">error</th></tr>";
+  for (size_t I = 0; I < CompilerErrors.size() && I < Shown; ++I) {
+    const Finding &F = CompilerErrors[I];
+    H += "<tr><td class=\"t loc\">" + escape(F.File.empty() ? "(no file)" : shown(F.File)) +
+         (F.File.empty() ? "" : ":" + std::to_string(F.Line) + ":" + std::to_string(F.Column)) +
+         "</td><td class=\"t\">" + escape(F.E->Message.Message) + "</td></tr>";
+  }
+  H += "</table>";
+  if (CompilerErrors.size() > Shown)
+    H += "<p class=\"meta\">and " + std::to_string(CompilerErrors.size() - Shown) + " more</p>";
+  return H + "</section>\n";
+}
+
 std::string Page::render() {
   std::set<std::string> Files;
   for (const Finding &F : Findings)
@@ -339,6 +365,10 @@ std::string Page::render() {
            ? std::string("No stored validation results: run <code>mlperf-lint validate</code> "
                          "to measure what each check costs on this machine.")
            : "Measured costs from <code>mlperf-lint validate</code> on " + escape(Measured.Machine) + ".";
+  if (!CompilerErrors.empty())
+    H += " <a href=\"#compiler-errors\">" + std::to_string(CompilerErrors.size()) +
+         (CompilerErrors.size() == 1 ? " compiler error" : " compiler errors") +
+         "</a>: findings in code that did not compile may be missing.";
   H +=
       "</p>\n<div id=\"filters\" hidden=\"hidden\"><label>check <select id=\"f-check\"><option value=\"\">all</option>";
   for (const std::string &Check : CheckOrder)
@@ -361,6 +391,7 @@ std::string Page::render() {
   }
   if (!Group.empty())
     H += "</section>\n";
+  H += compilerErrors();
   std::set<std::string> Checks(CheckOrder.begin(), CheckOrder.end());
   H += "<h2>The checks</h2>" + html::checkDocs(Checks);
   return H + "<script>" + FilterScript + "</script>\n</body></html>\n";

@@ -162,7 +162,7 @@ public:
   json document(llvm::ArrayRef<ClangTidyError> Errors, llvm::ArrayRef<std::string> Problems) {
     json Results = json::array(), Notifications = json::array();
     for (const ClangTidyError &E : Errors) {
-      if (E.DiagLevel == ClangTidyError::Error && !E.IsWarningAsError)
+      if (isCompilerError(E))
         Notifications.push_back(notification(E));
       else
         Results.push_back(result(E));

@@ -245,6 +245,28 @@ TEST_F(FindingsReportTest, SummaryOrderedByMeasuredCost) {
   EXPECT_EQ(None.count("//p[@class='measured']"), 0u);
 }
 
+/// ssd.libtorch's page counted 11 compiler errors in libstdc++ headers as
+/// findings and listed clang-diagnostic-error as a check: the errors are
+/// apart, after the findings, and the title counts what the CLI counts.
+TEST_F(FindingsReportTest, CompilerErrorsAreNotFindings) {
+  write("src/c.cc", "int broken() { return undeclared_name; }\n");
+  ProcessResult R = report();
+  ASSERT_EQ(R.Exit, 2) << "a file did not compile" << R.Out << R.Err;
+  EXPECT_NE(R.Err.find("2 finding(s) in 3 file(s)"), std::string::npos) << R.Err;
+  HtmlDoc D(readFile(Root + "/report.html"));
+  ASSERT_EQ(D.errors(), "");
+  EXPECT_NE(D.texts("//h1").front().find("2 findings in 2 files"), std::string::npos) << D.texts("//h1").front();
+  std::vector<std::string> Checks = D.texts("//table[@id='by-check']//tr/td[1]");
+  std::sort(Checks.begin(), Checks.end());
+  EXPECT_EQ(Checks, (std::vector<std::string>{"mlperf-loop-invariant-transfer", "mlperf-sync-in-loop"}));
+  EXPECT_EQ(D.count("//section[@class='finding']"), 2u);
+  std::vector<std::string> Where = D.texts("//section[@id='compiler-errors']//tr/td[1]");
+  ASSERT_EQ(Where.size(), 1u);
+  EXPECT_TRUE(llvm::StringRef(Where[0]).ends_with("c.cc:1:23")) << Where[0];
+  EXPECT_NE(D.texts("//section[@id='compiler-errors']//tr/td[2]").at(0).find("undeclared_name"), std::string::npos);
+  EXPECT_EQ(D.attrs("//p[@class='meta']/a[@href='#compiler-errors']", "href").size(), 1u);
+}
+
 TEST_F(FindingsReportTest, SameInputSameBytes) {
   store(21, 3);
   ASSERT_EQ(report("one.html").Exit, 1);
