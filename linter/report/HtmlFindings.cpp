@@ -56,6 +56,7 @@ struct Finding {
 struct Cost {
   const v::PairResult *Best = nullptr; // the strongest result, any engine
   double Estimated = 0;                // the run's findings' estimated cost, seconds
+  bool SomePerStep = false;            // some of it per step: the run's steps are not known
   std::string Device;                  // the device of that estimate
   int rank() const { return !Best ? 2 : Best->Outcome == v::Verdict::Confirmed ? 0 : 1; }
 };
@@ -77,6 +78,7 @@ public:
       Cost &C = Checks[E.DiagnosticName];
       if (const CostEstimate *Est = estimate(E)) {
         C.Estimated += Est->weight();
+        C.SomePerStep |= Est->PerStepFinding && !Est->perRun();
         C.Device = Est->Device;
       }
     }
@@ -182,9 +184,12 @@ std::string Page::measuredText(const v::PairResult &R) {
 /// The checks in their order, with a chart row each.
 std::string Page::checkTable(std::vector<html::ChartRow> &Rows) {
   bool Estimates = Costs && !Costs->empty();
-  std::string Table = "<table id=\"by-check\"><tr><th>check</th><th>findings</th>" +
-                      std::string(Estimates ? "<th class=\"t\">a fix saves (estimate per run)</th>" : "") +
-                      "<th class=\"t\">measured on the fixture</th></tr>";
+  std::string Table =
+      "<table id=\"by-check\"><tr><th>check</th><th>findings</th>" +
+      std::string(Estimates
+                      ? "<th class=\"t\">a fix saves (estimate per run, or per step where the steps are not known)</th>"
+                      : "") +
+      "<th class=\"t\">measured on the fixture</th></tr>";
   for (const std::string &Check : CheckOrder) {
     const Cost &C = Checks[Check];
     html::ChartRow Row;
@@ -205,8 +210,9 @@ std::string Page::checkTable(std::vector<html::ChartRow> &Rows) {
                                             : " \u00b7 not measured");
     Row.Tooltip = Check + ": " + (C.Best ? measuredText(*C.Best) : "never validated on this machine");
     Rows.push_back(Row);
-    std::string Estimate =
-        C.Estimated > 0 ? "\u2248 " + formatDuration(C.Estimated) + " on " + C.Device : std::string("no estimate");
+    std::string Estimate = C.Estimated > 0 ? "\u2248 " + formatDuration(C.Estimated) +
+                                                 (C.SomePerStep ? " per step" : "") + " on " + C.Device
+                                           : std::string("no estimate");
     Table += "<tr><td><a href=\"#group-" + escape(Check) + "\">" + escape(Check) + "</a></td><td>" + std::to_string(N) +
              "</td>" + (Estimates ? "<td class=\"t\">" + escape(Estimate) + "</td>" : "") + "<td class=\"t\">" +
              escape(C.Best ? measuredText(*C.Best) : "not measured (run mlperf-lint validate)") + "</td></tr>";
