@@ -514,8 +514,7 @@ TEST_F(CostReportTest, DeviceIsChosenOrRefusedInOneLine) {
 TEST_F(CostReportTest, HtmlPutsTheCostliestFirst) {
   ProcessResult H = run({"--device=h100-pcie", "--format=html"});
   EXPECT_EQ(H.Exit, 1) << H.Err;
-  EXPECT_NE(H.Out.find("a fix saves (estimate per run, or per step where the steps are not known)"),
-            std::string::npos);
+  EXPECT_NE(H.Out.find("a fix saves (estimate per run, or per step where the steps are not known)"), std::string::npos);
   EXPECT_LT(H.Out.find("a.cc:12:5"), H.Out.find("a.cc:6:5")) << "the 100,000-step loop first";
   EXPECT_NE(H.Out.find("<td class=\"t\">\u2248 2 s on h100-pcie</td>"), std::string::npos)
       << "both loops' steps are known: a cost per run";
