@@ -12,6 +12,36 @@
 
 namespace mlperf::validate {
 
+namespace {
+/// What a program that exited normally printed: its last JSON line, which
+/// must hold a numeric "checksum".
+RunOutput readReport(const std::string &Program, const std::string &Stdout, const std::string &Stderr) {
+  RunOutput Out;
+  llvm::StringRef Rest(Stdout);
+  std::string Last;
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    if (Line.trim().starts_with("{"))
+      Last = Line.trim().str();
+    Rest = Tail;
+  }
+  nlohmann::json J = nlohmann::json::parse(Last, nullptr, false);
+  if (Last.empty() || J.is_discarded() || !J.is_object() || !J.contains("checksum")) {
+    Out.Problem = Program + " printed no JSON report with a \"checksum\"\n" + Stdout + Stderr;
+    return Out;
+  }
+  if (!J["checksum"].is_number()) {
+    Out.Problem =
+        Program + " reported a checksum that is not a number: " + J["checksum"].dump() + "\n" + Stdout + Stderr;
+    return Out;
+  }
+  Out.Checksum = J["checksum"].get<double>();
+  Out.Ok = true;
+  Out.Report = std::move(J);
+  return Out;
+}
+} // namespace
+
 RunOutput runFixture(const std::string &Program, const std::vector<std::string> &Args, const std::string &Backend,
                      unsigned TimeoutSeconds) {
   RunOutput Out;
@@ -54,28 +84,7 @@ RunOutput runFixture(const std::string &Program, const std::vector<std::string> 
                   "\n" + Stdout + Stderr;
     return Out;
   }
-  llvm::StringRef Rest(Stdout);
-  std::string Last;
-  while (!Rest.empty()) {
-    auto [Line, Tail] = Rest.split('\n');
-    if (Line.trim().starts_with("{"))
-      Last = Line.trim().str();
-    Rest = Tail;
-  }
-  nlohmann::json J = nlohmann::json::parse(Last, nullptr, false);
-  if (Last.empty() || J.is_discarded() || !J.is_object() || !J.contains("checksum")) {
-    Out.Problem = Program + " printed no JSON report with a \"checksum\"\n" + Stdout + Stderr;
-    return Out;
-  }
-  if (!J["checksum"].is_number()) {
-    Out.Problem =
-        Program + " reported a checksum that is not a number: " + J["checksum"].dump() + "\n" + Stdout + Stderr;
-    return Out;
-  }
-  Out.Checksum = J["checksum"].get<double>();
-  Out.Ok = true;
-  Out.Report = std::move(J);
-  return Out;
+  return readReport(Program, Stdout, Stderr);
 }
 
 namespace {
