@@ -383,15 +383,8 @@ overridersDefinedHere(llvm::ArrayRef<const FunctionDecl *> Defined) {
     const auto *MD = dyn_cast<CXXMethodDecl>(FD);
     if (!MD)
       continue;
-    llvm::SmallVector<const CXXMethodDecl *, 4> Todo(MD->overridden_methods());
-    llvm::SmallPtrSet<const CXXMethodDecl *, 4> Seen;
-    while (!Todo.empty()) {
-      const CXXMethodDecl *Base = Todo.pop_back_val()->getCanonicalDecl();
-      if (!Seen.insert(Base).second)
-        continue;
+    for (const CXXMethodDecl *Base : overriddenTransitively(MD))
       Out[Base].push_back(FD);
-      Todo.append(Base->overridden_methods().begin(), Base->overridden_methods().end());
-    }
   }
   return Out;
 }

@@ -108,6 +108,19 @@ bool declaredInSystemHeader(const Decl *D) {
   return D->getLocation().isValid() && SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
 }
 
+llvm::SmallVector<const CXXMethodDecl *, 4> overriddenTransitively(const CXXMethodDecl *MD) {
+  llvm::SmallVector<const CXXMethodDecl *, 4> Out;
+  llvm::SmallVector<const CXXMethodDecl *, 4> Todo(MD->overridden_methods());
+  while (!Todo.empty()) {
+    const CXXMethodDecl *Base = Todo.pop_back_val()->getCanonicalDecl();
+    if (llvm::is_contained(Out, Base))
+      continue;
+    Out.push_back(Base);
+    Todo.append(Base->overridden_methods().begin(), Base->overridden_methods().end());
+  }
+  return Out;
+}
+
 const VarDecl *namedVar(const Expr *E) {
   if (!E)
     return nullptr;

@@ -3,7 +3,9 @@
 #pragma once
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 #include <string>
@@ -25,6 +27,9 @@ const Expr *stripConversions(const Expr *E);
 /// Whether \p D is declared in a system header (a library: the standard
 /// library, libtorch through -isystem), at the expansion of its location.
 bool declaredInSystemHeader(const Decl *D);
+/// The virtual methods \p MD overrides, directly or not, as canonical
+/// declarations, each once, nearest first.
+llvm::SmallVector<const CXXMethodDecl *, 4> overriddenTransitively(const CXXMethodDecl *MD);
 /// Whether every location of the range is outside macros.
 bool isMacroFree(SourceRange R);
 /// Whether \p Loc lies within \p Region's source range (its ends included).

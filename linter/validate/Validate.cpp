@@ -72,6 +72,9 @@ struct Options {
   unsigned Repeat = 5;
   bool Quick = false, Store = true, FixCheck = true, Calibrate = false;
   std::string Device;
+  /// The engines BuildDir's configuration found (fixtures/bin/engines.txt);
+  /// none when it does not say.
+  std::optional<std::vector<std::string>> Engines;
 };
 
 /// Exit status 2 with one line; an empty \p Problem was already printed (by
@@ -113,6 +116,7 @@ llvm::Expected<Options> parse(int Argc, const char **Argv) {
     return Fail("--repeat needs a positive number");
   if (O.Quick)
     O.Repeat = 1;
+  O.Engines = builtEngines(O.BuildDir);
   // An installed binary has no fixtures: they are programs built with the
   // checkout they come from.
   if (!llvm::sys::fs::is_directory(O.Fixtures))
@@ -162,8 +166,7 @@ std::string program(const Options &O, const Manifest &M, const FixturePair &P, b
 bool engineBuilt(const Options &O, const FixturePair &P) {
   if (P.Bad.empty())
     return false;
-  static const std::optional<std::vector<std::string>> Engines = builtEngines(O.BuildDir);
-  return !Engines || llvm::is_contained(*Engines, P.Engine);
+  return !O.Engines || llvm::is_contained(*O.Engines, P.Engine);
 }
 
 /// Builds the fixture programs when some are missing; "" or the problem.
