@@ -99,6 +99,21 @@ static bool heldByRaii(const HandleRef &Handle) {
   return RD && RD->hasDefinition() && !RD->hasTrivialDestructor();
 }
 
+/// What a handle leaked on every step costs: its allocation, each time,
+/// and the memory it holds, which grows with the steps.
+static CostFacts leakFacts(const CallExpr *Call, const Acquisition &Acq, const HandleRef &Handle,
+                           const ModelAnalysis &A) {
+  const ProfileEntry &E = *Acq.Entry;
+  CostFacts F;
+  bool Allocates = E.K == Kind::Allocation || E.K == Kind::DeviceTensor;
+  F.Allocations = Allocates;
+  std::string Name = "'" + Handle.D->getName().str() + "'";
+  F.Retained = Retention{Acq.Via.empty() ? allocationBytes(Call, E, A.context()) : Quantity::unknown(Name),
+                         (Allocates ? "the allocation " : "what the handle ") + Name + (Allocates ? "" : " holds"),
+                         E.HostMemory};
+  return F;
+}
+
 void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder::MatchResult &Result) {
   ModelAnalysis &A = analysis(*Result.Context);
   std::optional<Acquisition> Acq = acquisitionAt(Call, A);
@@ -146,6 +161,7 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
     diag(reportLoc(Call->getExprLoc(), SM), "%0 returns a handle it acquires with %1", DiagnosticIDs::Note)
         << Call->getDirectCallee() << acquireEntryName(*Acq->Entry);
   explainHot(*Hot, SM);
+  noteCost(reportLoc(Call->getExprLoc(), SM), leakFacts(Call, *Acq, Handle, A), &*Hot, Call, A);
 }
 
 void MissingFinalizeCheck::checkStore(const CXXMemberCallExpr *Store, const VarDecl *Container,
@@ -202,6 +218,10 @@ void MissingFinalizeCheck::checkStore(const CXXMemberCallExpr *Store, const VarD
        "every step until it runs out: keep only what is needed and call %1() on the rest")
       << Container << lastComponent(Buffer->Pair);
   explainHot(*Hot, SM);
+  CostFacts F;
+  std::string Kept = sourceText(Store->getArg(0)->getSourceRange(), *Result.Context);
+  F.Retained = Retention{Quantity::unknown(Kept), "a device tensor in '" + Container->getName().str() + "'"};
+  noteCost(reportLoc(Store->getExprLoc(), SM), F, &*Hot, Store, A);
 }
 
 void MissingFinalizeCheck::check(const MatchFinder::MatchResult &Result) {

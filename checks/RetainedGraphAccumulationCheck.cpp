@@ -115,15 +115,23 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
   if (Assign && Assign->getOperator() == OO_Equal)
     if (const auto *Sum = dyn_cast<CXXOperatorCallExpr>(Part); Sum && Sum->getNumArgs() == 2)
       Part = stripWrappers(namedVar(Sum->getArg(0)) == Acc ? Sum->getArg(1) : Sum->getArg(0));
-  auto D = diag(reportLoc(Store->getExprLoc(), SM),
-                "tensor with autograd history is accumulated into %0, which outlives the iteration; every step's "
-                "graph stays alive until %0 goes: accumulate a detached value")
-           << Acc;
-  const ProfileEntry *Detach = A.profiles().fixFor(*Tensors, Role::Detach);
-  if (Detach && isMacroFree(Part->getSourceRange()) && (isa<DeclRefExpr>(Part) || isa<CallExpr>(Part))) {
-    SourceLocation End = Lexer::getLocForEndOfToken(Part->getEndLoc(), 0, SM, Result.Context->getLangOpts());
-    D << FixItHint::CreateInsertion(End, Detach->Fix);
+  {
+    auto D = diag(reportLoc(Store->getExprLoc(), SM),
+                  "tensor with autograd history is accumulated into %0, which outlives the iteration; every step's "
+                  "graph stays alive until %0 goes: accumulate a detached value")
+             << Acc;
+    const ProfileEntry *Detach = A.profiles().fixFor(*Tensors, Role::Detach);
+    if (Detach && isMacroFree(Part->getSourceRange()) && (isa<DeclRefExpr>(Part) || isa<CallExpr>(Part))) {
+      SourceLocation End = Lexer::getLocForEndOfToken(Part->getEndLoc(), 0, SM, Result.Context->getLangOpts());
+      D << FixItHint::CreateInsertion(End, Detach->Fix);
+    }
   }
+  CostFacts F;
+  // Its size is what the model step (or the loss) that made it saved for the
+  // backward pass, which the sizes in the source rarely say.
+  F.Retained = Retention{Quantity::unknown(sourceText(Carrier->getSourceRange(), *Result.Context)),
+                         "the autograd graph of '" + sourceText(Part->getSourceRange(), *Result.Context) + "'"};
+  noteCost(reportLoc(Store->getExprLoc(), SM), F, &*Hot, Store, A);
 }
 
 } // namespace clang::tidy::mlperf

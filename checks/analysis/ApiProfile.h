@@ -54,6 +54,7 @@ enum class Role {
   OutputRead,     // reads the output of one token of the last decoded batch
   Join,           // joins a list of tensors into one (`stack`, `cat`)
   Whole,          // a view, layout change or element-wise map of a tensor: its result carries all of it
+  LoadState,      // loads saved state into an object (`value_arg`, else the method's object): a checkpoint
 };
 
 /// Refines a role; which kinds a role allows is checked at load.
@@ -118,6 +119,7 @@ struct ProfileEntry {
   LayerSizes Layer;                  // for Layer
   std::optional<unsigned> SizeArg;   // for BatchSize, Slice: the size or length; Acquire: the size allocated
   bool Raii = false;                 // for Acquire: released when the returned value is destroyed
+  bool HostMemory = false;           // for Acquire: the memory it holds is the host's ("memory": "host")
   bool Synchronizes = false;         // for Release: waits for the device as a side effect (cudaFree)
   std::vector<unsigned> PointerArgs; // for AsyncCopy: arguments that may be host memory
   std::string FlagParam;             // for AsyncCopy: the parameter that makes a method copy asynchronously

@@ -10,11 +10,17 @@ namespace clang::tidy::mlperf {
 
 using nlohmann::json;
 
+static bool same(const Quantity &A, const Quantity &B) { return A.Value == B.Value && A.DependsOn == B.DependsOn; }
+
+bool Retention::operator==(const Retention &O) const {
+  return same(Bytes, O.Bytes) && What == O.What && Host == O.Host;
+}
+
 bool CostFacts::operator==(const CostFacts &O) const {
-  auto Same = [](const Quantity &A, const Quantity &B) { return A.Value == B.Value && A.DependsOn == B.DependsOn; };
-  return Same(Repeats, O.Repeats) && Syncs == O.Syncs && Allocations == O.Allocations &&
+  return same(Repeats, O.Repeats) && Syncs == O.Syncs && Allocations == O.Allocations &&
          Compilations == O.Compilations && HostToDevice == O.HostToDevice && DeviceToHost == O.DeviceToHost &&
-         Same(Bytes, O.Bytes) && Steps.has_value() == O.Steps.has_value() && (!Steps || Same(*Steps, *O.Steps));
+         same(Bytes, O.Bytes) && Retained == O.Retained && Steps.has_value() == O.Steps.has_value() &&
+         (!Steps || same(*Steps, *O.Steps));
 }
 
 namespace {
@@ -27,6 +33,17 @@ std::optional<Quantity> quantityFrom(const json &J) {
   if (J.is_object() && J.size() == 1 && J.contains("unknown") && J.at("unknown").is_string())
     return Quantity::unknown(J.at("unknown").get<std::string>());
   return std::nullopt;
+}
+
+/// {"bytes": <quantity>, "what": "<text>", "host": <bool>}, nothing else.
+std::optional<Retention> retentionFrom(const json &J) {
+  if (!J.is_object() || J.size() != 3 || !J.contains("bytes") || !J.contains("what") || !J.contains("host") ||
+      !J.at("what").is_string() || !J.at("host").is_boolean())
+    return std::nullopt;
+  std::optional<Quantity> Bytes = quantityFrom(J.at("bytes"));
+  if (!Bytes)
+    return std::nullopt;
+  return Retention{*Bytes, J.at("what").get<std::string>(), J.at("host").get<bool>()};
 }
 
 std::optional<unsigned> countFrom(const json &J, const char *Key) {
@@ -51,6 +68,8 @@ std::string costFactsNote(const CostFacts &F) {
       J[Key] = N;
   if (F.HostToDevice || F.DeviceToHost)
     J["bytes"] = toJson(F.Bytes);
+  if (F.Retained)
+    J["retained"] = {{"bytes", toJson(F.Retained->Bytes)}, {"what", F.Retained->What}, {"host", F.Retained->Host}};
   if (F.Steps)
     J["steps"] = toJson(*F.Steps);
   return CostFactsPrefix.str() + J.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -76,6 +95,12 @@ std::optional<CostFacts> parseCostFactsNote(llvm::StringRef Message) {
   F.Compilations = *Compilations;
   F.HostToDevice = *H2D;
   F.DeviceToHost = *D2H;
+  if (J.contains("retained")) {
+    std::optional<Retention> R = retentionFrom(J.at("retained"));
+    if (!R)
+      return std::nullopt;
+    F.Retained = std::move(*R);
+  }
   if (J.contains("steps")) {
     auto Steps = quantityFrom(J.at("steps"));
     if (!Steps)
@@ -91,6 +116,15 @@ CostFacts readFacts(Quantity Bytes) {
   F.DeviceToHost = 1;
   F.Bytes = std::move(Bytes);
   return F;
+}
+
+Quantity allocationBytes(const CallExpr *Call, const ProfileEntry &E, const ASTContext &Ctx) {
+  if (!E.SizeArg || *E.SizeArg >= Call->getNumArgs())
+    return Quantity::unknown("the size allocated");
+  const Expr *Size = Call->getArg(*E.SizeArg);
+  if (std::optional<int64_t> N = constInt(Size, Ctx); N && *N >= 0)
+    return Quantity::known(static_cast<double>(*N));
+  return Quantity::unknown(sourceText(Size->getSourceRange(), Ctx));
 }
 
 Quantity readBytes(const CallExpr *Read, const Expr *Object, const ModelAnalysis &A) {

@@ -24,6 +24,16 @@ struct Quantity {
   static Quantity unknown(std::string On) { return {std::nullopt, std::move(On)}; }
 };
 
+/// Memory a finding leaves allocated on every repeat: what a step keeps
+/// alive that the next one does not free, so memory grows with the steps.
+struct Retention {
+  Quantity Bytes;    // per repeat
+  std::string What;  // what is kept: "the autograd graph of 'loss'", "the allocation 'buf'"
+  bool Host = false; // host memory, not the device's
+
+  bool operator==(const Retention &O) const;
+};
+
 /// The work a finding adds to each model step, and how many steps run.
 struct CostFacts {
   Quantity Repeats = Quantity::known(1);       // times per step (a read per element: the inner loop's trips)
@@ -32,6 +42,7 @@ struct CostFacts {
   unsigned Compilations = 0;                   // executables compiled, per repeat
   unsigned HostToDevice = 0, DeviceToHost = 0; // copies, per repeat
   Quantity Bytes = Quantity::known(0);         // bytes of each copy
+  std::optional<Retention> Retained;           // memory kept alive, per repeat
   std::optional<Quantity> Steps;               // steps the run makes; none: not a per-step finding
 
   bool operator==(const CostFacts &O) const;
@@ -56,6 +67,11 @@ Quantity readBytes(const CallExpr *Read, const Expr *Object, const ModelAnalysis
 /// argument that is not a number (`ones({64, 128})`, `randint(0, 10, {64})`)
 /// times 4 B (float, the default element type); else unknown, naming the sizes.
 Quantity factoryBytes(const CallExpr *Factory, const ASTContext &Ctx);
+
+/// The bytes the allocation \p Call (an acquire entry \p E with a
+/// `size_arg`) allocates: the argument's constant value, else unknown,
+/// naming it; unknown too without a size argument.
+Quantity allocationBytes(const CallExpr *Call, const ProfileEntry &E, const ASTContext &Ctx);
 
 /// How often a loop's body runs, when its bounds are constants
 /// (`for (int i = 0; i < 1000; ++i)`, `for (auto &x : std::array<..., 8>)`);

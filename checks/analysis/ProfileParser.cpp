@@ -48,6 +48,7 @@ constexpr std::pair<const char *, Role> RoleNames[] = {
     {"output-read", Role::OutputRead},
     {"join", Role::Join},
     {"whole", Role::Whole},
+    {"load-state", Role::LoadState},
 };
 
 struct KindSpec {
@@ -95,7 +96,7 @@ const std::vector<KeySpec> &keySpecs() {
       {"cpu_role", {R::ToDevice}},
       {"pair", {R::Acquire, R::Construct}},
       {"handle_arg", {R::Acquire, R::Construct, R::Release, R::Finalize, R::Pinned}},
-      {"value_arg", {R::ToDevice, R::Materialize, R::BackendChoice, R::TokenBatch}},
+      {"value_arg", {R::ToDevice, R::Materialize, R::BackendChoice, R::TokenBatch, R::LoadState}},
       {"shape_specialized", {R::Step}},
       {"kernel_launch", {R::Step}},
       {"size_args", {R::Layer}},
@@ -112,6 +113,7 @@ const std::vector<KeySpec> &keySpecs() {
       {"out_of_place", {R::OptimizerState}},
       {"size_arg", {R::BatchSize, R::Slice, R::Acquire, R::TokenBatch}},
       {"raii", {R::Acquire}},
+      {"memory", {R::Acquire}},
       {"synchronizes", {R::Release}},
       {"pointer_args", {R::AsyncCopy}},
       {"flag_param", {R::AsyncCopy}},
@@ -384,6 +386,12 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
   Str("pair", E.Pair);
   if (J.contains("raii"))
     E.Raii = getBool(J.at("raii"), W, "raii");
+  if (J.contains("memory")) {
+    std::string Memory = getString(J.at("memory"), W, "memory");
+    if (Memory != "host" && Memory != "device")
+      fail(W, "'memory' must be \"host\" or \"device\", not \"" + Memory + "\"");
+    E.HostMemory = Memory == "host";
+  }
   if (E.R == Role::Acquire && E.Pair.empty() == !E.Raii)
     fail(W, "role 'acquire' needs a 'pair', the function that releases it, or 'raii': true (its destructor does), "
             "not both");

@@ -98,6 +98,39 @@ std::optional<double> parseDuration(llvm::StringRef Text) {
   return std::nullopt;
 }
 
+namespace {
+/// The work priced per step, by kind (CostEstimate::Events).
+std::map<std::string, double> eventsOf(const CostFacts &F, double Repeats) {
+  std::map<std::string, double> Events;
+  auto Event = [&](const char *Kind, double N) {
+    if (N > 0)
+      Events[Kind] = N * Repeats;
+  };
+  Event("syncs", F.Syncs);
+  Event("h2d_copies", F.HostToDevice);
+  Event("d2h_copies", F.DeviceToHost);
+  if (F.Bytes.Value) {
+    Event("h2d_bytes", F.HostToDevice * *F.Bytes.Value);
+    Event("d2h_bytes", F.DeviceToHost * *F.Bytes.Value);
+  }
+  Event("allocations", F.Allocations);
+  Event("compilations", F.Compilations);
+  return Events;
+}
+
+MemoryGrowth growthOf(const clang::tidy::mlperf::Retention &R, double Repeats, const DeviceModel &D) {
+  MemoryGrowth M;
+  M.What = R.What;
+  M.Host = R.Host;
+  M.DeviceBytes = D.MemoryBytes;
+  if (R.Bytes.Value)
+    M.BytesPerStep = *R.Bytes.Value * Repeats;
+  else
+    M.DependsOn = R.Bytes.DependsOn;
+  return M;
+}
+} // namespace
+
 std::optional<CostEstimate> estimateCost(const CostFacts &F, const DeviceModel &D) {
   Terms T;
   if (F.Syncs)
@@ -111,7 +144,8 @@ std::optional<CostEstimate> estimateCost(const CostFacts &F, const DeviceModel &
   if (F.Compilations)
     T.add(F.Compilations * D.CompileSeconds, plural(F.Compilations, "compilation", "compilations") + " (" +
                                                  formatDuration(F.Compilations * D.CompileSeconds) + ")");
-  if (T.Parts.empty() || T.Seconds <= 0)
+  bool Timed = !T.Parts.empty() && T.Seconds > 0;
+  if (!Timed && !F.Retained)
     return std::nullopt;
   CostEstimate C;
   C.Device = D.Name;
@@ -126,20 +160,13 @@ std::optional<CostEstimate> estimateCost(const CostFacts &F, const DeviceModel &
   } else {
     C.Breakdown = Repeats == 1 ? Sum : count(Repeats) + " × (" + Sum + ")";
   }
-  C.PerStep = T.Seconds * Repeats;
-  auto Event = [&](const char *Kind, double N) {
-    if (N > 0)
-      C.Events[Kind] = N * Repeats;
-  };
-  Event("syncs", F.Syncs);
-  Event("h2d_copies", F.HostToDevice);
-  Event("d2h_copies", F.DeviceToHost);
-  if (F.Bytes.Value) {
-    Event("h2d_bytes", F.HostToDevice * *F.Bytes.Value);
-    Event("d2h_bytes", F.DeviceToHost * *F.Bytes.Value);
+  C.PerStep = Timed ? T.Seconds * Repeats : 0;
+  if (F.Retained) {
+    C.Memory = growthOf(*F.Retained, Repeats, D);
+    if (!C.Memory->BytesPerStep)
+      C.DependsOn.push_back(C.Memory->DependsOn);
   }
-  Event("allocations", F.Allocations);
-  Event("compilations", F.Compilations);
+  C.Events = eventsOf(F, Repeats);
   C.PerStepFinding = F.Steps.has_value();
   if (F.Steps) {
     C.Steps = F.Steps->Value;
@@ -157,19 +184,73 @@ std::optional<double> CostEstimate::perRun() const {
   return std::nullopt;
 }
 
+std::optional<double> MemoryGrowth::stepsToFill() const {
+  if (Host || !BytesPerStep || *BytesPerStep <= 0 || DeviceBytes <= 0)
+    return std::nullopt;
+  return std::ceil(DeviceBytes / *BytesPerStep);
+}
+
+namespace {
+double timeRank(double Seconds) { return std::clamp(10 * (std::log10(std::max(Seconds, 1e-9)) + 7), 0.0, 100.0); }
+
+/// Memory that grows every step: 100 when it fills the device within the
+/// run's known steps; else by the fraction of the device it fills over the
+/// run (10%: 80, 1%: 70), or, when the run's steps are not known, by how
+/// many steps fill it (1,000: 90, a million: 60); 60 when the bytes are
+/// unknown or the memory is the host's.
+double memoryRank(const MemoryGrowth &M, std::optional<double> Steps) {
+  std::optional<double> Fill = M.stepsToFill();
+  if (!Fill)
+    return 60;
+  if (Steps && *Steps >= *Fill)
+    return 100;
+  double R = Steps ? 90 + 10 * std::log10(*Steps / *Fill) : 90 - 10 * std::log10(*Fill / 1000);
+  return std::clamp(R, 30.0, 95.0);
+}
+} // namespace
+
 double CostEstimate::rank() const {
-  double W = std::max(weight(), 1e-9);
-  return std::clamp(10 * (std::log10(W) + 7), 0.0, 100.0);
+  double R = PerStep > 0 ? timeRank(timeWeight()) : 0;
+  return Memory ? std::max(R, memoryRank(*Memory, PerStepFinding ? Steps : std::optional<double>(1))) : R;
+}
+
+double CostEstimate::weight() const {
+  double Time = timeWeight();
+  if (!Memory)
+    return Time;
+  return std::max(Time, std::pow(10.0, rank() / 10 - 7));
 }
 
 std::string CostEstimate::note() const {
   std::string About = lowerBound() ? "≥ " : "≈ ";
-  std::string Out =
-      About + formatDuration(PerStep) + (PerStepFinding ? " per step" : "") + " on " + Device + ": " + Breakdown;
-  if (PerStepFinding && Steps)
-    Out += "; " + About + formatDuration(PerStep * *Steps) + " over " + count(*Steps) + " steps";
-  else if (PerStepFinding)
+  std::vector<std::string> Parts;
+  if (PerStep > 0)
+    Parts.push_back(About + formatDuration(PerStep) + (PerStepFinding ? " per step" : "") + " on " + Device + ": " +
+                    Breakdown);
+  if (Memory) {
+    std::string Kind = Memory->Host ? "host" : "device";
+    std::string Grows = Memory->BytesPerStep
+                            ? "by ≈ " + formatBytes(*Memory->BytesPerStep) + " per step"
+                            : "by its size every step (unknown here: it depends on " + quoted(Memory->DependsOn) + ")";
+    std::string Text = "keeps " + Memory->What + " alive on every step: " + Kind + " memory grows " + Grows;
+    if (std::optional<double> Fill = Memory->stepsToFill())
+      Text += "; " + Device + "'s " + formatBytes(Memory->DeviceBytes) + " are full after ≈ " + count(*Fill) + " steps";
+    Parts.push_back(Text);
+  }
+  std::string Out = llvm::join(Parts, "; ");
+  if (PerStepFinding && Steps) {
+    std::vector<std::string> Over;
+    if (PerStep > 0)
+      Over.push_back(About + formatDuration(PerStep * *Steps));
+    if (Memory && Memory->BytesPerStep)
+      Over.push_back("≈ " + formatBytes(*Memory->BytesPerStep * *Steps) + " kept");
+    if (!Over.empty())
+      Out += "; " + llvm::join(Over, " and ") + " over " + count(*Steps) + " steps";
+    if (std::optional<double> Fill = Memory ? Memory->stepsToFill() : std::nullopt; Fill && *Steps >= *Fill)
+      Out += ": the run runs out of device memory";
+  } else if (PerStepFinding) {
     Out += "; the number of steps depends on " + quoted(StepsDependOn);
+  }
   return Out;
 }
 
@@ -183,6 +264,16 @@ nlohmann::json costJson(const CostEstimate &C) {
     J["steps_depend_on"] = C.StepsDependOn;
   std::optional<double> Run = C.perRun();
   J["per_run_seconds"] = Run ? nlohmann::json(*Run) : nlohmann::json(nullptr);
+  if (C.Memory) {
+    const MemoryGrowth &M = *C.Memory;
+    auto OrNull = [](std::optional<double> V) { return V ? nlohmann::json(*V) : nlohmann::json(nullptr); };
+    J["memory"] = {{"kept", M.What},
+                   {"memory", M.Host ? "host" : "device"},
+                   {"bytes_per_step", OrNull(M.BytesPerStep)},
+                   {"steps_to_fill", OrNull(M.stepsToFill())}};
+    if (!M.BytesPerStep)
+      J["memory"]["depends_on"] = M.DependsOn;
+  }
   return J;
 }
 

@@ -18,6 +18,18 @@
 
 namespace mlperf::lint {
 
+/// Memory a finding keeps alive on every step: it grows with the steps.
+struct MemoryGrowth {
+  std::optional<double> BytesPerStep; // else unknown:
+  std::string DependsOn;              // what the bytes depend on
+  std::string What;                   // what each step keeps: "the autograd graph of 'loss'"
+  bool Host = false;                  // host memory: not compared with the device's
+  double DeviceBytes = 0;             // the device's memory
+
+  /// Steps until the device's memory is full, when the bytes are known.
+  std::optional<double> stepsToFill() const;
+};
+
 struct CostEstimate {
   std::string Device;
   double PerStep = 0;                 // seconds; a lower bound when DependsOn is not empty
@@ -31,14 +43,21 @@ struct CostEstimate {
   /// "allocations", "compilations". What validate's calibration compares
   /// with the counters the fixtures report (docs/cost-model.md).
   std::map<std::string, double> Events;
+  std::optional<MemoryGrowth> Memory; // memory kept alive per step, if any
 
   bool lowerBound() const { return !DependsOn.empty(); }
+  /// The time per run when the steps are known (or a one-off cost).
   std::optional<double> perRun() const;
-  /// What the finding costs the run: per run when known, else per step.
-  double weight() const { return perRun().value_or(PerStep); }
-  /// 0-100, logarithmic in weight() (1 µs: 10, 1 ms: 40, 1 s: 70), the
-  /// same for a finding whatever else the run reports (SARIF's rank).
+  /// The time the finding costs the run: per run when known, else per step.
+  double timeWeight() const { return perRun().value_or(PerStep); }
+  /// 0-100: for time, logarithmic in timeWeight() (1 µs: 10, 1 ms: 40, 1 s:
+  /// 70); for memory that grows every step, by how soon it fills the device
+  /// (100: within the run's known steps); the larger of the two. The same
+  /// for a finding whatever else the run reports (SARIF's rank).
   double rank() const;
+  /// What orders findings: timeWeight(), or the time of the same rank when
+  /// memory growth ranks higher (docs/cost-model.md).
+  double weight() const;
   /// "≈ 30 µs per step on h100-pcie: 1 sync (20 µs) + 4 B D2H (10 µs); ≈ 3 s over 100,000 steps"
   std::string note() const;
 };

@@ -56,6 +56,8 @@ struct Finding {
 struct Cost {
   const v::PairResult *Best = nullptr; // the strongest result, any engine
   double Estimated = 0;                // the run's findings' estimated cost, seconds
+  double Order = 0;                    // the same with memory growth weighed in (CostEstimate::weight)
+  size_t Growing = 0;                  // findings whose memory grows every step
   bool SomePerStep = false;            // some of it per step: the run's steps are not known
   std::string Device;                  // the device of that estimate
   int rank() const { return !Best ? 2 : Best->Outcome == v::Verdict::Confirmed ? 0 : 1; }
@@ -77,7 +79,9 @@ public:
       Findings.push_back(F);
       Cost &C = Checks[E.DiagnosticName];
       if (const CostEstimate *Est = estimate(E)) {
-        C.Estimated += Est->weight();
+        C.Estimated += Est->timeWeight();
+        C.Order += Est->weight();
+        C.Growing += Est->Memory.has_value();
         C.SomePerStep |= Est->PerStepFinding && !Est->perRun();
         C.Device = Est->Device;
       }
@@ -94,8 +98,8 @@ public:
     // first; measured ratios of the fixtures order the rest.
     std::stable_sort(CheckOrder.begin(), CheckOrder.end(), [&](const std::string &A, const std::string &B) {
       const Cost &CA = Checks[A], &CB = Checks[B];
-      if (CA.Estimated != CB.Estimated)
-        return CA.Estimated > CB.Estimated;
+      if (CA.Order != CB.Order)
+        return CA.Order > CB.Order;
       if (CA.rank() != CB.rank())
         return CA.rank() < CB.rank();
       if (CA.rank() == 0 && CA.Best->Ratio.Median != CB.Best->Ratio.Median)
@@ -212,7 +216,10 @@ std::string Page::checkTable(std::vector<html::ChartRow> &Rows) {
     Rows.push_back(Row);
     std::string Estimate = C.Estimated > 0 ? "\u2248 " + formatDuration(C.Estimated) +
                                                  (C.SomePerStep ? " per step" : "") + " on " + C.Device
-                                           : std::string("no estimate");
+                                           : std::string(C.Growing ? "" : "no estimate");
+    if (C.Growing)
+      Estimate += (Estimate.empty() ? "" : "; ") + std::string("memory that grows every step (") +
+                  std::to_string(C.Growing) + (C.Growing == 1 ? " finding)" : " findings)");
     Table += "<tr><td><a href=\"#group-" + escape(Check) + "\">" + escape(Check) + "</a></td><td>" + std::to_string(N) +
              "</td>" + (Estimates ? "<td class=\"t\">" + escape(Estimate) + "</td>" : "") + "<td class=\"t\">" +
              escape(C.Best ? measuredText(*C.Best) : "not measured (run mlperf-lint validate)") + "</td></tr>";

@@ -161,6 +161,59 @@ TEST(CostModel, UnknownSizesStaySymbolic) {
   EXPECT_FALSE(lint::estimateCost(CostFacts{}, device("h200")));
 }
 
+/// A handle leaked on every step: its allocation each time, and memory that
+/// grows until the device is full; a graph kept alive grows by a size the
+/// analysis does not know.
+TEST(CostModel, MemoryThatGrowsEveryStepRanksByWhenItFillsTheDevice) {
+  using clang::tidy::mlperf::Retention;
+  CostFacts Leak;
+  Leak.Allocations = 1;
+  Leak.Retained = Retention{Quantity::known(1 << 20), "the allocation 'scratch'"};
+  Leak.Steps = Quantity::known(100000);
+  std::optional<CostFacts> Back = clang::tidy::mlperf::parseCostFactsNote(clang::tidy::mlperf::costFactsNote(Leak));
+  ASSERT_TRUE(Back);
+  EXPECT_TRUE(*Back == Leak);
+  const DeviceModel &H100 = device("h100-pcie");
+  std::optional<CostEstimate> C = lint::estimateCost(Leak, H100);
+  ASSERT_TRUE(C && C->Memory);
+  double Fill = std::ceil(H100.MemoryBytes / (1 << 20));
+  EXPECT_EQ(C->Memory->stepsToFill(), Fill);
+  EXPECT_EQ(C->rank(), 100); // 100,000 steps of 1 MiB do not fit in 80 GiB
+  EXPECT_NE(C->note().find("keeps the allocation 'scratch' alive on every step: device memory grows by ≈ 1 MiB per "
+                           "step; h100-pcie's 80 GiB are full after ≈ 81,920 steps"),
+            std::string::npos)
+      << C->note();
+  EXPECT_NE(C->note().find("≈ 98 GiB kept over 100,000 steps: the run runs out of device memory"), std::string::npos)
+      << C->note();
+  EXPECT_EQ(lint::costJson(*C)["memory"]["bytes_per_step"], 1 << 20);
+  // Fewer steps: ranked by the share of the device the run fills (1%: 70).
+  Leak.Steps = Quantity::known(Fill / 100);
+  EXPECT_NEAR(lint::estimateCost(Leak, H100)->rank(), 70, 0.01);
+  // Unknown steps: by how soon it fills (81,920 steps: 90 - 10 log10(81.92)).
+  Leak.Steps = Quantity::unknown("epochs");
+  C = lint::estimateCost(Leak, H100);
+  EXPECT_NEAR(C->rank(), 90 - 10 * std::log10(Fill / 1000), 0.01);
+  EXPECT_GT(C->weight(), C->timeWeight()); // it outranks the allocation's time
+  // A graph of unknown size: a lower bound naming what it depends on, and
+  // no time of its own.
+  CostFacts Graph;
+  Graph.Retained = Retention{Quantity::unknown("model->forward(x)"), "the autograd graph of 'loss'"};
+  Graph.Steps = Quantity::unknown("epochs");
+  C = lint::estimateCost(Graph, H100);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->PerStep, 0);
+  EXPECT_TRUE(C->lowerBound());
+  EXPECT_EQ(C->rank(), 60);
+  EXPECT_EQ(C->note(), "keeps the autograd graph of 'loss' alive on every step: device memory grows by its size "
+                       "every step (unknown here: it depends on 'model->forward(x)'); the number of steps depends "
+                       "on 'epochs'");
+  // Host memory is not the device's: no time to fill.
+  Graph.Retained = Retention{Quantity::known(4096), "what the handle 'batch' holds", true};
+  C = lint::estimateCost(Graph, H100);
+  EXPECT_FALSE(C->Memory->stepsToFill());
+  EXPECT_EQ(lint::costJson(*C)["memory"]["memory"], "host");
+}
+
 TEST(CostModel, Durations) {
   EXPECT_EQ(lint::parseDuration("500us"), 500e-6);
   EXPECT_EQ(lint::parseDuration("2ms"), 2e-3);
@@ -356,6 +409,41 @@ TEST(CostFactsOfChecks, CopiesOnEveryCallOfAStepFunctionNameTheirValue) {
   }
   EXPECT_TRUE(llvm::is_contained(Named["per_call_constant_transfer.cc"], "means_"));
   EXPECT_TRUE(llvm::is_contained(Named["invariant_argument_transfer.cc"], "anchors")) << Named.size();
+}
+
+/// missing-finalize and retained-graph-accumulation hand over the memory
+/// each step keeps: the size a leaked allocation asks for (1 MiB), or the
+/// model step whose graph is kept.
+TEST(CostFactsOfChecks, LeaksAndRetainedGraphsKeepMemoryEveryStep) {
+  std::map<std::string, std::string> Options = {{"CostFacts", "true"}};
+  auto FactsIn = [&](const std::string &Fixture, const std::string &Check, bool Torch) {
+    std::string Path = std::string(MLPERF_SOURCE_DIR) + "/fixtures/" + Fixture;
+    std::vector<std::pair<std::string, CostFacts>> Out;
+    for (const auto &E : runChecks(Path, readFile(Path), "-*," + Check, Options, fixtureArgs(Torch, false)))
+      for (const auto &N : E.Notes)
+        if (auto F = clang::tidy::mlperf::parseCostFactsNote(N.Message))
+          Out.emplace_back(E.Message.Message, *F);
+    return Out;
+  };
+  auto Leaks = FactsIn("missing-finalize/handles.cc", "mlperf-missing-finalize", false);
+  ASSERT_GE(Leaks.size(), 2u);
+  ASSERT_TRUE(Leaks[0].second.Retained) << Leaks[0].first;
+  EXPECT_EQ(Leaks[0].second.Retained->Bytes.Value, 1 << 20) << Leaks[0].first;
+  EXPECT_EQ(Leaks[0].second.Allocations, 1u);
+  EXPECT_FALSE(Leaks[0].second.Retained->Host);
+  ASSERT_TRUE(Leaks[1].second.Retained) << Leaks[1].first;
+  EXPECT_EQ(Leaks[1].second.Retained->What, "what the handle 'batch' holds");
+  EXPECT_TRUE(Leaks[1].second.Retained->Host); // llama_batch_init's arrays
+  if (!torchAvailable())
+    GTEST_SKIP() << "libtorch headers not found (install libtorch-dev)";
+  auto Graphs = FactsIn("retained-graph-accumulation/libtorch_bad.cc", "mlperf-retained-graph-accumulation", true);
+  ASSERT_FALSE(Graphs.empty());
+  for (const auto &[Message, F] : Graphs) {
+    ASSERT_TRUE(F.Retained) << Message;
+    EXPECT_FALSE(F.Retained->Bytes.Value);
+    EXPECT_TRUE(llvm::StringRef(F.Retained->What).starts_with("the autograd graph of '")) << F.Retained->What;
+    EXPECT_EQ(F.Syncs + F.HostToDevice + F.DeviceToHost + F.Allocations, 0u);
+  }
 }
 
 class CostProjectTest : public ProjectTest {};
