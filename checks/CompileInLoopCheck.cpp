@@ -107,6 +107,8 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   if (const Stmt *Inner = A.innermostLoop(E);
       Inner && Hot->Loop && isInside(Inner, Hot->Loop, A) && dependsOnLoopVariable(E, Inner))
     return;
+  if (madeForEachIteration(E, *Hot, A))
+    return; // a model per checkpoint: each iteration loads its own state into it
   const SourceManager &SM = *Result.SourceManager;
   std::string What;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))

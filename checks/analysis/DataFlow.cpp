@@ -327,4 +327,17 @@ const Stmt *exitBetween(const Stmt *Region, SourceLocation From, SourceLocation 
   return Found;
 }
 
+const VarDecl *resultVariable(const Expr *E, const ModelAnalysis &A) {
+  auto [S, P] = climbThrough<ImplicitCastExpr, CXXFunctionalCastExpr, CStyleCastExpr, ParenExpr,
+                             MaterializeTemporaryExpr, CXXBindTemporaryExpr, ExprWithCleanups>(E, A);
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(P))
+    return DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+    return BO->getOpcode() == BO_Assign && BO->getRHS() == S ? namedVar(BO->getLHS()) : nullptr;
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P))
+    return Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 && Op->getArg(1) == S ? namedVar(Op->getArg(0))
+                                                                                        : nullptr;
+  return nullptr;
+}
+
 } // namespace clang::tidy::mlperf

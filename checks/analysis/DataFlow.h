@@ -26,6 +26,10 @@ const Stmt *findInFlow(const Expr *E, llvm::function_ref<bool(const Stmt *)> Vis
 /// or it has no initializer.
 llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *Use, const ModelAnalysis &A,
                                                   bool &Complete);
+/// The variable \p E's value initializes or is assigned to (`=`, also a
+/// class's operator=), through casts, conversions and temporaries; null
+/// when it goes elsewhere.
+const VarDecl *resultVariable(const Expr *E, const ModelAnalysis &A);
 /// The outermost of \p S and the parents above it of a type among \p Ts (the
 /// casts and temporaries around a value), and the parent above that: what
 /// uses the value.

@@ -1,11 +1,15 @@
 #include "Invariance.h"
+#include "DataFlow.h"
 #include "Facts.h"
+#include "ProjectSummaries.h"
 #include "SourceUtils.h"
 #include "SummaryCollector.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+
+#include <functional>
 
 namespace clang::tidy::mlperf {
 
@@ -344,6 +348,44 @@ bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAn
     Any = true;
   }
   return Any;
+}
+
+bool loadedPerIteration(const VarDecl *VD, const Stmt *Loop, const ModelAnalysis &A) {
+  if (!VD || !Loop)
+    return false;
+  std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const ProfileEntry *E = A.profiles().find(CE, Role::LoadState)) {
+        const Expr *Into = E->ValueArg ? argumentFor(CE, E->ValueArg) : nullptr;
+        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE); MC && !E->ValueArg)
+          Into = MC->getImplicitObjectArgument();
+        if (Into && namedVar(Into) == VD)
+          for (const Expr *Arg : CE->arguments())
+            if (Arg != Into && readsChangedIn(Arg, Loop))
+              return true;
+      }
+    return llvm::any_of(S->children(), Walk);
+  };
+  return Walk(Loop);
+}
+
+bool madeForEachIteration(const Expr *Made, const HotContext &H, const ModelAnalysis &A) {
+  const Expr *Value = Made;
+  for (size_t I = H.CallChain.size();; --I) {
+    if (const VarDecl *VD = resultVariable(Value, A))
+      return H.Loop && isInside(Value, H.Loop, A) && loadedPerIteration(VD, A.innermostLoop(Value), A);
+    // Returned: on to the call of the function that returns it.
+    const Stmt *Parent = climbThrough<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                                      ExprWithCleanups, CXXConstructExpr, CXXFunctionalCastExpr, ParenExpr>(Value, A)
+                             .second;
+    if (!isa_and_nonnull<ReturnStmt>(Parent))
+      return false;
+    if (I == 0) // by the function another file's loop calls
+      return !H.Loop && H.External && H.External->ResultReloaded;
+    Value = H.CallChain[I - 1];
+  }
 }
 
 } // namespace clang::tidy::mlperf

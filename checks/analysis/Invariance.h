@@ -30,6 +30,19 @@ const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> L
 /// the host, or host data a factory turns into a tensor (`torch::tensor(_means)`).
 const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A);
 
+/// Whether \p Loop loads state that changes with its iterations into \p VD:
+/// a `load-state` call on it (`torch::load(model, paths[i])`) with an
+/// argument the loop changes. Each iteration's object is then another
+/// model, one per checkpoint, not the same one built again.
+bool loadedPerIteration(const VarDecl *VD, const Stmt *Loop, const ModelAnalysis &A);
+
+/// Whether the value \p Made (a construction, or a call that returns one)
+/// goes into a variable that the loop of \p H loads per iteration
+/// (loadedPerIteration), returned through the functions of its call chain
+/// up to the loop's function; or, returned by the function another file's
+/// loop calls, whether that call's result is (HotCallSite::ResultReloaded).
+bool madeForEachIteration(const Expr *Made, const HotContext &H, const ModelAnalysis &A);
+
 /// The loops around \p S, innermost first, up to and including \p Loop;
 /// none when \p Loop does not enclose \p S.
 std::vector<const Stmt *> loopsUpTo(const Stmt *S, const Stmt *Loop, const ModelAnalysis &A);

@@ -228,11 +228,14 @@ static const HotCallSite *firstCall(const std::map<std::string, FileSummary> &Fi
                                     const std::map<std::string, std::vector<std::string>> &Callers,
                                     llvm::StringRef NotFrom,
                                     std::map<std::string, std::vector<HotCallSite>> FileSummary::*Calls) {
+  // A call that uses its result as it is outranks one that loads it with
+  // each iteration's state (a model per checkpoint).
+  auto Key = [](const HotCallSite &H) { return std::make_pair(H.Training, !H.ResultReloaded); };
   const HotCallSite *First = nullptr;
   forEachCall<HotCallSite>(Files, Keys, Callers, NotFrom, Calls, [&](const HotCallSite &H) {
-    if (!First || (H.Training && !First->Training))
+    if (!First || Key(H) > Key(*First))
       First = &H;
-    return !H.Training;
+    return !(H.Training && !H.ResultReloaded);
   });
   return First;
 }
@@ -361,7 +364,8 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   for (const auto &[Usr, Fn] : S.Functions)
     if (const HotCallSite *H = loopCaller(Usr, S.File))
       OS << "loop-called\x1f" << Usr << '\x1f' << H->File << ':' << H->Line << ':' << H->Column << '\x1f' << H->LoopFile
-         << ':' << H->LoopLine << ':' << H->LoopColumn << '\x1f' << H->Caller << '\x1f' << H->Training << '\n';
+         << ':' << H->LoopLine << ':' << H->LoopColumn << '\x1f' << H->Caller << '\x1f' << H->Training << '\x1f'
+         << H->ResultReloaded << '\n';
   // What other files pass to these functions' callable parameters, and where
   // other files call the parameters of the functions this file passes callables to.
   const View &V = viewOf(S.File);

@@ -59,6 +59,10 @@ struct HotCallSite {
   /// purposeName: "accumulate", "log", ...); empty when unknown. A value
   /// the callee reads from the device only to return it is explained here.
   std::string ResultUse;
+  /// The call's result is a fresh object the loop then loads with state that
+  /// changes every iteration (Invariance.h's loadedPerIteration: a model per
+  /// checkpoint); only for calls made in the loop itself.
+  bool ResultReloaded = false;
 };
 
 /// A call of a function of another file that returns a handle it acquired,

@@ -252,17 +252,6 @@ bool refersTo(const Stmt *S, llvm::ArrayRef<const VarDecl *> Vars) {
   return llvm::any_of(S->children(), [&](const Stmt *C) { return refersTo(C, Vars); });
 }
 
-/// The variable a read's value initializes or is assigned to, through casts
-/// and conversions.
-const VarDecl *resultVariable(const Expr *Read, const ModelAnalysis &A) {
-  auto [S, P] = climbThrough<ImplicitCastExpr, CXXFunctionalCastExpr, CStyleCastExpr, ParenExpr,
-                             MaterializeTemporaryExpr, CXXBindTemporaryExpr, ExprWithCleanups>(Read, A);
-  if (const auto *DS = dyn_cast_or_null<DeclStmt>(P))
-    return DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
-  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
-    return BO->getOpcode() == BO_Assign && BO->getRHS() == S ? namedVar(BO->getLHS()) : nullptr;
-  return nullptr;
-}
 } // namespace
 
 bool feedsNextIteration(const Expr *Read, const Expr *Object, const Stmt *Loop, const ModelAnalysis &A) {

@@ -5,6 +5,7 @@
 #include "ModelAnalysis.h"
 #include "Ownership.h"
 #include "Purpose.h"
+#include "SourceUtils.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -84,13 +85,9 @@ static void noteChurn(const CallExpr *Call, const std::string &CalleeUsr, ModelA
 /// The USRs of the virtual methods \p MD overrides, directly or not.
 static std::vector<std::string> overriddenMethods(const CXXMethodDecl *MD) {
   std::vector<std::string> Out;
-  llvm::SmallVector<const CXXMethodDecl *, 4> Todo(MD->overridden_methods());
-  while (!Todo.empty()) {
-    const CXXMethodDecl *Base = Todo.pop_back_val();
+  for (const CXXMethodDecl *Base : overriddenTransitively(MD))
     if (std::string Usr = usrOf(Base); !Usr.empty() && !llvm::is_contained(Out, Usr))
       Out.push_back(std::move(Usr));
-    Todo.append(Base->overridden_methods().begin(), Base->overridden_methods().end());
-  }
   std::sort(Out.begin(), Out.end());
   return Out;
 }
@@ -154,6 +151,8 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
         Site.LoopLine = L->External->LoopLine;
         Site.LoopColumn = L->External->LoopColumn;
       }
+      if (const VarDecl *Into = L->Loop && L->CallChain.empty() ? resultVariable(Call, A) : nullptr)
+        Site.ResultReloaded = loadedPerIteration(Into, A.innermostLoop(Call), A);
       S.LoopCalls[CalleeUsr].push_back(std::move(Site));
     }
     std::optional<HotContext> H = A.perStep(Call);

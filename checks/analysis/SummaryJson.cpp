@@ -13,8 +13,9 @@ using nlohmann::json;
 
 namespace {
 // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire";
-// 7: "churn_calls"; 8: "result_use", "overrides"; 9: "device_args"; 10: "loop_calls", "passed", "param_calls"
-constexpr int SummaryVersion = 10;
+// 7: "churn_calls"; 8: "result_use", "overrides"; 9: "device_args"; 10: "loop_calls", "passed", "param_calls";
+// 11: "result_reloaded"
+constexpr int SummaryVersion = 11;
 
 json functionJson(const FunctionFacts &Fn) {
   return {{"name", Fn.Name},
@@ -31,10 +32,17 @@ json functionJson(const FunctionFacts &Fn) {
 }
 
 json hotCallJson(const HotCallSite &H) {
-  return {{"file", H.File},           {"line", H.Line},          {"column", H.Column},
-          {"loop_file", H.LoopFile},  {"loop_line", H.LoopLine}, {"loop_column", H.LoopColumn},
-          {"caller", H.Caller},       {"training", H.Training},  {"invariant_args", H.InvariantArgs},
-          {"result_use", H.ResultUse}};
+  return {{"file", H.File},
+          {"line", H.Line},
+          {"column", H.Column},
+          {"loop_file", H.LoopFile},
+          {"loop_line", H.LoopLine},
+          {"loop_column", H.LoopColumn},
+          {"caller", H.Caller},
+          {"training", H.Training},
+          {"invariant_args", H.InvariantArgs},
+          {"result_use", H.ResultUse},
+          {"result_reloaded", H.ResultReloaded}};
 }
 
 json churnCallJson(const ChurnCall &C) {
@@ -109,7 +117,8 @@ HotCallSite parseHotCall(const json &J) {
                      J.at("caller").get<std::string>(),
                      J.at("training").get<bool>(),
                      J.at("invariant_args").get<std::vector<unsigned>>(),
-                     J.at("result_use").get<std::string>()};
+                     J.at("result_use").get<std::string>(),
+                     J.at("result_reloaded").get<bool>()};
 }
 
 ChurnCall parseChurnCall(const json &J) {

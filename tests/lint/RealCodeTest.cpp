@@ -534,5 +534,24 @@ TEST_F(WholeProjectTest, AVirtualCallOfAnUninstantiatedTemplatesLoopReachesOverr
   EXPECT_TRUE(llvm::StringRef(Notes[0]["file"].get<std::string>()).ends_with("runner.h"));
 }
 
+/// build-your-own-llm's evaluation: a helper of one file builds the model; a
+/// loop of another file builds one per checkpoint path and loads that
+/// checkpoint into it: one model per checkpoint, not one rebuilt. A loop
+/// that loads the same path every round builds the same model again.
+TEST_F(WholeProjectTest, AModelLoadedFromEachIterationsCheckpointIsNotRebuilt) {
+  for (const char *Name : {"fw.h", "profile.json", ".mlperf-lint", "model.cc", "compare.cc"})
+    copy(Cases + "checkpoints/" + Name, Repo + "checkpoints/" + Name);
+  auto Lint = [&] {
+    return runProcess(MLPERF_LINT_BINARY, {"--format=json", "--no-cache", ".", "--", "-std=c++17"},
+                      Repo + "checkpoints", {{"XDG_CACHE_HOME", Cache}});
+  };
+  ProcessResult R = Lint();
+  EXPECT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << R.Out << R.Err;
+  copy(Cases + "checkpoints/rounds.cc", Repo + "checkpoints/rounds.cc");
+  R = Lint();
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{"model.cc:5 mlperf-compile-in-loop"}) << R.Out << R.Err;
+}
+
 } // namespace
 } // namespace mlperf::test

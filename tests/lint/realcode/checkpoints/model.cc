@@ -1,0 +1,6 @@
+#include "fw.h"
+
+Model make_model(int width) {
+  fw::use_gpu();
+  return Model();
+}
