@@ -108,7 +108,9 @@ static CostFacts leakFacts(const CallExpr *Call, const Acquisition &Acq, const H
   bool Allocates = E.K == Kind::Allocation || E.K == Kind::DeviceTensor;
   F.Allocations = Allocates;
   std::string Name = "'" + Handle.D->getName().str() + "'";
-  F.Retained = Retention{Acq.Via.empty() ? allocationBytes(Call, E, A.context()) : Quantity::unknown(Name),
+  // The size its call asks for, else what the handle is.
+  F.Retained = Retention{Acq.Via.empty() && E.SizeArg ? allocationBytes(Call, E, A.context())
+                                                      : Quantity::unknown(Handle.D->getName().str()),
                          (Allocates ? "the allocation " : "what the handle ") + Name + (Allocates ? "" : " holds"),
                          E.HostMemory};
   return F;
