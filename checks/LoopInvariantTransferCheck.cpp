@@ -40,9 +40,10 @@ void LoopInvariantTransferCheck::reportPerCallConstant(const CallExpr *Call, con
     return;
   const SourceManager &SM = *Result.SourceManager;
   diag(reportLoc(Call->getExprLoc(), SM),
-       "%0 is copied to the device on every call of %1, on every step, although no method changes it; keep a "
-       "copy on the device, made once when the object is built")
-      << Field << Method;
+       "%0 is copied to the device on every call of %1, on every step, although %select{no method changes "
+       "it|nothing changes it after the object is built}2; keep a copy on the device, made once when the object is "
+       "built")
+      << Field << Method << (Field->getAccess() == AS_public);
   explainHot(Hot, SM);
   noteCost(reportLoc(Call->getExprLoc(), SM), transferFacts(Quantity::unknown(Field->getName().str())), &Hot, Call, A);
 }

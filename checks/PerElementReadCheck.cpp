@@ -1,5 +1,6 @@
 #include "PerElementReadCheck.h"
 #include "analysis/ElementRead.h"
+#include "analysis/SourceUtils.h"
 
 using namespace clang::ast_matchers;
 
@@ -15,11 +16,19 @@ void PerElementReadCheck::registerMatchers(MatchFinder *Finder) {
 
 void PerElementReadCheck::reportUpload(const CallExpr *Move, const MatchFinder::MatchResult &Result) {
   ModelAnalysis &A = analysis(*Result.Context);
-  std::optional<ElementUpload> Up = A.deviceAware() ? elementUpload(Move, A) : std::nullopt;
+  std::optional<ElementUpload> Up = elementUpload(Move, A);
   if (!Up)
     return;
   const SourceManager &SM = *Result.SourceManager;
-  {
+  if (Up->Destination) {
+    auto D = diag(reportLoc(calleeLoc(Move), SM),
+                  "%0 copies %1 bytes to the device per loop iteration%select{| on every step}2, into %3 at a "
+                  "position the loop advances: a separate copy each; fill a host buffer in the loop and copy it "
+                  "once after the loop");
+    addCallee(D, Move);
+    D << static_cast<int>(Up->Bytes) << Up->Hot.has_value()
+      << ("'" + sourceText(Up->Destination->getSourceRange(), *Result.Context) + "'");
+  } else {
     auto D = diag(reportLoc(calleeLoc(Move), SM),
                   "%0 copies one element to the device per loop iteration%select{| on every step}1, a separate "
                   "copy each, and %3 then joins %2 into one tensor; join the elements on the host and copy the "
@@ -28,13 +37,15 @@ void PerElementReadCheck::reportUpload(const CallExpr *Move, const MatchFinder::
     D << Up->Hot.has_value() << Up->List << Up->Join->getDirectCallee();
   }
   diag(reportLoc(Up->Loop->getBeginLoc(), SM), "the loop over the elements", DiagnosticIDs::Note);
-  diag(reportLoc(calleeLoc(Up->Join), SM), "joined here, after the loop", DiagnosticIDs::Note);
+  if (Up->Join)
+    diag(reportLoc(calleeLoc(Up->Join), SM), "joined here, after the loop", DiagnosticIDs::Note);
   if (Up->Hot)
     explainHot(*Up->Hot, SM);
   noteIfByName(Move, A, SM);
   CostFacts F;
   F.HostToDevice = 1;
-  F.Bytes = Quantity::unknown("each element's size");
+  F.Bytes =
+      Up->Destination ? Quantity::known(static_cast<double>(Up->Bytes)) : Quantity::unknown("each element's size");
   F.Repeats = tripCount(Up->Loop, *Result.Context);
   noteCost(reportLoc(calleeLoc(Move), SM), F, Up->Hot ? &*Up->Hot : nullptr, Move, A);
 }

@@ -117,7 +117,10 @@ struct ProfileEntry {
   std::optional<unsigned> ValueArg;  // for ToDevice: the value copied; BackendChoice: the backend named
   bool ShapeSpecialized = false;     // for Step: compiles/specializes per input shape
   LayerSizes Layer;                  // for Layer
-  std::optional<unsigned> SizeArg;   // for BatchSize, Slice: the size or length; Acquire: the size allocated
+  std::optional<unsigned> SizeArg;   // for BatchSize, Slice: the size or length; Acquire: the size allocated;
+                                     // ToDevice: the bytes copied
+  std::optional<unsigned> DestArg;   // for ToDevice: the buffer copied into (a C API's destination)
+  std::optional<unsigned> OffsetArg; // for ToDevice: the byte offset into DestArg
   bool Raii = false;                 // for Acquire: released when the returned value is destroyed
   bool HostMemory = false;           // for Acquire: the memory it holds is the host's ("memory": "host")
   bool Synchronizes = false;         // for Release: waits for the device as a side effect (cudaFree)

@@ -1,4 +1,5 @@
 #include "ElementRead.h"
+#include "Cost.h"
 #include "Facts.h"
 #include "Invariance.h"
 #include "Purpose.h"
@@ -112,10 +113,52 @@ const CallExpr *joinOf(const Stmt *S, const VarDecl *List, SourceLocation After,
 }
 } // namespace
 
+namespace {
+/// `dst + i`, `&dst[i]`, `dst`: the buffer, and the position when there is one.
+std::pair<const Expr *, const Expr *> bufferAndPosition(const Expr *Dest) {
+  Dest = stripConversions(Dest)->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(Dest); BO && BO->isAdditiveOp() && BO->getType()->isPointerType())
+    return BO->getLHS()->getType()->isPointerType() ? std::pair(BO->getLHS(), BO->getRHS())
+                                                    : std::pair(BO->getRHS(), BO->getLHS());
+  if (const auto *UO = dyn_cast<UnaryOperator>(Dest); UO && UO->getOpcode() == UO_AddrOf)
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+      return {AS->getBase(), AS->getIdx()};
+  return {Dest, nullptr};
+}
+
+/// A C API copy of a few bytes per iteration into one buffer (elementUpload's second form).
+std::optional<ElementUpload> scatteredUpload(const CallExpr *Move, const Stmt *Loop, ModelAnalysis &A) {
+  std::optional<RoleMatch> R = A.role(Move);
+  const ProfileEntry *E = R && R->R == Role::ToDevice && (R->deviceAlways() || A.deviceAware()) ? R->Entry : nullptr;
+  if (!E || !E->DestArg || !E->SizeArg)
+    return std::nullopt;
+  std::optional<int64_t> Bytes = constInt(argumentFor(Move, E->SizeArg), A.context());
+  const Expr *Dest = argumentFor(Move, E->DestArg);
+  if (!Bytes || *Bytes <= 0 || *Bytes > MaxElementBytes || !Dest)
+    return std::nullopt;
+  auto [Buffer, Position] = bufferAndPosition(Dest);
+  const Expr *Offset = E->OffsetArg ? argumentFor(Move, E->OffsetArg) : nullptr;
+  // The same buffer on every iteration: writes into it are the copies' output.
+  const Expr *Root = stripWrappers(Buffer);
+  const VarDecl *VD = namedVar(Root);
+  bool SameBuffer = VD ? !isReassignedIn(VD, Loop) : isa<MemberExpr>(Root) && !readsChangedIn(Root, Loop);
+  if (!SameBuffer || !(readsChangedIn(Position, Loop) || readsChangedIn(Offset, Loop)))
+    return std::nullopt;
+  if (std::optional<double> Trips = tripCount(Loop, A.context()).Value; Trips && *Trips < 2)
+    return std::nullopt;
+  ElementUpload Up{Loop, nullptr, nullptr, Root, *Bytes, A.perStep(Loop)};
+  return Up;
+}
+} // namespace
+
 std::optional<ElementUpload> elementUpload(const CallExpr *Move, ModelAnalysis &A) {
   const Stmt *Loop = A.innermostLoop(Move);
   const FunctionDecl *FD = A.owner(Move);
   if (!Loop || !FD || A.neverRuns(Move))
+    return std::nullopt;
+  if (std::optional<ElementUpload> Scattered = scatteredUpload(Move, Loop, A))
+    return Scattered;
+  if (!A.deviceAware())
     return std::nullopt;
   const VarDecl *List = appendedTo(Move, A);
   const SourceManager &SM = A.context().getSourceManager();
@@ -124,7 +167,7 @@ std::optional<ElementUpload> elementUpload(const CallExpr *Move, ModelAnalysis &
   const CallExpr *Join = joinOf(FD->getBody(), List, Loop->getEndLoc(), A);
   if (!Join)
     return std::nullopt;
-  return ElementUpload{Loop, Join, List, A.perStep(Loop)};
+  return ElementUpload{Loop, Join, List, nullptr, 0, A.perStep(Loop)};
 }
 
 } // namespace clang::tidy::mlperf

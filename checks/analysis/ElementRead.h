@@ -34,13 +34,16 @@ const Expr *readObject(const CallExpr *Read);
 ///   needed (stored, returned, passed on).
 std::optional<ElementRead> elementRead(const CallExpr *Read, ModelAnalysis &A);
 
-/// A host -> device copy of one element per loop iteration whose results the
-/// loop collects and a join makes one tensor of after it.
+/// A host -> device copy of one element per loop iteration: either its
+/// results the loop collects and a join makes one tensor of after it, or a
+/// copy into one device buffer at a position the loop advances.
 struct ElementUpload {
   const Stmt *Loop = nullptr;
-  const CallExpr *Join = nullptr; // `torch::stack(xs)`
-  const VarDecl *List = nullptr;  // `xs`
-  std::optional<HotContext> Hot;  // set when the copies also run on every model step
+  const CallExpr *Join = nullptr;    // `torch::stack(xs)`
+  const VarDecl *List = nullptr;     // `xs`
+  const Expr *Destination = nullptr; // the buffer written into (`pos` of `tensor_set(pos, &v, i * 4, 4)`)
+  int64_t Bytes = 0;                 // what each of those copies moves
+  std::optional<HotContext> Hot;     // set when the copies also run on every model step
 };
 
 /// Whether \p Move, a copy to the device (role to-device), runs once per
@@ -48,7 +51,15 @@ struct ElementUpload {
 /// before that loop (`xs.push_back(x.to(device))`, `emplace_back`), and the
 /// list is given to a join (profile role `join`: `stack`, `cat`) after the
 /// loop in the same function: n small copies, each a transfer and a wait on
-/// pageable memory, where joining on the host makes one.
+/// pageable memory, where joining on the host makes one. Or, for a copy
+/// whose profile entry names its `dest_arg` and `size_arg` (a C API's
+/// `cudaMemcpy`, `ggml_backend_tensor_set`): it copies a few bytes (at most
+/// MaxElementBytes, known at compile time) into a destination the loop does
+/// not change, at a position the loop does (`dst + i`, `&dst[i]`, or the
+/// `offset_arg`): n calls, each a transfer, where filling a host buffer in
+/// the loop and copying it once after makes one. Only in a program that uses
+/// a device, or through an API that always does (its profile's `device_context`).
 std::optional<ElementUpload> elementUpload(const CallExpr *Move, ModelAnalysis &A);
+constexpr int64_t MaxElementBytes = 256;
 
 } // namespace clang::tidy::mlperf

@@ -14,33 +14,39 @@
 namespace clang::tidy::mlperf {
 
 namespace {
-/// \p VD is a variable, or a field of the object a method runs on (`this->f`).
-bool refersTo(const Expr *E, const ValueDecl *VD) {
+/// Whether \p Fn holds for a declaration a written expression reaches: the
+/// variable it names, or a field along its member chain (\p OfThis: a field
+/// of the object a method runs on, `this->f`), through elements, what a raw
+/// pointer points to, and writable pointers into an object's storage.
+bool anyReached(const Expr *E, llvm::function_ref<bool(const ValueDecl *, bool OfThis)> Fn) {
   if (!E)
     return false;
   E = stripWrappers(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return DRE->getDecl() == VD;
-  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (ME->getMemberDecl() == VD && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-      return true;
-    return refersTo(ME->getBase(), VD);
-  }
-  // Objects reached through it: elements, and what a raw pointer points to.
+    return Fn(DRE->getDecl(), true);
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return Fn(ME->getMemberDecl(), isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) ||
+           anyReached(ME->getBase(), Fn);
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    return refersTo(AS->getBase(), VD);
+    return anyReached(AS->getBase(), Fn);
   if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
-    return refersTo(UO->getSubExpr(), VD);
+    return anyReached(UO->getSubExpr(), Fn);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript)
-    return refersTo(OC->getArg(0), VD);
+    return anyReached(OC->getArg(0), Fn);
   // `t.data_ptr<float>()`: a writable pointer into the object's storage.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
     QualType T = MC->getType();
     if ((T->isPointerType() || T->isReferenceType()) && !T->getPointeeType().isConstQualified() &&
         !T->getPointeeType()->isRecordType())
-      return refersTo(MC->getImplicitObjectArgument(), VD);
+      return anyReached(MC->getImplicitObjectArgument(), Fn);
   }
   return false;
+}
+
+/// \p VD is a variable, or a field of the object a method runs on (`this->f`);
+/// with \p AnyObject, a field of any object (`loss.anchors`, `p->anchors`).
+bool refersTo(const Expr *E, const ValueDecl *VD, bool AnyObject = false) {
+  return anyReached(E, [&](const ValueDecl *D, bool OfThis) { return D == VD && (OfThis || AnyObject); });
 }
 
 bool isMutableReference(QualType T) {
@@ -75,27 +81,33 @@ bool libraryForwardingParam(const FunctionDecl *FD, unsigned Index) {
   return Parm && !RT->getPointeeType().hasQualifiers() && Parm->getDepth() == FT->getTemplateParameters()->getDepth();
 }
 
-class ChangeFinder : public RecursiveASTVisitor<ChangeFinder> {
+/// Enumerates what a region writes: the expressions it assigns, increments,
+/// calls a non-const or in-place method on, passes by non-const reference or
+/// pointer, takes a mutable address of or iterates by non-const reference,
+/// and the variables it declares (\p OnDecl: a declaration, or a mutable
+/// reference bound to its initializer). \p OnWrite's second argument says
+/// that the expression is passed as a pointer argument: what it points to
+/// may change, not the pointer itself. Each callback returns true to stop;
+/// both must outlive the finder.
+class WriteFinder : public RecursiveASTVisitor<WriteFinder> {
 public:
-  ChangeFinder(const ValueDecl *VD, const Stmt *Self) : VD(VD), Self(Self) {}
-  bool Changed = false;
+  WriteFinder(llvm::function_ref<bool(const Expr *, bool ByPointer)> OnWrite,
+              llvm::function_ref<bool(const VarDecl *)> OnDecl, const Stmt *Self)
+      : OnWrite(OnWrite), OnDecl(OnDecl), Self(Self) {}
+  bool Stopped = false;
 
   bool VisitVarDecl(VarDecl *D) {
-    // Declared here, or bound to a mutable reference (`auto &d = data;`).
-    if (D == VD || (D->getType()->isReferenceType() && isMutableReference(D->getType()) && refersTo(D->getInit(), VD)))
-      Changed = true;
-    return !Changed;
+    if (OnDecl(D) || (D->getType()->isReferenceType() && isMutableReference(D->getType()) && D->getInit() &&
+                      OnWrite(D->getInit(), false)))
+      Stopped = true;
+    return !Stopped;
   }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp() && refersTo(BO->getLHS(), VD))
-      Changed = true;
-    return !Changed;
-  }
+  bool VisitBinaryOperator(BinaryOperator *BO) { return !BO->isAssignmentOp() || write(BO->getLHS()); }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
     if ((OC->isAssignmentOp() || OC->getOperator() == OO_PlusPlus || OC->getOperator() == OO_MinusMinus) &&
-        OC->getNumArgs() > 0 && refersTo(OC->getArg(0), VD))
-      Changed = true;
-    return !Changed;
+        OC->getNumArgs() > 0)
+      return write(OC->getArg(0));
+    return true;
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
     // A non-const method may change the object (`data.reset()`), and so do
@@ -104,21 +116,18 @@ public:
     // the pointee, which the handle does not hold by value.
     const CXXMethodDecl *MD = MC->getMethodDecl();
     bool InPlace = MD && MD->getIdentifier() && MD->getName().ends_with("_");
-    if (MD && !MD->isStatic() && (!MD->isConst() || InPlace) && refersTo(MC->getImplicitObjectArgument(), VD))
-      Changed = true;
-    return !Changed;
+    if (MD && !MD->isStatic() && (!MD->isConst() || InPlace))
+      return write(MC->getImplicitObjectArgument());
+    return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
-    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && refersTo(UO->getSubExpr(), VD) &&
-        (UO->getOpcode() != UO_AddrOf || isMutableReference(UO->getType())))
-      Changed = true;
-    return !Changed;
+    if (UO->isIncrementDecrementOp() || (UO->getOpcode() == UO_AddrOf && isMutableReference(UO->getType())))
+      return write(UO->getSubExpr());
+    return true;
   }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *FR) {
     const VarDecl *Elem = FR->getLoopVariable();
-    if (refersTo(FR->getRangeInit(), VD) && Elem && isMutableReference(Elem->getType()))
-      Changed = true;
-    return !Changed;
+    return !(Elem && isMutableReference(Elem->getType())) || write(FR->getRangeInit());
   }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
@@ -127,21 +136,28 @@ public:
     unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (unsigned I = Offset; I < CE->getNumArgs() && I - Offset < FD->getNumParams(); ++I) {
       QualType PT = FD->getParamDecl(I - Offset)->getType();
-      if (isMutableReference(PT) && !libraryForwardingParam(FD, I - Offset) && refersTo(CE->getArg(I), VD))
-        Changed = true;
+      if (isMutableReference(PT) && !libraryForwardingParam(FD, I - Offset) &&
+          !write(CE->getArg(I), PT->isPointerType()))
+        return false;
     }
     // A non-const member operator other than an accessor (`rng()`, `it += 2`).
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE); OC && Offset && OC->getNumArgs() > 0) {
       OverloadedOperatorKind K = OC->getOperator();
       bool Accessor = K == OO_Subscript || K == OO_Arrow || K == OO_Star;
-      if (!Accessor && !cast<CXXMethodDecl>(FD)->isConst() && refersTo(OC->getArg(0), VD))
-        Changed = true;
+      if (!Accessor && !cast<CXXMethodDecl>(FD)->isConst())
+        return write(OC->getArg(0));
     }
-    return !Changed;
+    return true;
   }
 
 private:
-  const ValueDecl *VD;
+  bool write(const Expr *E, bool ByPointer = false) {
+    if (E && OnWrite(E, ByPointer))
+      Stopped = true;
+    return !Stopped;
+  }
+  llvm::function_ref<bool(const Expr *, bool)> OnWrite;
+  llvm::function_ref<bool(const VarDecl *)> OnDecl;
   const Stmt *Self;
 };
 
@@ -171,19 +187,27 @@ private:
   const ApiProfiles &P;
 };
 
-bool changedIn(const ValueDecl *VD, const Stmt *Region, const Stmt *Self = nullptr) {
-  ChangeFinder F(VD, Self);
+bool changedIn(const ValueDecl *VD, const Stmt *Region, const Stmt *Self = nullptr, bool AnyObject = false) {
+  auto Writes = [&](const Expr *E, bool) { return refersTo(E, VD, AnyObject); };
+  auto Declares = [&](const VarDecl *D) { return D == VD; };
+  WriteFinder F(Writes, Declares, Self);
   F.TraverseStmt(const_cast<Stmt *>(Region));
-  return F.Changed;
+  return F.Stopped;
 }
 
-/// Whether a method of the field's class other than a constructor or the
-/// destructor may change it; a method this translation unit does not define
-/// may, unless it is const. A public field may be changed by anyone.
-bool changedOutsideConstructors(const FieldDecl *F) {
+/// Whether \p FD builds or destroys objects of \p RD: what it writes into
+/// their fields is their initial value.
+bool constructs(const FunctionDecl *FD, const RecordDecl *RD) {
+  return isa<CXXConstructorDecl, CXXDestructorDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent() == RD;
+}
+
+/// Whether code other than the constructors and the destructor of the
+/// field's class may change it: a method of its class (one this translation
+/// unit does not define may, unless it is const) and, for a public field,
+/// any function of this file or of the project's other files.
+bool changedOutsideConstructors(const FieldDecl *F, const ModelAnalysis &A) {
   const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
-  if (!RD || F->isMutable() || F->getAccess() == AS_public || F->getType()->isReferenceType() ||
-      F->getType()->isPointerType())
+  if (!RD || F->isMutable() || F->getType()->isReferenceType() || F->getType()->isPointerType())
     return true;
   for (const CXXMethodDecl *M : RD->methods()) {
     if (isa<CXXConstructorDecl, CXXDestructorDecl>(M) || M->isStatic() || M->isImplicit())
@@ -194,7 +218,14 @@ bool changedOutsideConstructors(const FieldDecl *F) {
     if (!Def->getBody() || changedIn(F, Def->getBody()))
       return true;
   }
-  return false;
+  if (F->getAccess() != AS_public)
+    return false;
+  bool Written = false;
+  A.forEachFunction([&](const FunctionDecl *FD) {
+    Written = Written || (!constructs(FD, RD) && FD->getBody() && changedIn(F, FD->getBody(), nullptr, true));
+  });
+  const ProjectSummaries *P = A.project();
+  return Written || (P && P->fieldWritten(usrOf(F), A.mainFileName()));
 }
 
 /// Whether every constructor of the field's class (and so every object)
@@ -221,6 +252,33 @@ bool initializedWith(const FieldDecl *F, llvm::function_ref<bool(const Expr *)> 
 } // namespace
 
 bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self) { return changedIn(VD, Region, Self); }
+
+bool isReassignedIn(const VarDecl *VD, const Stmt *Region) {
+  auto Reassigns = [&](const Expr *E, bool ByPointer) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(stripWrappers(E));
+    return !ByPointer && DRE && DRE->getDecl() == VD;
+  };
+  auto Declares = [&](const VarDecl *D) { return D == VD; };
+  WriteFinder F(Reassigns, Declares, nullptr);
+  F.TraverseStmt(const_cast<Stmt *>(Region));
+  return F.Stopped;
+}
+
+void forEachPublicFieldWritten(const FunctionDecl *FD, llvm::function_ref<void(const FieldDecl *)> Fn) {
+  if (!FD->getBody())
+    return;
+  auto OnWrite = [&](const Expr *E, bool) {
+    anyReached(E, [&](const ValueDecl *D, bool) {
+      if (const auto *F = dyn_cast<FieldDecl>(D); F && F->getAccess() == AS_public && !constructs(FD, F->getParent()))
+        Fn(F);
+      return false;
+    });
+    return false;
+  };
+  auto OnDecl = [](const VarDecl *) { return false; };
+  WriteFinder W(OnWrite, OnDecl, nullptr);
+  W.TraverseStmt(FD->getBody());
+}
 
 bool readsChangedIn(const Stmt *S, const Stmt *Region) {
   if (!S)
@@ -296,7 +354,7 @@ const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A) {
   if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
     return nullptr;
   const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
-  if (!F || changedOutsideConstructors(F))
+  if (!F || changedOutsideConstructors(F, A))
     return nullptr;
   if (NeedsHostProof && !initializedWith(F, [&](const Expr *Init) { return onHost(Init, A); }))
     return nullptr;

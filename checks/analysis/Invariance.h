@@ -14,6 +14,18 @@ namespace clang::tidy::mlperf {
 /// are its outputs, not changes of its inputs.
 bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self = nullptr);
 
+/// Whether \p Region may make \p VD itself hold another value (assign it,
+/// increment it, bind it to a non-const reference, take its address, declare
+/// it); unlike isChangedIn, writes through it (`vd[i] = 1`, passing the
+/// pointer `vd` on) do not count.
+bool isReassignedIn(const VarDecl *VD, const Stmt *Region);
+
+/// Calls \p Fn for each public field (of any object) that \p FD may change,
+/// outside the constructors and destructor of the field's class: what the
+/// whole-project summaries record, so that a field no file changes after
+/// construction counts as constant (perCallConstant).
+void forEachPublicFieldWritten(const FunctionDecl *FD, llvm::function_ref<void(const FieldDecl *)> Fn);
+
 /// Whether \p S reads a variable that isChangedIn \p Region.
 bool readsChangedIn(const Stmt *S, const Stmt *Region);
 
@@ -25,9 +37,10 @@ bool readsChangedIn(const Stmt *S, const Stmt *Region);
 const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> Loops, const ApiProfiles &P);
 
 /// The field whose value \p E (in a method) copies, when every call copies
-/// the same host data: a private field of the method's object that no method
-/// but a constructor changes, either a tensor that every constructor makes on
-/// the host, or host data a factory turns into a tensor (`torch::tensor(_means)`).
+/// the same host data: a field of the method's object that nothing but a
+/// constructor changes (no method of its class; for a public field, no
+/// function of this file or, by the summaries, of the project's others), either a tensor that every constructor makes
+/// on the host, or host data a factory turns into a tensor (`torch::tensor(_means)`).
 const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A);
 
 /// Whether \p Loop loads state that changes with its iterations into \p VD:

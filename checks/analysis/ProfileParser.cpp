@@ -111,7 +111,9 @@ const std::vector<KeySpec> &keySpecs() {
       {"momentum_arg", {R::OptimizerState}},
       {"momentum_method", {R::OptimizerState}},
       {"out_of_place", {R::OptimizerState}},
-      {"size_arg", {R::BatchSize, R::Slice, R::Acquire, R::TokenBatch}},
+      {"size_arg", {R::BatchSize, R::Slice, R::Acquire, R::TokenBatch, R::ToDevice}},
+      {"dest_arg", {R::ToDevice}},
+      {"offset_arg", {R::ToDevice}},
       {"raii", {R::Acquire}},
       {"memory", {R::Acquire}},
       {"synchronizes", {R::Release}},
@@ -423,6 +425,8 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
   if (E.R == Role::OptimizerState)
     parseOptimizerState(J, E, W);
   Arg("size_arg", E.SizeArg);
+  Arg("dest_arg", E.DestArg);
+  Arg("offset_arg", E.OffsetArg);
   if ((E.R == Role::BatchSize || E.R == Role::Slice || E.R == Role::TokenBatch) && !E.SizeArg)
     fail(W, "role '" + roleName(E.R).str() + "' needs a 'size_arg'");
   if (E.R == Role::TokenBatch && !E.ValueArg)

@@ -3,6 +3,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <mutex>
 #include <optional>
@@ -41,6 +42,8 @@ void setProjectSummaries(std::shared_ptr<const ProjectSummaries> S) {
 
 void ProjectSummaries::add(FileSummary S) { Files[S.File] = std::move(S); }
 
+bool ProjectSummaries::remove(llvm::StringRef File) { return Files.erase(File.str()) > 0; }
+
 namespace {
 std::string parentOf(llvm::StringRef Path) { return llvm::sys::path::parent_path(Path).str(); }
 } // namespace
@@ -70,6 +73,8 @@ void ProjectSummaries::resolveView(View &V, const std::map<std::string, FileSumm
       }
     if (S.UsesDevice)
       V.DeviceUsers.push_back(File);
+    for (const std::string &Usr : S.WrittenFields)
+      V.FieldWriters[Usr].push_back(File);
   }
   for (const std::string &File : V.Files)
     for (const auto &[Usr, F] : Files.at(File).Functions) {
@@ -328,6 +333,13 @@ bool ProjectSummaries::anyUsesDevice(llvm::StringRef NotFrom) const {
   return llvm::any_of(viewOf(NotFrom).DeviceUsers, [&](const std::string &File) { return File != NotFrom; });
 }
 
+bool ProjectSummaries::fieldWritten(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
+  const View &V = viewOf(NotFrom);
+  auto Writers = V.FieldWriters.find(Usr.str());
+  return Writers != V.FieldWriters.end() &&
+         llvm::any_of(Writers->second, [&](const std::string &File) { return File != NotFrom; });
+}
+
 std::optional<std::string> ProjectSummaries::deviceArgument(llvm::StringRef Usr, llvm::StringRef NotFrom,
                                                             unsigned Index) const {
   std::optional<std::string> Kind;
@@ -406,6 +418,14 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
             OS << "device-arg\x1f" << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Kind << '\n';
   if (!S.UsesDevice && anyUsesDevice(S.File))
     OS << "device\n";
+  // The public fields other files change (a constant member is one no file
+  // changes), as one digest: a field the file reads is not recorded.
+  std::string Written;
+  for (const auto &[Usr, Writers] : viewOf(S.File).FieldWriters)
+    if (llvm::any_of(Writers, [&](const std::string &File) { return File != S.File; }))
+      Written += Usr + '\n';
+  if (!Written.empty())
+    OS << "written\x1f" << llvm::xxh3_64bits(Written) << '\n';
   return Out;
 }
 

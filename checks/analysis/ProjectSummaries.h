@@ -104,6 +104,9 @@ struct FileSummary {
   /// callee's USR, then parameter): "cpu", "accelerator" or "unknown" when
   /// its calls pass different ones (deviceKindName).
   std::map<std::string, std::map<unsigned, std::string>> DeviceArgs;
+  /// USRs of the public fields its functions may change outside the
+  /// constructors and destructor of their class (Invariance.h).
+  std::set<std::string> WrittenFields;
 };
 
 /// A repository of independent programs (several files with `main`, each
@@ -121,6 +124,8 @@ class ProjectSummaries {
 public:
   /// Adds or replaces the summary of one file.
   void add(FileSummary S);
+  /// Removes the summary of one file (one that no longer exists); whether it had one.
+  bool remove(llvm::StringRef File);
   /// Sorts the files into programs and propagates facts through calls across
   /// the files each file sees (call it after adding).
   void resolve();
@@ -154,6 +159,9 @@ public:
   /// the program's tensors may live there, in a helper file that only moves
   /// tensors next to others (`t.to(other)`) too.
   bool anyUsesDevice(llvm::StringRef NotFrom) const;
+  /// Whether a file other than \p NotFrom (of the files it sees) may change
+  /// the public field \p Usr after construction (FileSummary::WrittenFields).
+  bool fieldWritten(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
   /// The device that every call from files other than \p NotFrom passes as
   /// parameter \p Index of the function ("cpu", "accelerator", "unknown"
   /// when they differ), or nothing when no other file passes one.
@@ -181,6 +189,8 @@ private:
     // every file (dependencies() of each of 10,000 files was quadratic).
     std::map<std::string, std::vector<std::string>> HotCallers, GradOffCallers, ChurnCallers, DeviceArgCallers,
         LoopCallers, ParamCallers;
+    /// By a public field's USR: the files that may change it (WrittenFields).
+    std::map<std::string, std::vector<std::string>> FieldWriters;
     /// By "USR#index": what the callables that Files pass there do, together.
     std::map<std::string, FunctionFacts> PassedFacts;
     std::vector<std::string> DeviceUsers;

@@ -96,6 +96,9 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
   FileSummary S;
   S.File = MainFile.str();
   S.UsesDevice = A.usesDeviceItself();
+  A.forEachFunction([&](const FunctionDecl *FD) {
+    forEachPublicFieldWritten(FD, [&](const FieldDecl *F) { S.WrittenFields.insert(usrOf(F)); });
+  });
   const SourceManager &SM = A.context().getSourceManager();
   A.forEachFunction([&](const FunctionDecl *FD) {
     const auto *MD = dyn_cast<CXXMethodDecl>(FD);

@@ -2,7 +2,7 @@
 // {"version": N, "files": {FILE: {"mtime", "size", "functions": {USR: ...},
 // "hot_calls": {USR: [...]}, "churn_calls": {USR: [...]}, "loop_calls": {USR: [...]}, "passed": {USR: [...]},
 // "param_calls": {"USR#index": [...]}, "uses", "grad_off_calls", "uses_device",
-// "device_args": {USR: [[PARAM, KIND], ...]}}}}.
+// "device_args": {USR: [[PARAM, KIND], ...]}, "written_fields": [USR, ...]}}}.
 #include "ProjectSummaries.h"
 
 #include <nlohmann/json.hpp>
@@ -14,8 +14,8 @@ using nlohmann::json;
 namespace {
 // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire";
 // 7: "churn_calls"; 8: "result_use", "overrides"; 9: "device_args"; 10: "loop_calls", "passed", "param_calls";
-// 11: "result_reloaded"
-constexpr int SummaryVersion = 11;
+// 11: "result_reloaded"; 12: "written_fields"
+constexpr int SummaryVersion = 12;
 
 json functionJson(const FunctionFacts &Fn) {
   return {{"name", Fn.Name},
@@ -65,7 +65,8 @@ json fileJson(const FileSummary &S) {
             {"uses", S.Uses},
             {"grad_off_calls", S.GradOffCalls},
             {"uses_device", S.UsesDevice},
-            {"device_args", S.DeviceArgs}};
+            {"device_args", S.DeviceArgs},
+            {"written_fields", S.WrittenFields}};
   for (const auto &[Usr, Fn] : S.Functions)
     F["functions"][Usr] = functionJson(Fn);
   for (const auto &[Usr, Sites] : S.HotCalls)
@@ -135,6 +136,7 @@ FileSummary parseFile(const std::string &File, const json &J) {
   S.GradOffCalls = J.at("grad_off_calls").get<std::map<std::string, bool>>();
   S.UsesDevice = J.at("uses_device").get<bool>();
   S.DeviceArgs = J.at("device_args").get<std::map<std::string, std::map<unsigned, std::string>>>();
+  S.WrittenFields = J.at("written_fields").get<std::set<std::string>>();
   for (auto F = J.at("functions").begin(); F != J.at("functions").end(); ++F)
     S.Functions[F.key()] = parseFunction(*F);
   for (auto H = J.at("hot_calls").begin(); H != J.at("hot_calls").end(); ++H)

@@ -60,10 +60,20 @@ ProjectSummaries loadSummaries(const std::string &Path, std::vector<std::string>
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   auto Loaded = Buf ? ProjectSummaries::fromJson((*Buf)->getBuffer(), Path)
                     : llvm::Expected<ProjectSummaries>(llvm::errorCodeToError(Buf.getError()));
-  if (Loaded)
-    return std::move(*Loaded);
-  Messages.push_back("ignoring stored summaries: " + llvm::toString(Loaded.takeError()));
-  return {};
+  if (!Loaded) {
+    Messages.push_back("ignoring stored summaries: " + llvm::toString(Loaded.takeError()));
+    return {};
+  }
+  // A file deleted since it was summarized calls nothing and writes nothing now.
+  std::vector<std::string> Gone;
+  for (const auto &[File, S] : Loaded->files())
+    if (!llvm::sys::fs::exists(File))
+      Gone.push_back(File);
+  for (const std::string &File : Gone)
+    Loaded->remove(File);
+  if (!Gone.empty())
+    Loaded->resolve();
+  return std::move(*Loaded);
 }
 
 /// Through a temporary file that a signal or a failed write removes.

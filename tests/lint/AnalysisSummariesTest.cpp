@@ -101,6 +101,48 @@ TEST(AnalysisSummaries, CollectorRecordsFunctionsCallsAndDevices) {
   EXPECT_EQ(F.DeviceArgs.size(), 1u);
 }
 
+TEST(AnalysisSummaries, CollectorRecordsThePublicFieldsChangedAfterConstruction) {
+  Snippet S(R"cc(
+struct Loss {
+  Loss() : anchors(torch::zeros(4)), scale(1.f) { scale = 2.f; }
+  torch::Tensor anchors, means, bias;
+  float scale;
+private:
+  torch::Tensor hidden;
+};
+void tune(Loss &l, torch::Tensor &out) {
+  l.scale = 0.5f;
+  l.anchors.add_(out);
+  out = l.bias + l.means.to(torch::kCUDA);
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  FileSummary F = summarizeTrain(S);
+  std::set<std::string> Written;
+  using namespace clang::ast_matchers;
+  for (const char *Name : {"anchors", "scale"})
+    Written.insert(usrOf(S.nth<clang::FieldDecl>(fieldDecl(hasName(Name)))));
+  EXPECT_EQ(F.WrittenFields, Written)
+      << "assigned and changed in place by tune; the constructor's own writes, a read, a copy's source and a "
+         "private field are not recorded";
+
+  // Another file's writes: the field is not constant there, and a file's
+  // dependencies change with what other files write.
+  ProjectSummaries P;
+  FileSummary Writer, Reader;
+  Writer.File = "writer.cc";
+  Writer.WrittenFields = {"c:@S@Loss@FI@scale"};
+  Reader.File = "reader.cc";
+  P.add(Writer);
+  P.add(Reader);
+  P.resolve();
+  EXPECT_TRUE(P.fieldWritten("c:@S@Loss@FI@scale", "reader.cc"));
+  EXPECT_FALSE(P.fieldWritten("c:@S@Loss@FI@scale", "writer.cc")) << "its own writes are in its own analysis";
+  EXPECT_FALSE(P.fieldWritten("c:@S@Loss@FI@means", "reader.cc"));
+  EXPECT_NE(P.dependencies(Reader).find("written"), std::string::npos);
+  EXPECT_EQ(P.dependencies(Writer).find("written"), std::string::npos);
+}
+
 TEST(AnalysisSummaries, JsonMatchesTheCheckedInFormAndRoundTrips) {
   Snippet S(TrainSource);
   ASSERT_TRUE(S.ok());
@@ -131,10 +173,10 @@ TEST(AnalysisSummaries, FromJsonRebuildsOlderVersionsAndNamesTheSourceOfErrors) 
     return P ? std::string() : llvm::toString(P.takeError());
   };
   EXPECT_EQ(Error(R"({"version": 99, "files": {}})"), "s.json: unknown summary version");
-  EXPECT_NE(Error(R"({"version": 11, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
+  EXPECT_NE(Error(R"({"version": 12, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
             std::string::npos);
   EXPECT_NE(Error("{").find("s.json: invalid summaries: "), std::string::npos);
-  EXPECT_EQ(Error(R"({"version": 11, "files": {}})"), "");
+  EXPECT_EQ(Error(R"({"version": 12, "files": {}})"), "");
 }
 
 FunctionFacts facts(const std::string &Name, const std::string &File, unsigned Line,

@@ -553,5 +553,28 @@ TEST_F(WholeProjectTest, AModelLoadedFromEachIterationsCheckpointIsNotRebuilt) {
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{"model.cc:5 mlperf-compile-in-loop"}) << R.Out << R.Err;
 }
 
+/// A public field counts as constant while no file of the project changes it
+/// after construction; through the cache too, as files come and go.
+TEST_F(WholeProjectTest, APublicFieldNoFileChangesIsAConstant) {
+  const std::string Dir = Repo + "publicfield/";
+  for (const char *Name : {"loss.h", "train.cc", ".mlperf-lint"})
+    copy(Cases + "publicfield/" + Name, Dir + Name);
+  copy(MLPERF_SOURCE_DIR "/tests/lint/data/analysis/mini_torch.h", Dir + "mini_torch.h");
+  auto Lint = [&] {
+    return runProcess(MLPERF_LINT_BINARY, {"--format=json", ".", "--", "-std=c++17"}, Dir, {{"XDG_CACHE_HOME", Cache}});
+  };
+  const std::vector<std::string> Copied{"loss.h:8 mlperf-loop-invariant-transfer"};
+  ProcessResult R = Lint();
+  EXPECT_EQ(R.Exit, 1) << "findings" << R.Err;
+  EXPECT_EQ(placed(R.Out), Copied) << R.Out << R.Err;
+  copy(Cases + "publicfield/retune.cc", Dir + "retune.cc");
+  R = Lint();
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << "retune.cc assigns it" << R.Out << R.Err;
+  llvm::sys::fs::remove(Dir + "retune.cc");
+  R = Lint();
+  EXPECT_EQ(placed(R.Out), Copied) << "a deleted file's summary is dropped" << R.Out << R.Err;
+  EXPECT_EQ(R.Err.find("stale"), std::string::npos) << R.Err;
+}
+
 } // namespace
 } // namespace mlperf::test
