@@ -146,6 +146,27 @@ static Quantity hostValueBytes(const VarDecl *Var, const ModelAnalysis &A) {
   return Quantity::known(static_cast<double>(*N) * static_cast<double>(Ctx.getTypeSizeInChars(Element).getQuantity()));
 }
 
+/// A second copy of the same variable to the same device in one step, with
+/// nothing changing it in between: the first copy is still on the device.
+bool LoopInvariantTransferCheck::reportRepeatedCopy(const CallExpr *Call, const VarDecl *Var, const HotContext &Hot,
+                                                    const MatchFinder::MatchResult &Result) {
+  ModelAnalysis &A = analysis(*Result.Context);
+  const CallExpr *First = earlierSameCopy(Call, Var, A);
+  std::optional<RoleMatch> M = A.role(Call);
+  const Expr *Value = M ? movedValue(Call, *M->Entry) : nullptr;
+  if (!First || !Value || A.deviceKind(Value) == DeviceKind::Accelerator) // already there: no copy
+    return false;
+  const SourceManager &SM = *Result.SourceManager;
+  diag(reportLoc(Call->getExprLoc(), SM),
+       "%0 is copied to the device again on every step, unchanged since an earlier copy to the same device in "
+       "%1; reuse that copy")
+      << Var << A.owner(Call);
+  diag(reportLoc(First->getExprLoc(), SM), "copied here first", DiagnosticIDs::Note);
+  explainHot(Hot, SM);
+  noteCost(reportLoc(Call->getExprLoc(), SM), transferFacts(hostValueBytes(Var, A)), &Hot, Call, A);
+  return true;
+}
+
 void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
@@ -171,7 +192,7 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Var || !Hot->Loop || (Param && A.owner(Hot->Loop) != A.owner(Call))) {
     if (const Expr *Other = followedByMove(Call, *M, A); Other && onHost(Other, A))
       return; // a move to the host tensor's place: nothing is copied
-    if (Param)
+    if (Param && !reportRepeatedCopy(Call, Param, *Hot, Result))
       reportInvariantParameter(Call, Param, *Hot, Result);
     else
       reportPerCallConstant(Call, Value, *Hot, Result);
@@ -179,8 +200,10 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   }
   // Only loops up to the one that runs the model every step.
   const Stmt *Target = outermostInvariantLoop(Call, loopsUpTo(Call, Hot->Loop, A), profiles());
-  if (!Target)
+  if (!Target) {
+    reportRepeatedCopy(Call, Var, *Hot, Result);
     return;
+  }
   // Keep going outward while the copy stays invariant: the epoch loop too.
   std::vector<const Stmt *> Outer = A.enclosingLoops(Call);
   if (const Stmt *Wider = outermostInvariantLoop(Call, Outer, profiles()))

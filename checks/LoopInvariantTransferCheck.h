@@ -17,6 +17,8 @@ private:
                              const ast_matchers::MatchFinder::MatchResult &Result);
   void reportConstantData(const CallExpr *Call, const CallExpr *Made, const HotContext &Hot,
                           const ast_matchers::MatchFinder::MatchResult &Result);
+  bool reportRepeatedCopy(const CallExpr *Call, const VarDecl *Var, const HotContext &Hot,
+                          const ast_matchers::MatchFinder::MatchResult &Result);
   void reportInvariantParameter(const CallExpr *Call, const ParmVarDecl *Param, const HotContext &Hot,
                                 const ast_matchers::MatchFinder::MatchResult &Result);
 };

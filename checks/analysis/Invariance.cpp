@@ -2,6 +2,7 @@
 #include "DataFlow.h"
 #include "Facts.h"
 #include "ProjectSummaries.h"
+#include "Purpose.h"
 #include "SourceUtils.h"
 #include "SummaryCollector.h"
 
@@ -252,6 +253,72 @@ bool initializedWith(const FieldDecl *F, llvm::function_ref<bool(const Expr *)> 
 } // namespace
 
 bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self) { return changedIn(VD, Region, Self); }
+
+namespace {
+/// The statement of \p Block that holds \p S, climbing only through
+/// statements that run whenever their parent does (with \p Unconditional);
+/// null when \p S is not below \p Block that way.
+const Stmt *statementOf(const Stmt *S, const CompoundStmt *Block, const ModelAnalysis &A, bool Unconditional) {
+  for (const Stmt *P = A.parent(S); P; S = P, P = A.parent(P)) {
+    if (P == Block)
+      return S;
+    if (Unconditional && (isa<IfStmt, SwitchStmt, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, ConditionalOperator,
+                              LambdaExpr, CXXTryStmt, CXXCatchStmt, BinaryConditionalOperator>(P) ||
+                          (isa<BinaryOperator>(P) && cast<BinaryOperator>(P)->isLogicalOp())))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Whether \p Call copies \p Var (its moved value names it) with the text \p Text.
+bool copiesLike(const CallExpr *Call, const VarDecl *Var, llvm::StringRef Text, const ModelAnalysis &A) {
+  std::optional<RoleMatch> M = A.role(Call);
+  const Expr *Value = M && M->R == Role::ToDevice ? movedValue(Call, *M->Entry) : nullptr;
+  return Value && namedVar(stripWrappers(Value)) == Var && sourceText(Call->getSourceRange(), A.context()) == Text;
+}
+} // namespace
+
+const CallExpr *earlierSameCopy(const CallExpr *Copy, const VarDecl *Var, const ModelAnalysis &A) {
+  const FunctionDecl *FD = A.owner(Copy);
+  std::string Text = sourceText(Copy->getSourceRange(), A.context());
+  if (!FD || !Var || Text.empty())
+    return nullptr;
+  // A copy in a statement of \p Block that runs whenever the statement does.
+  std::function<const CallExpr *(const Stmt *, const Stmt *, const CompoundStmt *)> Find =
+      [&](const Stmt *S, const Stmt *Top, const CompoundStmt *Block) -> const CallExpr * {
+    if (!S || isa<LambdaExpr>(S))
+      return nullptr;
+    if (const auto *CE = dyn_cast<CallExpr>(S);
+        CE && CE != Copy && copiesLike(CE, Var, Text, A) && statementOf(CE, Block, A, true) == Top)
+      return CE;
+    for (const Stmt *C : S->children())
+      if (const CallExpr *Found = Find(C, Top, Block))
+        return Found;
+    return nullptr;
+  };
+  // The blocks around the copy, innermost first; in each, the statements
+  // before the copy's, nearest first, until one changes the variable.
+  for (const Stmt *P = A.parent(Copy); P && !isa<LambdaExpr>(P); P = A.parent(P)) {
+    const auto *Block = dyn_cast<CompoundStmt>(P);
+    const Stmt *Own = Block ? statementOf(Copy, Block, A, false) : nullptr;
+    if (!Own)
+      continue;
+    if (isChangedIn(Var, Own))
+      return nullptr;
+    auto Stmts = llvm::ArrayRef(Block->body_begin(), Block->body_end());
+    auto It = llvm::find(Stmts, Own);
+    while (It != Stmts.begin()) {
+      --It;
+      if (const CallExpr *Prev = Find(*It, *It, Block))
+        return isChangedIn(Var, *It) ? nullptr : Prev;
+      if (isChangedIn(Var, *It))
+        return nullptr;
+    }
+    if (P == FD->getBody())
+      break;
+  }
+  return nullptr;
+}
 
 bool isReassignedIn(const VarDecl *VD, const Stmt *Region) {
   auto Reassigns = [&](const Expr *E, bool ByPointer) {

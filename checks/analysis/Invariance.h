@@ -14,6 +14,13 @@ namespace clang::tidy::mlperf {
 /// are its outputs, not changes of its inputs.
 bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self = nullptr);
 
+/// An earlier copy to the device, in the same function, of the same
+/// variable to the same place (the same source text as \p Copy), that runs
+/// whenever \p Copy does (no branch, loop or lambda between it and a block
+/// that holds both), with \p Var unchanged from it to \p Copy: \p Copy
+/// copies what is already on the device. Null when there is none.
+const CallExpr *earlierSameCopy(const CallExpr *Copy, const VarDecl *Var, const ModelAnalysis &A);
+
 /// Whether \p Region may make \p VD itself hold another value (assign it,
 /// increment it, bind it to a non-const reference, take its address, declare
 /// it); unlike isChangedIn, writes through it (`vd[i] = 1`, passing the
