@@ -116,6 +116,25 @@ static CostFacts leakFacts(const CallExpr *Call, const Acquisition &Acq, const H
   return F;
 }
 
+/// A method called every step that acquires into a field of its object and
+/// never releases what the previous call left there.
+void MissingFinalizeCheck::reportOverwrite(const CallExpr *Call, const Acquisition &Acq, const HandleRef &Handle,
+                                           const FieldDecl *Kept, const HotContext &Hot,
+                                           const MatchFinder::MatchResult &Result) {
+  ModelAnalysis &A = analysis(*Result.Context);
+  const SourceManager &SM = *Result.SourceManager;
+  {
+    auto D = diag(reportLoc(Call->getExprLoc(), SM),
+                  "%0 acquires a handle into %1 on every %select{step|request}2, and the next call overwrites it "
+                  "without releasing the one before; call %3 on %1 before acquiring again, or acquire it once when "
+                  "the object is built and reuse it");
+    addCallee(D, Call);
+    D << Kept << Hot.Request << Acq.Entry->Pair;
+  }
+  explainHot(Hot, SM);
+  noteCost(reportLoc(Call->getExprLoc(), SM), leakFacts(Call, Acq, Handle, A), &Hot, Call, A);
+}
+
 void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder::MatchResult &Result) {
   ModelAnalysis &A = analysis(*Result.Context);
   std::optional<Acquisition> Acq = acquisitionAt(Call, A);
@@ -129,6 +148,10 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   HandleRef Handle = acquiredHandleRef(Call, *Acq, A, &Returned);
   if (Returned)
     return; // ownership escapes to the caller
+  if (const FieldDecl *Kept = overwrittenMember(Call, Handle, A)) {
+    reportOverwrite(Call, *Acq, Handle, Kept, *Hot, Result);
+    return;
+  }
   if (!Handle.isLocal() || heldByRaii(Handle))
     return; // a member, a global, an untracked or RAII-owned handle: owned elsewhere
   // The iteration when the loop is in the acquiring function, else the

@@ -19,6 +19,9 @@ public:
 
 private:
   void checkAcquire(const CallExpr *Call, const ast_matchers::MatchFinder::MatchResult &Result);
+  void reportOverwrite(const CallExpr *Call, const struct Acquisition &Acq, const struct HandleRef &Handle,
+                       const FieldDecl *Kept, const HotContext &Hot,
+                       const ast_matchers::MatchFinder::MatchResult &Result);
   void checkStore(const CXXMemberCallExpr *Store, const VarDecl *Container,
                   const ast_matchers::MatchFinder::MatchResult &Result);
   llvm::DenseSet<const void *> Reported;

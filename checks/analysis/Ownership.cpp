@@ -415,4 +415,77 @@ bool acquiredInsideProject(const CallExpr *Call, const Acquisition &Acq, ModelAn
   return externalFacts(Call, A) != nullptr;
 }
 
+namespace {
+/// Whether \p S mentions the field \p F of any object.
+bool mentions(const Stmt *S, const FieldDecl *F) {
+  if (!S)
+    return false;
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->getMemberDecl() == F)
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return mentions(C, F); });
+}
+
+/// Whether a condition in \p S reads \p F (`if (!buf_)`, `buf_ ? ... : ...`).
+bool testedIn(const Stmt *S, const FieldDecl *F) {
+  if (!S)
+    return false;
+  const Expr *Cond = nullptr;
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    Cond = If->getCond();
+  else if (const auto *W = dyn_cast<WhileStmt>(S))
+    Cond = W->getCond();
+  else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
+    Cond = CO->getCond();
+  if (mentions(Cond, F))
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return testedIn(C, F); });
+}
+
+/// The field of `this` that \p Body assigns the handle to (`buf_ = tmp`).
+const FieldDecl *assignedField(const Stmt *S, const HandleRef &Handle) {
+  if (!S)
+    return nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign) {
+    HandleRef To = handleRefOf(BO->getLHS());
+    if (To.Member && !To.element() && handleRefOf(BO->getRHS()) == Handle)
+      return dyn_cast<FieldDecl>(To.D);
+  }
+  for (const Stmt *C : S->children())
+    if (const FieldDecl *F = assignedField(C, Handle))
+      return F;
+  return nullptr;
+}
+} // namespace
+
+const FieldDecl *overwrittenMember(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(A.owner(Call));
+  if (!MD || !Handle || Handle.element() || Handle.Field || MD->isStatic() ||
+      isa<CXXConstructorDecl, CXXDestructorDecl>(MD) || !MD->getBody())
+    return nullptr;
+  const Stmt *Body = MD->getBody();
+  const FieldDecl *F = Handle.Member                                         ? dyn_cast<FieldDecl>(Handle.D)
+                       : Handle.isLocal() && !findReleaseOf(Body, Handle, A) ? assignedField(Body, Handle)
+                                                                             : nullptr;
+  if (!F || F->getParent() != MD->getParent() || testedIn(Body, F))
+    return nullptr;
+  // On every call: not under a branch of the method.
+  for (const Stmt *P = A.parent(Call); P && P != Body; P = A.parent(P))
+    if (isa<IfStmt, SwitchStmt, AbstractConditionalOperator, CXXCatchStmt, LambdaExpr>(P))
+      return nullptr;
+  HandleRef Kept;
+  Kept.D = F;
+  Kept.Member = true;
+  if (findReleaseOf(Body, Kept, A))
+    return nullptr;
+  for (const CXXMethodDecl *M : MD->getParent()->methods()) {
+    if (isa<CXXDestructorDecl>(M) || M->isImplicit() || M->isDefaulted() ||
+        M->getCanonicalDecl() == MD->getCanonicalDecl())
+      continue;
+    const FunctionDecl *Def = M->getDefinition();
+    if (!Def || !Def->getBody() || findReleaseOf(Def->getBody(), Kept, A))
+      return nullptr;
+  }
+  return F;
+}
+
 } // namespace clang::tidy::mlperf

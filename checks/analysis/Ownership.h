@@ -80,6 +80,15 @@ bool releasesArgument(const CallExpr *Call, unsigned I, ModelAnalysis &A);
 /// count: they run only when something failed.
 const Expr *findReleaseOf(const Stmt *Region, const HandleRef &Handle, ModelAnalysis &A);
 
+/// The field of the method's object that \p Call's handle is kept in, when
+/// every call of the method acquires into it (directly, `cudaMalloc(&buf_,
+/// n)`, or through a local it then assigns, `buf_ = tmp`) and nothing
+/// releases what the field held before: not the method, not any other method
+/// of the class but the destructor (all defined in this translation unit),
+/// and no condition of the method reads the field (a buffer made on first
+/// use). Each call then leaks the previous call's handle. Null otherwise.
+const FieldDecl *overwrittenMember(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A);
+
 /// The parameters \p FD releases on some path (its own releases, and the
 /// calls it passes them to that release them); releasing a field of a
 /// parameter (`cudaFreeHost(m->data)`) releases what the parameter holds.
