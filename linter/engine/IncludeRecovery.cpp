@@ -239,8 +239,9 @@ bool isParseError(const ClangTidyError &E) {
 /// kept by \p Limit instead of clang (which then never stops), and two
 /// directories searched after every other one, so the project's own flags
 /// always win: the machine's CUDA toolkit for C++ files that include its
-/// runtime API without naming it, then the profiles' stand-ins for SDKs the
-/// machine lacks.
+/// runtime API without naming it (and its `cccl` directory, where CUDA 13
+/// keeps thrust and cub), then the profiles' stand-ins for SDKs the machine
+/// lacks.
 void addAdjusters(ClangTool &Tool, ClangTidyContext &Context, const std::string &File, llvm::vfs::FileSystem &FS,
                   const ParseOptions &Options, ErrorLimit &Limit, llvm::ArrayRef<std::string> PreIncludes) {
   Tool.appendArgumentsAdjuster(configuredArgs(Context));
@@ -254,8 +255,12 @@ void addAdjusters(ClangTool &Tool, ClangTidyContext &Context, const std::string 
   });
   CommandLineArguments Extra = {"-ferror-limit=0", "-fno-spell-checking"};
   std::string Toolkit = (Options.CudaPath.empty() ? std::string("/usr/local/cuda") : Options.CudaPath) + "/include";
-  if (!isCudaInput(File) && FS.exists(Toolkit + "/cuda_runtime_api.h"))
+  const bool HasToolkit = FS.exists(Toolkit + "/cuda_runtime_api.h");
+  if (!isCudaInput(File) && HasToolkit)
     Extra.insert(Extra.end(), {"-idirafter", Toolkit});
+  // CUDA 13 keeps thrust, cub and libcu++ in include/cccl, which nvcc searches by itself.
+  if (HasToolkit && FS.exists(Toolkit + "/cccl/thrust/version.h"))
+    Extra.insert(Extra.end(), {"-idirafter", Toolkit + "/cccl"});
   Extra.insert(Extra.end(), {"-idirafter", StandInDir});
   for (const std::string &Header : PreIncludes)
     Extra.insert(Extra.end(), {"-include", Header});

@@ -261,6 +261,13 @@ TEST(RealCodeTest, CudaLoopThatOnlyLaunchesIsClean) {
   EXPECT_EQ(R.Out, "");
 }
 
+TEST(RealCodeTest, ThrustHeadersOfCuda13AreFound) {
+  if (!llvm::sys::fs::exists("/usr/local/cuda/include/cccl/thrust/version.h"))
+    GTEST_SKIP() << "no CUDA 13 toolkit (thrust in /usr/local/cuda/include/cccl)";
+  ProcessResult R = lint({"--no-cache", "thrust_reduce.cu"});
+  EXPECT_EQ(R.Err.find("not found"), std::string::npos) << R.Err;
+}
+
 TEST(RealCodeTest, CudaPathThatHasNoToolkitIsAnError) {
   ProcessResult R = lint({"--cuda-path=/nonexistent/cuda", "kernel_loop_clean.cu"});
   EXPECT_EQ(R.Exit, 2) << R.Err << R.Out;
