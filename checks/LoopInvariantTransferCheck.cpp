@@ -148,13 +148,11 @@ static Quantity hostValueBytes(const VarDecl *Var, const ModelAnalysis &A) {
 
 /// A second copy of the same variable to the same device in one step, with
 /// nothing changing it in between: the first copy is still on the device.
-bool LoopInvariantTransferCheck::reportRepeatedCopy(const CallExpr *Call, const VarDecl *Var, const HotContext &Hot,
-                                                    const MatchFinder::MatchResult &Result) {
+bool LoopInvariantTransferCheck::reportRepeatedCopy(const CallExpr *Call, const Expr *Value, const VarDecl *Var,
+                                                    const HotContext &Hot, const MatchFinder::MatchResult &Result) {
   ModelAnalysis &A = analysis(*Result.Context);
   const CallExpr *First = earlierSameCopy(Call, Var, A);
-  std::optional<RoleMatch> M = A.role(Call);
-  const Expr *Value = M ? movedValue(Call, *M->Entry) : nullptr;
-  if (!First || !Value || A.deviceKind(Value) == DeviceKind::Accelerator) // already there: no copy
+  if (!First || A.deviceKind(Value) == DeviceKind::Accelerator) // already there: no copy
     return false;
   const SourceManager &SM = *Result.SourceManager;
   diag(reportLoc(Call->getExprLoc(), SM),
@@ -192,7 +190,7 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Var || !Hot->Loop || (Param && A.owner(Hot->Loop) != A.owner(Call))) {
     if (const Expr *Other = followedByMove(Call, *M, A); Other && onHost(Other, A))
       return; // a move to the host tensor's place: nothing is copied
-    if (Param && !reportRepeatedCopy(Call, Param, *Hot, Result))
+    if (Param && !reportRepeatedCopy(Call, Value, Param, *Hot, Result))
       reportInvariantParameter(Call, Param, *Hot, Result);
     else
       reportPerCallConstant(Call, Value, *Hot, Result);
@@ -201,7 +199,7 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   // Only loops up to the one that runs the model every step.
   const Stmt *Target = outermostInvariantLoop(Call, loopsUpTo(Call, Hot->Loop, A), profiles());
   if (!Target) {
-    reportRepeatedCopy(Call, Var, *Hot, Result);
+    reportRepeatedCopy(Call, Value, Var, *Hot, Result);
     return;
   }
   // Keep going outward while the copy stays invariant: the epoch loop too.

@@ -17,7 +17,7 @@ private:
                              const ast_matchers::MatchFinder::MatchResult &Result);
   void reportConstantData(const CallExpr *Call, const CallExpr *Made, const HotContext &Hot,
                           const ast_matchers::MatchFinder::MatchResult &Result);
-  bool reportRepeatedCopy(const CallExpr *Call, const VarDecl *Var, const HotContext &Hot,
+  bool reportRepeatedCopy(const CallExpr *Call, const Expr *Value, const VarDecl *Var, const HotContext &Hot,
                           const ast_matchers::MatchFinder::MatchResult &Result);
   void reportInvariantParameter(const CallExpr *Call, const ParmVarDecl *Param, const HotContext &Hot,
                                 const ast_matchers::MatchFinder::MatchResult &Result);

@@ -146,8 +146,7 @@ std::optional<ElementUpload> scatteredUpload(const CallExpr *Move, const Stmt *L
     return std::nullopt;
   if (std::optional<double> Trips = tripCount(Loop, A.context()).Value; Trips && *Trips < 2)
     return std::nullopt;
-  ElementUpload Up{Loop, nullptr, nullptr, Root, *Bytes, A.perStep(Loop)};
-  return Up;
+  return ElementUpload{Loop, nullptr, nullptr, Root, *Bytes, A.perStep(Loop)};
 }
 } // namespace
 
