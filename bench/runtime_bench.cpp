@@ -3,6 +3,7 @@
 // A summary table with ratios and targets is printed at the end.
 #include <benchmark/benchmark.h>
 
+#include <malloc.h>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -364,6 +365,12 @@ std::string machine() {
 }
 
 int main(int argc, char** argv) {
+  // libtorch frees its activations and gradients on every step. With glibc's default, dynamic
+  // thresholds, blocks over 128 KiB are mmap'ed and unmapped each time until some earlier large
+  // free raises the threshold, so its step took 13 ms run first and 5 ms after any JIT benchmark
+  // (runtime/BENCHMARKS.md section 3). Pinned, libtorch gets its best figure whatever runs first.
+  mallopt(M_MMAP_THRESHOLD, 256 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
 #ifdef MLPERF_BENCH_HAVE_BLAS
   openblas_set_num_threads(1);  // fastest on this 2-vCPU machine (see shared/notes)
 #endif

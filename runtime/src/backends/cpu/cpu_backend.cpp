@@ -1,5 +1,6 @@
 // The "cpu" backend: fused kernels generated as C, compiled in-process with clang 19
-// and ORC LLJIT, run over a thread pool; matmuls through cblas_sgemm.
+// and ORC LLJIT, run over a thread pool; f32 matmuls through cblas_sgemm or a tiled AVX-512
+// kernel, the faster per shape (sgemm.h).
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -14,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "backends/cpu/sgemm.h"
 #include "backends/cpu/thread_pool.h"
 #include "codegen/codegen.h"
 #include "fusion/fusion.h"
@@ -140,7 +142,7 @@ void dump_compile(const jit::Result& r) {
 
 class CpuBackend : public BackendImpl {
  public:
-  CpuBackend() : pool_(threads_from_env()) {}
+  CpuBackend() : gemm_(cpu::gemm_mode_from_env()), pool_(threads_from_env()) {}
 
   // MLPERF_CPU_THREADS: a whole number from 1 to max_threads(); anything else (0, -3, "four",
   // 100000) is an ArgumentError instead of a pool of one thread or of tens of thousands.
@@ -307,7 +309,7 @@ class CpuBackend : public BackendImpl {
         const auto* b_mat = static_cast<const float*>(ptr[static_cast<size_t>(m.b)]);
         auto* c_mat = static_cast<float*>(ptr[static_cast<size_t>(m.out)]);
         for (int64_t i = 0; i < m.batch; ++i)
-          ref::gemm(m.ta, m.tb, m.m, m.n, m.k, a_mat + i * m.m * m.k, b_mat + i * m.k * m.n, c_mat + i * m.m * m.n);
+          gemm_.run(m.ta, m.tb, m.m, m.n, m.k, a_mat + i * m.m * m.k, b_mat + i * m.k * m.n, c_mat + i * m.m * m.n);
       } else {
         const fusion::CopyDesc& c = program.copies[static_cast<size_t>(st.index)];
         if (c.bytes) std::memcpy(ptr[static_cast<size_t>(c.dst)], ptr[static_cast<size_t>(c.src)], c.bytes);
@@ -330,12 +332,8 @@ class CpuBackend : public BackendImpl {
             {"jit_cache_size", jit::cache_size()},
             {"jit_persistent_cache_hits", disk_hits_.load()},
             {"host_allocations", host_allocations_.load()},
-#ifdef MLPERF_RT_HAVE_BLAS
-            {"matmul", "cblas_sgemm"}
-#else
-            {"matmul", "loop"}
-#endif
-    };
+            {"matmul", gemm_.mode_name()},
+            {"matmul_shapes", gemm_.choices()}};
   }
 
  private:
@@ -344,6 +342,7 @@ class CpuBackend : public BackendImpl {
   std::mutex pool_mu_;
   std::multimap<size_t, void*> free_blocks_;
   size_t cached_bytes_ = 0;
+  cpu::GemmDispatch gemm_;
   cpu::ThreadPool pool_;
   std::atomic<int64_t> compiled_kernels_{0}, cached_kernels_{0}, jit_ns_{0}, disk_hits_{0};
   std::atomic<int64_t> host_allocations_{0};  // buffers not served from free_blocks_
