@@ -175,6 +175,9 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<HotContext> Hot = A.perStep(Call);
   if (!Hot)
     return;
+  // Host memory that another pointer may write: no proof it stays the same.
+  if (const FunctionDecl *Owner = A.owner(Call); Var && Owner && pointerMayBeAliased(Var, Owner->getBody(), A))
+    return;
   // Made from constants on every step: inline, or a local declared where
   // each step runs (one declared before the loop is the hoist below).
   if (const CallExpr *Made = Value ? madeFromConstants(Value, A) : nullptr) {
@@ -208,15 +211,21 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
     Target = Wider;
 
   const SourceManager &SM = *Result.SourceManager;
+  // A C API's copy into a buffer of the caller's (`cudaMemcpyAsync(dst, src,
+  // ...)`): what the model does with the destination between copies is not
+  // visible (a state buffer reset every step), so no fix-it moves the copy.
+  const bool IntoBuffer = M->Entry->DestArg.has_value();
   {
     auto D = diag(reportLoc(Call->getExprLoc(), SM),
                   "%0 is copied to the device on every step although the loop never changes it; copy it once "
-                  "before the loop")
-             << Var;
+                  "before the loop%select{|, or, where the loop overwrites the destination on the device, keep one "
+                  "device copy and restore the destination from it with a device-to-device copy}1")
+             << Var << IntoBuffer;
     std::string Text = sourceText(Call->getSourceRange(), *Result.Context);
     // The same copy made twice in the loop is hoisted once, by the first
     // finding's fix, which replaces every copy.
-    if (!Text.empty() && isMacroFree(Target->getSourceRange()) && firstHoistOf(Call, Target, *Result.Context)) {
+    if (!IntoBuffer && !Text.empty() && isMacroFree(Target->getSourceRange()) &&
+        firstHoistOf(Call, Target, *Result.Context)) {
       std::string Name = freshName(Var->getName().str() + "_on_device", A.owner(Call), *Result.Context);
       if (auto Hoist = hoistBefore(Target, "auto " + Name + " = " + Text + ";", Call, A, *Result.Context)) {
         for (const FixItHint &H : *Hoist)

@@ -341,11 +341,30 @@ std::optional<RoleMatch> ApiProfiles::matchConstruct(const CXXConstructExpr *CE)
   return std::nullopt;
 }
 
+/// Whether the only part of \p CE that involves a declaration the parser
+/// could not resolve is the size of an allocation or copy, which never
+/// changes what the call is: `cudaMalloc(&p, w * 4)` where `w` comes from a
+/// type of a header that was not found is still an allocation. (A batch
+/// size or slice length is what its checks judge: not there.)
+static bool onlySizesUnresolved(const CallExpr *CE, const ProfileEntry &Entry) {
+  if (!CE->getDirectCallee() || CE->getCallee()->containsErrors() || !Entry.SizeArg ||
+      (Entry.R != Role::Acquire && Entry.R != Role::ToDevice && Entry.R != Role::Materialize))
+    return false;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+    if (CE->getArg(I)->containsErrors() && I != *Entry.SizeArg)
+      return false;
+  return true;
+}
+
 std::optional<RoleMatch> ApiProfiles::match(const Expr *E) const {
   // Nothing that involves a declaration the parser could not resolve (a type
-  // from a header that was not found) has a role.
-  if (E->containsErrors())
-    return std::nullopt;
+  // from a header that was not found) has a role, but for the size of a call
+  // the parser resolved.
+  if (E->containsErrors()) {
+    const auto *CE = dyn_cast<CallExpr>(E);
+    std::optional<RoleMatch> M = CE && !isa<CXXOperatorCallExpr>(CE) ? matchCall(CE) : std::nullopt;
+    return M && onlySizesUnresolved(CE, *M->Entry) ? M : std::nullopt;
+  }
   if (const auto *CE = dyn_cast<CallExpr>(E))
     return matchCall(CE);
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))

@@ -188,8 +188,23 @@ private:
   const ApiProfiles &P;
 };
 
+/// A pointer to a type the program never defines (`cudaStream_t`, a
+/// `struct CUstream_st *`): what it points to is the library's state, which no
+/// expression of the program reads.
+bool isOpaqueHandle(QualType T) {
+  if (!T->isPointerType())
+    return false;
+  const auto *RT = T->getPointeeType().getCanonicalType()->getAs<RecordType>();
+  return RT && !RT->getDecl()->getDefinition();
+}
+
 bool changedIn(const ValueDecl *VD, const Stmt *Region, const Stmt *Self = nullptr, bool AnyObject = false) {
-  auto Writes = [&](const Expr *E, bool) { return refersTo(E, VD, AnyObject); };
+  const bool Handle = isOpaqueHandle(VD->getType());
+  auto Writes = [&](const Expr *E, bool ByPointer) {
+    if (ByPointer && Handle && isa<DeclRefExpr>(stripWrappers(E)))
+      return false; // a stream or event passed on: the handle itself is unchanged
+    return refersTo(E, VD, AnyObject);
+  };
   auto Declares = [&](const VarDecl *D) { return D == VD; };
   WriteFinder F(Writes, Declares, Self);
   F.TraverseStmt(const_cast<Stmt *>(Region));
@@ -318,6 +333,65 @@ const CallExpr *earlierSameCopy(const CallExpr *Copy, const VarDecl *Var, const 
       break;
   }
   return nullptr;
+}
+
+namespace {
+/// Whether one use \p Use of a raw pointer or array ends in an element
+/// access or a free function's pointer parameter, following it up through
+/// casts and pointer arithmetic, rather than in a place that keeps it.
+bool pointerUseIsLocal(const Expr *Use, const ModelAnalysis &A) {
+  const Stmt *Child = Use;
+  for (const Stmt *P = A.parent(Use); P; Child = P, P = A.parent(P)) {
+    if (isa<ParenExpr>(P))
+      continue;
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(P)) {
+      if (!Cast->getType()->isPointerType())
+        return true; // `if (h)`
+      continue;
+    }
+    if (isa<UnaryExprOrTypeTraitExpr, CXXDeleteExpr>(P))
+      return true; // sizeof, delete[]
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(P)) {
+      if (!Cast->getType()->isPointerType())
+        return false;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isAdditiveOp() && BO->getType()->isPointerType())
+        continue; // `h + i`
+      // An assignment to the pointer itself is a reassignment (isChangedIn).
+      return BO->isComparisonOp() || (BO->isAssignmentOp() && Child == BO->getLHS());
+    }
+    if (isa<ArraySubscriptExpr, MemberExpr>(P))
+      return true; // an element, read or written in place
+    if (const auto *UO = dyn_cast<UnaryOperator>(P))
+      return UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_LNot || UO->isIncrementDecrementOp();
+    if (const auto *Call = dyn_cast<CallExpr>(P)) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (!FD || isa<CXXMethodDecl>(FD) || Child == Call->getCallee())
+        return false;
+      for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I)
+        if (Call->getArg(I) == Child)
+          return !FD->getParamDecl(I)->getType()->isReferenceType();
+      return false; // a variadic argument
+    }
+    return false; // a declaration's initializer, a list, a lambda, a return, an object
+  }
+  return false;
+}
+} // namespace
+
+bool pointerMayBeAliased(const VarDecl *VD, const Stmt *Body, const ModelAnalysis &A) {
+  if (!VD->getType()->isPointerType() && !VD->getType()->isArrayType())
+    return false;
+  std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD && !pointerUseIsLocal(DRE, A))
+      return true;
+    return llvm::any_of(S->children(), Walk);
+  };
+  return Walk(Body);
 }
 
 bool isReassignedIn(const VarDecl *VD, const Stmt *Region) {

@@ -21,6 +21,16 @@ bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self = nullp
 /// copies what is already on the device. Null when there is none.
 const CallExpr *earlierSameCopy(const CallExpr *Copy, const VarDecl *Var, const ModelAnalysis &A);
 
+/// Whether the memory raw pointer or array \p VD points to may also be
+/// reached through another name in \p Body: its value (or a pointer into
+/// it) initializes or is assigned to another variable, is put in an object,
+/// a list or a lambda, is returned, or is passed to a method, a constructor
+/// or a non-const reference. Then writes through that name are not writes
+/// of \p VD to isChangedIn. Passing it to a free function's pointer
+/// parameter (memcpy, fread, cudaMemcpy) is not: such functions are taken
+/// not to keep it.
+bool pointerMayBeAliased(const VarDecl *VD, const Stmt *Body, const ModelAnalysis &A);
+
 /// Whether \p Region may make \p VD itself hold another value (assign it,
 /// increment it, bind it to a non-const reference, take its address, declare
 /// it); unlike isChangedIn, writes through it (`vd[i] = 1`, passing the

@@ -4,6 +4,8 @@ enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
 extern "C" int cudaDeviceSynchronize();
 extern "C" int cuLaunchKernel(void *f);
 extern "C" int cudaMemcpy(void *dst, const void *src, unsigned long n, cudaMemcpyKind kind);
+extern "C" int cudaMalloc(void **p, unsigned long n);
+extern "C" int cudaFree(void *p);
 
 #include "vision/frame.h"
 
@@ -28,5 +30,17 @@ void resolved(void *k) {
   for (int i = 0; i < 10; ++i) {
     cuLaunchKernel(k);
     cudaDeviceSynchronize();
+  }
+}
+
+// Only the size comes from the unknown type: what the call is does not
+// depend on it, so this is still an allocation freed in every iteration.
+void unresolvedSize(void *k, vision::Frame frame) {
+  for (int i = 0; i < 10; ++i) {
+    cuLaunchKernel(k);
+    int width = frame.width(i);
+    void *crop;
+    cudaMalloc(&crop, width * 4);
+    cudaFree(crop);
   }
 }

@@ -3,5 +3,6 @@ namespace vision {
 struct Frame {
   void *kernel() const;
   cudaMemcpyKind direction() const;
+  int width(int i) const;
 };
 } // namespace vision
