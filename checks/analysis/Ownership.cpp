@@ -301,14 +301,16 @@ std::optional<Churn> churnAt(const CallExpr *Call, const Acquisition &Acq, Model
   if (E.Raii)
     return C;
   // Released in the same iteration (on its normal path, see Skip); otherwise
-  // missing-finalize reports it. The handle may be a member, an array element
-  // or a function-local static assigned here: acquired and released in the
-  // same region, it is churn wherever it is kept. A static's initializer
+  // missing-finalize reports it. The handle may be a member, an array element,
+  // a parameter (the caller's buffer registered and unregistered on every
+  // call) or a function-local static assigned here: acquired and released in
+  // the same region, it is churn wherever it is kept. A static's initializer
   // runs once.
   HandleRef Handle = acquiredHandleRef(Call, Acq, A);
   const auto *VD = dyn_cast_or_null<VarDecl>(Handle.D);
   bool Static = VD && VD->isStaticLocal() && !Handle.Field && !(VD->getInit() && isInside(Call, VD->getInit(), A));
-  if (!Handle || (!Handle.isLocal() && !Handle.Member && !Static))
+  bool Param = isa_and_nonnull<ParmVarDecl>(VD) && !Handle.Field;
+  if (!Handle || (!Handle.isLocal() && !Handle.Member && !Static && !Param))
     return std::nullopt;
   const SourceManager &SM = A.context().getSourceManager();
   C.Release = findReleaseOf(Region, Handle, A);
