@@ -214,17 +214,32 @@ static bool constructs(const ProfileEntry &E, const CXXConstructExpr *CE) {
   return false;
 }
 
+/// Whether \p RD is one of \p M's records, or with `nested`, has one among
+/// its template type arguments (`normal_iterator<device_ptr<float>>`,
+/// `execution_policy_base<cuda_cub::tag>`), up to \p Depth levels down.
+static bool namesRecord(const CXXRecordDecl *RD, const ProfileEntry::ParamTypeMatch &M, unsigned Depth) {
+  if (!RD)
+    return false;
+  if (llvm::is_contained(M.Types, plainQualifiedName(RD)))
+    return true;
+  const auto *TS = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!M.Nested || !TS || Depth == 0)
+    return false;
+  return llvm::any_of(TS->getTemplateArgs().asArray(), [&](const TemplateArgument &TA) {
+    return TA.getKind() == TemplateArgument::Type && namesRecord(TA.getAsType()->getAsCXXRecordDecl(), M, Depth - 1);
+  });
+}
+
 std::optional<RoleMatch> ApiProfiles::refineByArguments(const ProfileEntry &E, const CallExpr *CE,
                                                         const FunctionDecl *FD) const {
   auto Arg = [&](unsigned I) { return argumentFor(CE, I); };
   if (E.ParamType) {
-    if (E.ParamType->first >= FD->getNumParams())
+    if (E.ParamType->Index >= FD->getNumParams())
       return std::nullopt;
-    QualType PT = FD->getParamDecl(E.ParamType->first)->getType().getNonReferenceType();
+    QualType PT = FD->getParamDecl(E.ParamType->Index)->getType().getNonReferenceType();
     if (PT->isPointerType())
       PT = PT->getPointeeType();
-    const auto *RD = PT->getAsCXXRecordDecl();
-    if (!RD || plainQualifiedName(RD) != E.ParamType->second)
+    if (!namesRecord(PT->getAsCXXRecordDecl(), *E.ParamType, 4))
       return std::nullopt;
   }
   Role R = E.R;

@@ -107,7 +107,12 @@ struct ProfileEntry {
   std::vector<std::string> UnlessDerivedFrom; // exceptions to ConstructsDerivedFrom
   std::vector<std::string> Constructs;        // exactly these classes (or specializations of these templates)
   std::vector<std::string> Types;
-  std::optional<std::pair<unsigned, std::string>> ParamType;
+  struct ParamTypeMatch {
+    unsigned Index = 0;
+    std::vector<std::string> Types; // record names, any of them
+    bool Nested = false;            // or a template type argument of the record, at any depth
+  };
+  std::optional<ParamTypeMatch> ParamType;
   std::optional<unsigned> DeviceArg;
   std::optional<Role> CpuRole;
   std::optional<unsigned> EnumArg;

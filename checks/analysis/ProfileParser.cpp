@@ -366,10 +366,20 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
   Strs("constructs", E.Constructs);
   Strs("types", E.Types);
   if (J.contains("param_type")) {
-    const json &PT = object(J.at("param_type"), W, "param_type", {"index", "type"});
+    const json &PT = object(J.at("param_type"), W, "param_type", {"index", "type", "nested"});
     if (!PT.contains("index") || !PT.contains("type"))
       fail(W, "'param_type' needs 'index' and 'type'");
-    E.ParamType = {getArg(PT.at("index"), W, "param_type.index"), getString(PT.at("type"), W, "param_type.type")};
+    ProfileEntry::ParamTypeMatch M;
+    M.Index = getArg(PT.at("index"), W, "param_type.index");
+    if (PT.at("type").is_array())
+      for (const json &T : PT.at("type"))
+        M.Types.push_back(getString(T, W, "param_type.type"));
+    else
+      M.Types.push_back(getString(PT.at("type"), W, "param_type.type"));
+    if (M.Types.empty())
+      fail(W, "'param_type.type' needs at least one type");
+    M.Nested = PT.contains("nested") && getBool(PT.at("nested"), W, "param_type.nested");
+    E.ParamType = std::move(M);
   }
   Arg("device_arg", E.DeviceArg);
   if (J.contains("cpu_role")) {

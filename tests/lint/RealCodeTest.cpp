@@ -269,6 +269,18 @@ TEST(RealCodeTest, ThrustHeadersOfCuda13AreFound) {
   EXPECT_EQ(R.Err.find("not found"), std::string::npos) << R.Err;
 }
 
+// The thrust profile: a reduction is a device read when its first
+// parameter is device memory or a CUDA policy, also inside a template
+// argument (a device_vector's iterator), and nothing over host memory.
+TEST(RealCodeTest, ThrustReductionsOverDeviceMemoryAreReadsOnTheHost) {
+  if (!llvm::sys::fs::exists("/usr/local/cuda/include/cccl/thrust/version.h"))
+    GTEST_SKIP() << "no CUDA 13 toolkit (thrust in /usr/local/cuda/include/cccl)";
+  ProcessResult R = lint({"--no-cache", "--format=json", "--checks=-*,mlperf-materialize-in-loop", "thrust_loop.cu"});
+  EXPECT_EQ(findings(R.Out), (std::vector<std::string>{"29 mlperf-materialize-in-loop", "30 mlperf-materialize-in-loop",
+                                                       "31 mlperf-materialize-in-loop"}))
+      << R.Out << R.Err;
+}
+
 TEST(RealCodeTest, CudaPathThatHasNoToolkitIsAnError) {
   ProcessResult R = lint({"--cuda-path=/nonexistent/cuda", "kernel_loop_clean.cu"});
   EXPECT_EQ(R.Exit, 2) << R.Err << R.Out;
