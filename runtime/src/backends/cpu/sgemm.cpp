@@ -136,8 +136,8 @@ Choice measure(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a
 }  // namespace
 
 bool tiled_sgemm_supported() {
-  static const bool ok = __builtin_cpu_supports("avx512f");
-  return ok;
+  static const bool kSupported = __builtin_cpu_supports("avx512f");
+  return kSupported;
 }
 
 void tiled_sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
