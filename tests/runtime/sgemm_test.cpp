@@ -87,7 +87,7 @@ TEST(GemmDispatch, TheFirstProductOfAShapeClassChoosesAndLaterOnesReuseIt) {
   }
   EXPECT_GT(first["tiled_ms"].get<double>(), 0.0);
   EXPECT_GT(first["blas_ms"].get<double>(), 0.0);
-  EXPECT_EQ(first["impl"], first["tiled_ms"].get<double>() < first["blas_ms"].get<double>() ? "tiled" : "blas");
+  EXPECT_EQ(first["impl"], first["tiled_ms"].get<double>() < 0.9 * first["blas_ms"].get<double>() ? "tiled" : "blas");
 }
 
 TEST(GemmDispatch, TheModeComesFromMLPERF_CPU_GEMM) {

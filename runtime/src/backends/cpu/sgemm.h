@@ -22,7 +22,8 @@ GemmMode gemm_mode_from_env();
 
 // Runs every f32 matmul of a backend. In Auto mode, the first product of each shape class (m, n
 // and k each rounded up to a power of two, and the transposes) runs both implementations twice on
-// its own operands, and the faster serves that class in the whole process from then on (as
+// its own operands, and the faster (the tiled kernel only when at least 10% faster, so that
+// close calls stay with OpenBLAS) serves that class in the whole process from then on (as
 // cuDNN's benchmark mode: one process computes consistently, two processes may differ in the
 // last bits; MLPERF_CPU_GEMM=blas or tiled pins one). The result of that first product is the
 // chosen one's. OpenBLAS picks its kernels by CPU model and may not know a new one (0.3.21 runs
