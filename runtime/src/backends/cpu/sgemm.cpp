@@ -3,6 +3,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -108,12 +109,6 @@ ChoiceTable& choice_table() {
   return t;
 }
 
-int64_t round_up_pow2(int64_t v) {
-  int64_t p = 1;
-  while (p < v) p <<= 1;
-  return p;
-}
-
 double time_ms(const auto& f) {
   auto t0 = std::chrono::steady_clock::now();
   f();
@@ -189,7 +184,8 @@ void GemmDispatch::run(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const 
                        float* c) const {
   bool tiled = mode_ == GemmMode::Tiled;
   if (mode_ == GemmMode::Auto) {
-    ShapeClass key{round_up_pow2(m), round_up_pow2(n), round_up_pow2(k), ta, tb};
+    auto cls = [](int64_t v) { return static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(v))); };
+    ShapeClass key{cls(m), cls(n), cls(k), ta, tb};
     ChoiceTable& table = choice_table();
     std::unique_lock<std::mutex> lk(table.mu);
     auto it = table.chosen.find(key);
