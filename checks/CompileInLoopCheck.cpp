@@ -113,6 +113,8 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   std::string What;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
     What = "'" + CE->getType().getUnqualifiedType().getAsString(Result.Context->getPrintingPolicy()) + "'";
+  else if (const CXXRecordDecl *Made = profiles().madeRecord(cast<CallExpr>(E)))
+    What = "'" + Made->getQualifiedNameAsString() + "'";
   else
     What = "'" + cast<CallExpr>(E)->getDirectCallee()->getQualifiedNameAsString() + "'";
   llvm::StringRef Consequence =

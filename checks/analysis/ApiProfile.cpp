@@ -195,10 +195,7 @@ static const ProfileEntry *forCallEntries(const llvm::StringMap<std::vector<cons
   return nullptr;
 }
 
-static bool constructs(const ProfileEntry &E, const CXXConstructExpr *CE) {
-  if (CE->getConstructor()->isCopyOrMoveConstructor())
-    return false;
-  const CXXRecordDecl *RD = CE->getConstructor()->getParent();
+static bool constructsRecord(const ProfileEntry &E, const CXXRecordDecl *RD) {
   if (!E.Constructs.empty()) {
     std::string Name = plainQualifiedName(RD);
     if (llvm::is_contained(E.Constructs, Name))
@@ -212,6 +209,10 @@ static bool constructs(const ProfileEntry &E, const CXXConstructExpr *CE) {
         llvm::none_of(E.UnlessDerivedFrom, [&](const std::string &U) { return isDerivedFromName(RD, U); }))
       return true;
   return false;
+}
+
+static bool constructs(const ProfileEntry &E, const CXXConstructExpr *CE) {
+  return !CE->getConstructor()->isCopyOrMoveConstructor() && constructsRecord(E, CE->getConstructor()->getParent());
 }
 
 /// Whether \p RD is one of \p M's records, or with `nested`, has one among
@@ -346,7 +347,19 @@ std::optional<RoleMatch> ApiProfiles::matchCall(const CallExpr *CE) const {
       M = refineByArguments(E, CE, CE->getDirectCallee());
     return M.has_value();
   });
+  if (const CXXRecordDecl *RD = M ? nullptr : madeRecord(CE))
+    for (const ProfileEntry *E : Constructs)
+      if (isPrimaryRole(E->R) && constructsRecord(*E, RD))
+        return RoleMatch{E->R, E};
   return M;
+}
+
+const CXXRecordDecl *ApiProfiles::madeRecord(const CallExpr *CE) const {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  const TemplateArgumentList *Args = FD ? FD->getTemplateSpecializationArgs() : nullptr;
+  if (!Args || Args->size() == 0 || Args->get(0).getKind() != TemplateArgument::Type || !find(CE, Role::Make))
+    return nullptr;
+  return Args->get(0).getAsType()->getAsCXXRecordDecl();
 }
 
 std::optional<RoleMatch> ApiProfiles::matchConstruct(const CXXConstructExpr *CE) const {

@@ -55,6 +55,8 @@ enum class Role {
   Join,           // joins a list of tensors into one (`stack`, `cat`)
   Whole,          // a view, layout change or element-wise map of a tensor: its result carries all of it
   LoadState,      // loads saved state into an object (`value_arg`, else the method's object): a checkpoint
+  ModuleState,    // registers a tensor (`value_arg`) with a module, whose to(device) then moves it in place
+  Make,           // builds an object of its first template argument (`std::make_unique<T>`): T's construction
 };
 
 /// Refines a role; which kinds a role allows is checked at load.
@@ -223,7 +225,10 @@ public:
   void addBuiltins();
 
   /// Role of a call or construct expression (CallExpr, CXXConstructExpr).
+  /// A call of a `make` function has the role of the construction it makes.
   std::optional<RoleMatch> match(const clang::Expr *E) const;
+  /// The record a call of a `make` function builds (`std::make_unique<T>`: T), or null.
+  const clang::CXXRecordDecl *madeRecord(const clang::CallExpr *CE) const;
   /// Role of a variable's declared type (e.g. a no-grad guard).
   std::optional<RoleMatch> matchVarType(const clang::VarDecl *VD) const;
   /// A role given to a type by its `types` list (references see through).

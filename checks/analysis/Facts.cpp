@@ -47,6 +47,16 @@ bool holdsTensor(QualType T, const ApiProfiles &P) {
   return false;
 }
 
+/// A list of tensors (`at::TensorList`, `std::vector<at::Tensor>`): a
+/// class template whose first argument is a tensor type.
+bool holdsTensorList(QualType T, const ApiProfiles &P) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() == 0)
+    return false;
+  const TemplateArgument &First = Spec->getTemplateArgs()[0];
+  return First.getKind() == TemplateArgument::Type && isTensorType(First.getAsType(), P);
+}
+
 bool isUserCode(const FunctionDecl *FD, const ASTContext &Ctx) {
   return FD && FD->getLocation().isValid() && !declaredInSystemHeader(FD);
 }
@@ -117,7 +127,8 @@ llvm::SmallVector<const Expr *, 4> tensorOperands(const CallExpr *CE, const Mode
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
     Operands.push_back(MC->getImplicitObjectArgument());
   for (const Expr *Arg : CE->arguments())
-    if (!isa<CXXDefaultArgExpr>(Arg) && holdsTensor(Arg->getType(), A.profiles()))
+    if (!isa<CXXDefaultArgExpr>(Arg) &&
+        (holdsTensor(Arg->getType(), A.profiles()) || holdsTensorList(Arg->getType(), A.profiles())))
       Operands.push_back(Arg);
   return Operands;
 }
@@ -246,6 +257,8 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
     return false;
   E = stripWrappers(E);
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (A.profiles().find(CE, Role::ModuleState))
+      return false; // the module's to(device) moves what it registers
     if (auto R = A.role(CE)) {
       if (R->R == Role::Factory)
         return hostFactory(CE, A, Depth);
@@ -256,6 +269,14 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
     }
     return hostOperation(CE, A, Depth);
   }
+  // A list of tensors (`torch::stack({xs, ys})`): on the host when each is.
+  if (const auto *L = dyn_cast<CXXStdInitializerListExpr>(E))
+    return onHostAt(L->getSubExpr(), A, Depth);
+  if (const auto *IL = dyn_cast<InitListExpr>(E))
+    return IL->getNumInits() > 0 && llvm::all_of(IL->inits(), [&](const Expr *I) { return onHostAt(I, A, Depth + 1); });
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() == 1 && holdsTensorList(CE->getType(), A.profiles()))
+    return onHostAt(CE->getArg(0), A, Depth);
   // `batch.data` of a data loader's example: datasets produce host tensors.
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     if (auto R = A.profiles().matchType(ME->getBase()->getType()); R && R->R == Role::HostData)

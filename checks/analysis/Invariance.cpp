@@ -244,22 +244,69 @@ bool changedOutsideConstructors(const FieldDecl *F, const ModelAnalysis &A) {
   return Written || (P && P->fieldWritten(usrOf(F), A.mainFileName()));
 }
 
+/// The values a constructor body assigns to the field (`anchors_ = ...;`, as
+/// libtorch modules do after registering their layers); \p Unconditional is
+/// set when one of them is a statement of the body itself.
+std::vector<const Expr *> bodyAssignments(const FieldDecl *F, const Stmt *Body, bool &Unconditional) {
+  std::vector<const Expr *> Values;
+  std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool Top) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    const Expr *LHS = nullptr, *RHS = nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      LHS = BO->getLHS(), RHS = BO->getRHS();
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+      LHS = OC->getArg(0), RHS = OC->getArg(1);
+    if (const auto *ME = LHS ? dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts()) : nullptr;
+        ME && ME->getMemberDecl() == F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
+      Values.push_back(RHS);
+      Unconditional = Unconditional || Top;
+    }
+    for (const Stmt *C : S->children())
+      Walk(C,
+           Top && (isa<CompoundStmt>(S)
+                       ? isa<Expr>(C)
+                       : isa<ExprWithCleanups, CXXBindTemporaryExpr, MaterializeTemporaryExpr, ImplicitCastExpr>(S)));
+  };
+  Walk(Body, true);
+  return Values;
+}
+
+/// Whether \p Body registers the field with its module (`register_buffer("a",
+/// anchors_)`, profile role `module-state`): the module's to(device) moves it.
+bool registersField(const FieldDecl *F, const Stmt *Body, const ModelAnalysis &A) {
+  if (!Body)
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(Body))
+    if (const ProfileEntry *E = A.profiles().find(CE, Role::ModuleState))
+      if (const Expr *V = E->ValueArg ? argumentFor(CE, E->ValueArg) : nullptr; V && refersTo(V, F))
+        return true;
+  return llvm::any_of(Body->children(), [&](const Stmt *C) { return registersField(F, C, A); });
+}
+
 /// Whether every constructor of the field's class (and so every object)
-/// starts it with a value for which \p OnHost holds.
-bool initializedWith(const FieldDecl *F, llvm::function_ref<bool(const Expr *)> OnHost) {
+/// starts it with a value for which \p OnHost holds: its initializer (written
+/// in the constructor or the class), or the assignments of the constructor's
+/// body, of which one is unconditional. A field the constructor registers with
+/// its module is not host data.
+bool initializedWith(const FieldDecl *F, const ModelAnalysis &A, llvm::function_ref<bool(const Expr *)> OnHost) {
   const auto *RD = cast<CXXRecordDecl>(F->getParent());
   bool Any = false;
   for (const CXXConstructorDecl *C : RD->ctors()) {
     if (C->isCopyOrMoveConstructor() || C->isDeleted())
       continue;
     const auto *Def = dyn_cast_or_null<CXXConstructorDecl>(C->getDefinition());
-    if (!Def)
+    if (!Def || registersField(F, Def->getBody(), A))
       return false;
     const Expr *Init = nullptr;
     for (const CXXCtorInitializer *I : Def->inits())
-      if (I->getMember() == F)
-        Init = I->getInit();
-    if (!Init || !OnHost(Init))
+      if (I->getMember() == F && (I->isWritten() || isa<CXXDefaultInitExpr>(I->getInit()->IgnoreImplicit())))
+        Init = I->getInit()->IgnoreImplicit();
+    if (const auto *DI = dyn_cast_or_null<CXXDefaultInitExpr>(Init))
+      Init = DI->getExpr();
+    bool Unconditional = false;
+    std::vector<const Expr *> Assigned = bodyAssignments(F, Def->getBody(), Unconditional);
+    if (!llvm::all_of(Assigned, OnHost) || (!Unconditional && (!Init || !OnHost(Init))))
       return false;
     Any = true;
   }
@@ -497,7 +544,7 @@ const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A) {
   const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
   if (!F || changedOutsideConstructors(F, A))
     return nullptr;
-  if (NeedsHostProof && !initializedWith(F, [&](const Expr *Init) { return onHost(Init, A); }))
+  if (NeedsHostProof && !initializedWith(F, A, [&](const Expr *Init) { return onHost(Init, A); }))
     return nullptr;
   return F;
 }

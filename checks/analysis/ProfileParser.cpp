@@ -49,6 +49,8 @@ constexpr std::pair<const char *, Role> RoleNames[] = {
     {"join", Role::Join},
     {"whole", Role::Whole},
     {"load-state", Role::LoadState},
+    {"module-state", Role::ModuleState},
+    {"make", Role::Make},
 };
 
 struct KindSpec {
@@ -96,7 +98,7 @@ const std::vector<KeySpec> &keySpecs() {
       {"cpu_role", {R::ToDevice}},
       {"pair", {R::Acquire, R::Construct}},
       {"handle_arg", {R::Acquire, R::Construct, R::Release, R::Finalize, R::Pinned}},
-      {"value_arg", {R::ToDevice, R::Materialize, R::BackendChoice, R::TokenBatch, R::LoadState}},
+      {"value_arg", {R::ToDevice, R::Materialize, R::BackendChoice, R::TokenBatch, R::LoadState, R::ModuleState}},
       {"shape_specialized", {R::Step}},
       {"kernel_launch", {R::Step}},
       {"size_args", {R::Layer}},
