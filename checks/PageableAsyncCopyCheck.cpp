@@ -1,5 +1,6 @@
 #include "PageableAsyncCopyCheck.h"
 #include "analysis/DataFlow.h"
+#include "analysis/Invariance.h"
 #include "analysis/SourceUtils.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -47,11 +48,16 @@ public:
       return Origin{E};
     if (const auto *CE = dyn_cast<CallExpr>(E); CE && P.find(CE, Role::Pageable)) {
       const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+      // A container that is a private field of the object: pageable unless its class pins it.
+      if (const FieldDecl *F = MC ? ownField(MC->getImplicitObjectArgument()) : nullptr)
+        return F->getAccess() == AS_private && !pinnedField(F) ? std::optional<Origin>(Origin{E}) : std::nullopt;
       const VarDecl *Owner = MC ? namedVar(MC->getImplicitObjectArgument()) : nullptr;
       if (MC && (!Owner || !(Owner->isLocalVarDecl() || isa<ParmVarDecl>(Owner))))
-        return std::nullopt; // a member's or a global's storage: it may be registered anywhere
+        return std::nullopt; // a global's or another object's storage: it may be registered anywhere
       return Owner && pinned(Owner) ? std::nullopt : std::optional<Origin>(Origin{E});
     }
+    if (const FieldDecl *F = ownField(E))
+      return field(F, E, Depth);
     const auto *DRE = dyn_cast<DeclRefExpr>(E);
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
     if (!VD || pinned(VD))
@@ -92,6 +98,59 @@ public:
   }
 
 private:
+  /// The field \p E names on the object a method runs on (`this->buf_`), or null.
+  static const FieldDecl *ownField(const Expr *E) {
+    const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+    return ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ? dyn_cast<FieldDecl>(ME->getMemberDecl())
+                                                                        : nullptr;
+  }
+
+  /// A field of the object: an array in it, or a pointer to which its class
+  /// stores only pageable memory (`host_out_ = new float[n]` in the
+  /// constructor) and which nothing in the class pins.
+  std::optional<Origin> field(const FieldDecl *F, const Expr *E, unsigned Depth) {
+    if (pinnedField(F))
+      return std::nullopt;
+    if (F->getType()->isArrayType())
+      return Origin{E};
+    std::optional<llvm::SmallVector<const Expr *, 4>> Values =
+        F->getType()->isPointerType() ? storedValues(F) : std::nullopt;
+    std::optional<Origin> First;
+    for (const Expr *V : Values ? *Values : llvm::SmallVector<const Expr *, 4>{}) {
+      if (V->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+        continue; // no memory yet: nothing is copied from it
+      std::optional<Origin> O = pointer(V, Depth - 1);
+      if (!O)
+        return std::nullopt;
+      First = First ? First : O;
+    }
+    return First;
+  }
+
+  /// Whether a method of the field's class pins what it holds
+  /// (`cudaHostRegister(buf_, ...)`, `cudaMallocHost(&buf_, ...)`).
+  bool pinnedField(const FieldDecl *F) {
+    const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
+    if (!RD)
+      return true;
+    auto Pins = [&](const Stmt *S) {
+      const auto *CE = dyn_cast<CallExpr>(S);
+      const ProfileEntry *E = CE ? P.find(CE, Role::Pinned) : nullptr;
+      if (!E || !E->HandleArg || *E->HandleArg >= CE->getNumArgs())
+        return false;
+      const Expr *H = CE->getArg(*E->HandleArg)->IgnoreParenCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(H); U && U->getOpcode() == UO_AddrOf)
+        H = U->getSubExpr();
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(H->IgnoreParenCasts()))
+        H = MC->getImplicitObjectArgument();
+      return ownField(H) == F;
+    };
+    return llvm::any_of(RD->methods(), [&](const CXXMethodDecl *M) {
+      const FunctionDecl *Def = M->getDefinition();
+      return Def && findIn(Def->getBody(), Pins);
+    });
+  }
+
   /// A variable's value: a parameter's at the calls of its function, else its
   /// initializer's, unless it is assigned anything else.
   template <class Trace> std::optional<Origin> throughVariable(const VarDecl *VD, unsigned Depth, Trace T) {

@@ -9,6 +9,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
 
@@ -244,11 +245,16 @@ bool changedOutsideConstructors(const FieldDecl *F, const ModelAnalysis &A) {
   return Written || (P && P->fieldWritten(usrOf(F), A.mainFileName()));
 }
 
-/// The values a constructor body assigns to the field (`anchors_ = ...;`, as
-/// libtorch modules do after registering their layers); \p Unconditional is
-/// set when one of them is a statement of the body itself.
-std::vector<const Expr *> bodyAssignments(const FieldDecl *F, const Stmt *Body, bool &Unconditional) {
-  std::vector<const Expr *> Values;
+/// A plain assignment to a field of the object a method runs on
+/// (`anchors_ = ...;`); \p Unconditional: a statement of the body itself.
+struct FieldAssignment {
+  const Expr *LHS, *RHS;
+  bool Unconditional;
+};
+
+/// The plain assignments to \p F in \p Body, outside lambdas.
+std::vector<FieldAssignment> fieldAssignments(const FieldDecl *F, const Stmt *Body) {
+  std::vector<FieldAssignment> Out;
   std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool Top) {
     if (!S || isa<LambdaExpr>(S))
       return;
@@ -257,11 +263,9 @@ std::vector<const Expr *> bodyAssignments(const FieldDecl *F, const Stmt *Body, 
       LHS = BO->getLHS(), RHS = BO->getRHS();
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
       LHS = OC->getArg(0), RHS = OC->getArg(1);
-    if (const auto *ME = LHS ? dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts()) : nullptr;
-        ME && ME->getMemberDecl() == F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
-      Values.push_back(RHS);
-      Unconditional = Unconditional || Top;
-    }
+    if (const auto *ME = LHS ? dyn_cast<MemberExpr>(stripWrappers(LHS)) : nullptr;
+        ME && ME->getMemberDecl() == F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      Out.push_back({stripWrappers(LHS), RHS, Top});
     for (const Stmt *C : S->children())
       Walk(C,
            Top && (isa<CompoundStmt>(S)
@@ -269,7 +273,7 @@ std::vector<const Expr *> bodyAssignments(const FieldDecl *F, const Stmt *Body, 
                        : isa<ExprWithCleanups, CXXBindTemporaryExpr, MaterializeTemporaryExpr, ImplicitCastExpr>(S)));
   };
   Walk(Body, true);
-  return Values;
+  return Out;
 }
 
 /// Whether \p Body registers the field with its module (`register_buffer("a",
@@ -304,9 +308,10 @@ bool initializedWith(const FieldDecl *F, const ModelAnalysis &A, llvm::function_
         Init = I->getInit()->IgnoreImplicit();
     if (const auto *DI = dyn_cast_or_null<CXXDefaultInitExpr>(Init))
       Init = DI->getExpr();
-    bool Unconditional = false;
-    std::vector<const Expr *> Assigned = bodyAssignments(F, Def->getBody(), Unconditional);
-    if (!llvm::all_of(Assigned, OnHost) || (!Unconditional && (!Init || !OnHost(Init))))
+    std::vector<FieldAssignment> Assigned = fieldAssignments(F, Def->getBody());
+    bool Unconditional = llvm::any_of(Assigned, [](const FieldAssignment &FA) { return FA.Unconditional; });
+    if (!llvm::all_of(Assigned, [&](const FieldAssignment &FA) { return OnHost(FA.RHS); }) ||
+        (!Unconditional && (!Init || !OnHost(Init))))
       return false;
     Any = true;
   }
@@ -315,6 +320,57 @@ bool initializedWith(const FieldDecl *F, const ModelAnalysis &A, llvm::function_
 } // namespace
 
 bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self) { return changedIn(VD, Region, Self); }
+
+std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *F) {
+  const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
+  if (!RD || F->getAccess() != AS_private || F->isMutable() || F->getType()->isReferenceType())
+    return std::nullopt;
+  const bool Pointer = F->getType()->isPointerType();
+  auto IsField = [&](const Expr *E) {
+    const auto *ME = dyn_cast<MemberExpr>(stripWrappers(E));
+    return ME && ME->getMemberDecl() == F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+  };
+  llvm::SmallVector<const Expr *, 4> Values;
+  for (const CXXMethodDecl *M : RD->methods()) {
+    // An implicit copy or move stores what another object holds: one of these values.
+    if (isa<CXXDestructorDecl>(M) || M->isStatic() || M->isDeleted() || M->isImplicit())
+      continue;
+    const auto *Ctor = dyn_cast<CXXConstructorDecl>(M);
+    if (Ctor && Ctor->isCopyOrMoveConstructor())
+      continue; // copies a value stored by another constructor
+    const FunctionDecl *Def = M->getDefinition();
+    if (!Def || !Def->getBody()) {
+      if (Ctor || !M->isConst())
+        return std::nullopt;
+      continue;
+    }
+    if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *I : CD->inits()) {
+        const Expr *Init = I->getMember() == F ? I->getInit()->IgnoreImplicit() : nullptr;
+        if (const auto *DI = dyn_cast_or_null<CXXDefaultInitExpr>(Init))
+          Values.push_back(DI->getExpr());
+        else if (Init && I->isWritten())
+          Values.push_back(Init);
+      }
+    // Plain assignments give values; every other write to the field ends it.
+    llvm::SmallPtrSet<const Expr *, 4> Assigned;
+    for (const FieldAssignment &FA : fieldAssignments(F, Def->getBody())) {
+      Assigned.insert(FA.LHS);
+      Values.push_back(FA.RHS);
+    }
+    auto OnWrite = [&](const Expr *E, bool ByPointer) {
+      if (IsField(E) && Assigned.contains(stripWrappers(E)))
+        return false;
+      return Pointer ? IsField(E) && !ByPointer : refersTo(E, F);
+    };
+    auto OnDecl = [](const VarDecl *) { return false; };
+    WriteFinder W(OnWrite, OnDecl, nullptr);
+    W.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+    if (W.Stopped)
+      return std::nullopt;
+  }
+  return Values;
+}
 
 namespace {
 /// The statement of \p Block that holds \p S, climbing only through
@@ -537,7 +593,9 @@ const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A) {
         return nullptr;
   } else {
     ME = dyn_cast<MemberExpr>(E);
-    NeedsHostProof = true;
+    // An array of numbers in the object is host memory; a tensor may be anywhere.
+    const auto *Array = ME ? A.context().getAsConstantArrayType(ME->getType()) : nullptr;
+    NeedsHostProof = !Array || !Array->getElementType()->isArithmeticType();
   }
   if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
     return nullptr;

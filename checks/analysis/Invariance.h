@@ -60,6 +60,17 @@ const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> L
 /// on the host, or host data a factory turns into a tensor (`torch::tensor(_means)`).
 const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A);
 
+/// Every value stored into \p F, a private field, as far as this translation
+/// unit shows: its initializer in each constructor (written there, or the
+/// class's default member initializer) and each plain assignment to it in a
+/// method of its class (a constructor's body included). Null when it may hold
+/// something else: a constructor or a non-const method of the class that this
+/// translation unit does not define, or any other write to the field itself (a
+/// compound assignment, its address or a non-const reference taken, a
+/// non-const method called on it, for an array or object a write into it; for
+/// a pointer, writes through it change what it points to, not its value).
+std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *F);
+
 /// Whether \p Loop loads state that changes with its iterations into \p VD:
 /// a `load-state` call on it (`torch::load(model, paths[i])`) with an
 /// argument the loop changes. Each iteration's object is then another

@@ -792,6 +792,31 @@ bool ModelAnalysis::neverRuns(const Stmt *S) const {
   return false;
 }
 
+/// Whether \p Branch, the branch of an `if` in \p Loop, always ends by
+/// leaving the loop: a `return`, a `throw`, a call that does not return
+/// (`std::exit`, `abort`), or a `break` that ends \p Loop itself. What the
+/// branch does then runs at most once per execution of the loop (an error
+/// report before giving up), not on every step.
+bool ModelAnalysis::leavesLoop(const Stmt *Branch, const Stmt *Loop) const {
+  const Stmt *Last = Branch;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Branch))
+    Last = CS->body_empty() ? nullptr : CS->body_back();
+  if (const auto *E = dyn_cast_or_null<Expr>(Last))
+    Last = E->IgnoreImplicit();
+  if (isa_and_nonnull<ReturnStmt, CXXThrowExpr>(Last))
+    return true;
+  if (const auto *CE = dyn_cast_or_null<CallExpr>(Last);
+      CE && CE->getDirectCallee() && CE->getDirectCallee()->isNoReturn())
+    return true;
+  if (!isa_and_nonnull<BreakStmt>(Last))
+    return false;
+  // The break ends the innermost loop or switch around the branch.
+  for (const Stmt *P = parent(Branch); P; P = parent(P))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(P))
+      return P == Loop;
+  return false;
+}
+
 bool ModelAnalysis::partOfTrainingStep(const Stmt *Loop) {
   if (isTraining(Loop))
     return false;
@@ -806,13 +831,17 @@ std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
   const FunctionDecl *FD = nullptr;
   const Stmt *Child = S;
   llvm::SmallVector<const Expr *, 4> Guards;
+  llvm::SmallVector<const Stmt *, 2> Branches; // branches of ifs between S and the loop
   for (const Stmt *P = parent(S); P; Child = P, P = parent(P)) {
     if (const auto *If = dyn_cast<IfStmt>(P); If && Child == If->getThen()) {
       Guarded |= isPeriodicGuard(If->getCond());
       Guards.push_back(If->getCond());
     }
+    if (const auto *If = dyn_cast<IfStmt>(P); If && Child != If->getCond() && Child != If->getInit())
+      Branches.push_back(Child);
     if (loopKind(P) && isRepeatedBy(Child, P) && isStepLoop(P) && !partOfTrainingStep(P)) {
-      if (Guarded || isEpochLoop(P) || llvm::any_of(Guards, [&](const Expr *G) { return isOnceGuard(G, P); }))
+      if (Guarded || isEpochLoop(P) || llvm::any_of(Guards, [&](const Expr *G) { return isOnceGuard(G, P); }) ||
+          llvm::any_of(Branches, [&](const Stmt *B) { return leavesLoop(B, P); }))
         return std::nullopt;
       HotContext H;
       H.Loop = P;

@@ -192,6 +192,9 @@ private:
   /// A loop that runs parts of the model without training (a head per task)
   /// inside a loop whose own body trains: one iteration of that loop is the
   /// step, and this loop is inside it.
+  /// Whether \p Branch, a branch of an `if` inside \p Loop, always ends by
+  /// leaving it (return, throw, a call that does not return, a break of it).
+  bool leavesLoop(const clang::Stmt *Branch, const clang::Stmt *Loop) const;
   bool partOfTrainingStep(const Stmt *Loop);
   bool runsModel(const Stmt *Loop);
   /// A loop around a step loop whose own model calls only evaluate (an epoch

@@ -65,7 +65,9 @@ void f() {
   ASSERT_TRUE(S.ok());
   auto IsZeros = [](const Stmt *St) {
     const auto *CE = dyn_cast<CallExpr>(St);
-    return CE && CE->getDirectCallee() && CE->getDirectCallee()->getName() == "zeros";
+    // `b + b` calls operator+, whose name is no identifier.
+    return CE && CE->getDirectCallee() && CE->getDirectCallee()->getIdentifier() &&
+           CE->getDirectCallee()->getName() == "zeros";
   };
   EXPECT_EQ(findInFlow(S.init("c"), IsZeros), S.call("f", "zeros")) << "through b and a";
   EXPECT_EQ(findInFlow(S.init("c"), IsZeros, /*Depth=*/1), nullptr) << "a is two variables away";
