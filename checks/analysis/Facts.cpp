@@ -277,10 +277,18 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
       CE && CE->getNumArgs() == 1 && holdsTensorList(CE->getType(), A.profiles()))
     return onHostAt(CE->getArg(0), A, Depth);
-  // `batch.data` of a data loader's example: datasets produce host tensors.
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // `batch.data` of a data loader's example: datasets produce host tensors.
     if (auto R = A.profiles().matchType(ME->getBase()->getType()); R && R->R == Role::HostData)
       return true;
+    // A private field of the object a method runs on: on the host when every
+    // value its class stores into it is (`ys_(torch::randint(...))`).
+    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && isTensorType(F->getType(), A.profiles()))
+      if (std::optional<llvm::SmallVector<const Expr *, 4>> Values = storedValues(F); Values && !Values->empty())
+        return llvm::all_of(*Values, [&](const Expr *V) { return onHostAt(V, A, Depth + 1); });
+    return false;
+  }
   if (const VarDecl *V = namedVar(E); V && V->isLocalVarDecl() && V->getInit()) {
     const FunctionDecl *FD = A.owner(V->getInit());
     if (!FD || assignsTo(FD->getBody(), V))
