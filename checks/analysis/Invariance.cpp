@@ -331,6 +331,9 @@ std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *
     return ME && ME->getMemberDecl() == F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
   };
   llvm::SmallVector<const Expr *, 4> Values;
+  // The class's default member initializer: what an implicit constructor stores.
+  if (const Expr *Default = F->getInClassInitializer())
+    Values.push_back(Default);
   for (const CXXMethodDecl *M : RD->methods()) {
     // An implicit copy or move stores what another object holds: one of these values.
     if (isa<CXXDestructorDecl>(M) || M->isStatic() || M->isDeleted() || M->isImplicit())
@@ -345,13 +348,9 @@ std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *
       continue;
     }
     if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
-      for (const CXXCtorInitializer *I : CD->inits()) {
-        const Expr *Init = I->getMember() == F ? I->getInit()->IgnoreImplicit() : nullptr;
-        if (const auto *DI = dyn_cast_or_null<CXXDefaultInitExpr>(Init))
-          Values.push_back(DI->getExpr());
-        else if (Init && I->isWritten())
-          Values.push_back(Init);
-      }
+      for (const CXXCtorInitializer *I : CD->inits())
+        if (I->getMember() == F && I->isWritten())
+          Values.push_back(I->getInit()->IgnoreImplicit());
     // Plain assignments give values; every other write to the field ends it.
     llvm::SmallPtrSet<const Expr *, 4> Assigned;
     for (const FieldAssignment &FA : fieldAssignments(F, Def->getBody())) {

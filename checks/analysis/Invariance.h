@@ -61,8 +61,8 @@ const Stmt *outermostInvariantLoop(const Expr *E, llvm::ArrayRef<const Stmt *> L
 const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A);
 
 /// Every value stored into \p F, a private field, as far as this translation
-/// unit shows: its initializer in each constructor (written there, or the
-/// class's default member initializer) and each plain assignment to it in a
+/// unit shows: the class's default member initializer, the initializer each
+/// constructor writes for it, and each plain assignment to it in a
 /// method of its class (a constructor's body included). Null when it may hold
 /// something else: a constructor or a non-const method of the class that this
 /// translation unit does not define, or any other write to the field itself (a

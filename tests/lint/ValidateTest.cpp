@@ -231,7 +231,9 @@ TEST(ValidateTest, PairsThatCannotRunHereSayWhatTheyNeed) {
   ProcessResult NoToolkit = F.validate({"--no-store", "--json", Json});
   ASSERT_EQ(NoToolkit.Exit, 0) << NoToolkit.Err;
   EXPECT_EQ(NoToolkit.Err.find("building the fixture programs"), std::string::npos) << NoToolkit.Err;
-  for (const auto &Res : nlohmann::json::parse(readFile(Json))["results"])
+  // Named: a range-for over a member of a temporary reads freed memory (C++17).
+  nlohmann::json Report = nlohmann::json::parse(readFile(Json));
+  for (const auto &Res : Report["results"])
     if (Res["check"] == "mlperf-alloc-in-loop")
       EXPECT_EQ(Res.value("note", ""), "needs a CUDA device; this build found no cuda to build its programs with");
 
