@@ -1,6 +1,9 @@
 // Self-contained GPU check (no gtest, no Google Benchmark): cross-checks the cuda backend
 // against the reference on random inputs, then times a few workloads and prints a table.
 // Run by scripts/gpu-check.sh. Exit status 0: all checks passed (or no GPU: 77 = skipped).
+#include <stdlib.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -100,6 +103,44 @@ double median_ms(int reps, F&& f) {
   return v[v.size() / 2];
 }
 
+// What compiling a training step costs through NVRTC (one module per executable): a fresh
+// executable's first step minus a steady step, and the backend's compile seconds; cold (no
+// persistent cache) and from a warm persistent cache (MLPERF_KERNEL_CACHE_DIR).
+void compile_times(const std::shared_ptr<rt::Backend>& gpu) {
+  const std::vector<int64_t> sizes{784, 512, 512, 10};
+  auto measure = [&](const char* what) {
+    std::vector<double> wall, nvrtc;
+    int64_t kernels = 0;
+    for (int rep = 0; rep < 3; ++rep) {
+      Trainer t(gpu, sizes, 128);
+      rt::Stats before = gpu->stats();
+      auto t0 = std::chrono::steady_clock::now();
+      t.run();
+      double first = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      rt::Stats after = gpu->stats();
+      double steady = median_ms(5, [&] { t.run(); });
+      wall.push_back(first - steady);
+      nvrtc.push_back((after.compile_seconds - before.compile_seconds) * 1e3);
+      kernels = after.compilations - before.compilations;
+    }
+    std::sort(wall.begin(), wall.end());
+    std::sort(nvrtc.begin(), nvrtc.end());
+    std::printf("  %-44s %8.1f ms first step - steady step, %8.1f ms compiling (%lld compilations; medians of 3)\n",
+                what, wall[1], nvrtc[1], static_cast<long long>(kernels));
+  };
+  std::printf("\ncompile (MLP 784-512-512-10 Adam training step, b128):\n");
+  unsetenv("MLPERF_KERNEL_CACHE_DIR");
+  measure("cold (no persistent cache)");
+  char dir[] = "/tmp/mlperf-gpu-check-XXXXXX";
+  if (mkdtemp(dir)) {
+    setenv("MLPERF_KERNEL_CACHE_DIR", dir, 1);
+    Trainer(gpu, sizes, 128).run();  // fills the cache
+    measure("warm persistent cache");
+    unsetenv("MLPERF_KERNEL_CACHE_DIR");
+    std::system(("rm -rf " + std::string(dir)).c_str());
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -170,6 +211,8 @@ int main() {
     failures += !ok;
     std::printf("  %-4s %-46s max loss diff %.2e\n", ok ? "ok" : "FAIL", "MLP 784-512-512-10 Adam, 5 steps", worst);
   }
+
+  compile_times(gpu);
 
   std::printf("\nbenchmarks (median ms):\n");
   const int64_t n = 16 << 20;

@@ -1,7 +1,10 @@
 #include "validate/Measure.h"
 
+#include "support/SafeIO.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
 #include <unistd.h>
@@ -42,9 +45,32 @@ RunOutput readReport(const std::string &Program, const std::string &Stdout, cons
 }
 } // namespace
 
+namespace {
+/// What a run that ended with \p Status (as ExecuteAndWait returns it) says.
+RunOutput outcome(const std::string &Program, int Status, const std::string &ExecError, const std::string &Stdout,
+                  const std::string &Stderr) {
+  RunOutput Out;
+  if (Status == NotMeasurableHereStatus) {
+    llvm::StringRef Reason = llvm::StringRef(Stderr).rtrim();
+    Reason = Reason.substr(Reason.rfind('\n') + 1);
+    Out.NotHere = true;
+    Out.Problem = Reason.empty() ? "the program says this machine cannot run it (exit status 77)" : Reason.str();
+    return Out;
+  }
+  if (Status != 0) {
+    Out.Problem = Program +
+                  (Status == -2 ? " timed out"
+                   : Status < 0 ? " could not run: " + ExecError
+                                : " exited with status " + std::to_string(Status)) +
+                  "\n" + Stdout + Stderr;
+    return Out;
+  }
+  return readReport(Program, Stdout, Stderr);
+}
+} // namespace
+
 RunOutput runFixture(const std::string &Program, const std::vector<std::string> &Args, const std::string &Backend,
                      unsigned TimeoutSeconds) {
-  RunOutput Out;
   llvm::SmallString<128> OutFile, ErrFile;
   llvm::sys::fs::createTemporaryFile("mlperf-fixture", "out", OutFile);
   llvm::sys::fs::createTemporaryFile("mlperf-fixture", "err", ErrFile);
@@ -69,22 +95,101 @@ RunOutput runFixture(const std::string &Program, const std::vector<std::string> 
   std::string Stdout = Read(OutFile), Stderr = Read(ErrFile);
   llvm::sys::fs::remove(OutFile);
   llvm::sys::fs::remove(ErrFile);
-  if (Status == NotMeasurableHereStatus) {
-    llvm::StringRef Reason = llvm::StringRef(Stderr).rtrim();
-    Reason = Reason.substr(Reason.rfind('\n') + 1);
-    Out.NotHere = true;
-    Out.Problem = Reason.empty() ? "the program says this machine cannot run it (exit status 77)" : Reason.str();
+  return outcome(Program, Status, ExecError, Stdout, Stderr);
+}
+
+namespace {
+std::string runKey(llvm::StringRef Name, const std::vector<std::string> &Args, llvm::StringRef Backend) {
+  std::string Key = (Name + "\n" + Backend).str();
+  for (const std::string &A : Args)
+    Key += "\n" + A;
+  return Key;
+}
+
+std::string describeRun(llvm::StringRef Name, const std::vector<std::string> &Args, llvm::StringRef Backend) {
+  std::string Text = Name.str();
+  for (const std::string &A : Args)
+    Text += " " + A;
+  return Text + " (" + (Backend.empty() ? std::string("no backend named") : "backend " + Backend.str()) + ")";
+}
+} // namespace
+
+llvm::Expected<RecordedRuns> RecordedRuns::load(const std::string &Path) {
+  auto Buf = lint::readInputFile(Path, "recorded fixture runs", lint::MaxSourceBytes);
+  if (!Buf)
+    return Buf.takeError();
+  auto Fail = [&](unsigned Line, const std::string &Problem) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s:%u: %s", Path.c_str(), Line, Problem.c_str());
+  };
+  RecordedRuns R;
+  R.Path = Path;
+  llvm::StringRef Rest = (*Buf)->getBuffer();
+  for (unsigned Line = 1; !Rest.empty(); ++Line) {
+    auto [Text, Tail] = Rest.split('\n');
+    Rest = Tail;
+    if (Text.trim().empty())
+      continue;
+    if (llvm::Error E = lint::checkNesting(Text, Path))
+      return std::move(E);
+    nlohmann::json J = nlohmann::json::parse(Text.begin(), Text.end(), nullptr, false);
+    if (J.is_discarded() || !J.is_object())
+      return Fail(Line, "not a JSON object");
+    if (J.contains("machine")) {
+      if (!J["machine"].is_string())
+        return Fail(Line, "\"machine\" is not a string");
+      R.Machine = J["machine"].get<std::string>();
+      continue;
+    }
+    auto String = [&](const char *Key) -> const nlohmann::json * {
+      auto It = J.find(Key);
+      return It != J.end() && It->is_string() ? &*It : nullptr;
+    };
+    auto Args = J.find("args");
+    auto Status = J.find("status");
+    if (!String("program") || !String("backend") || !String("stdout") || !String("stderr") || Args == J.end() ||
+        !Args->is_array() || Status == J.end() || !Status->is_number_integer())
+      return Fail(Line, "a run needs \"program\", \"backend\", \"stdout\" and \"stderr\" (strings), \"args\" "
+                        "(an array of strings) and \"status\" (an integer)");
+    std::vector<std::string> A;
+    for (const nlohmann::json &X : *Args) {
+      if (!X.is_string())
+        return Fail(Line, "\"args\" holds something other than a string");
+      A.push_back(X.get<std::string>());
+    }
+    std::string Program = J["program"].get<std::string>();
+    if (Program.empty() || Program.find('/') != std::string::npos)
+      return Fail(Line, "\"program\" must be a program's file name, not '" + Program + "'");
+    R.Runs[runKey(Program, A, J["backend"].get<std::string>())].push_back(
+        {Status->get<int>(), J["stdout"].get<std::string>(), J["stderr"].get<std::string>()});
+  }
+  if (R.Runs.empty())
+    return Fail(1, "no recorded runs");
+  return R;
+}
+
+bool RecordedRuns::has(llvm::StringRef Name, llvm::StringRef Backend) const {
+  std::string Prefix = (Name + "\n" + Backend).str();
+  auto It = Runs.lower_bound(Prefix);
+  return It != Runs.end() && llvm::StringRef(It->first).starts_with(Prefix) &&
+         (It->first.size() == Prefix.size() || It->first[Prefix.size()] == '\n');
+}
+
+RunOutput RecordedRuns::take(const std::string &Program, const std::vector<std::string> &Args,
+                             const std::string &Backend) {
+  std::string Name = llvm::sys::path::filename(Program).str();
+  std::string Key = runKey(Name, Args, Backend);
+  auto It = Runs.find(Key);
+  unsigned &Next = Taken[Key];
+  if (It == Runs.end() || Next >= It->second.size()) {
+    RunOutput Out;
+    Out.Problem = Path + " holds " + std::to_string(It == Runs.end() ? 0 : It->second.size()) + " runs of " +
+                  describeRun(Name, Args, Backend) +
+                  "; validate asked for more (record with the same --backend, "
+                  "--repeat and --quick as this run)";
     return Out;
   }
-  if (Status != 0) {
-    Out.Problem = Program +
-                  (Status == -2 ? " timed out"
-                   : Status < 0 ? " could not run: " + ExecError
-                                : " exited with status " + std::to_string(Status)) +
-                  "\n" + Stdout + Stderr;
-    return Out;
-  }
-  return readReport(Program, Stdout, Stderr);
+  const Run &R = It->second[Next++];
+  return outcome(Program, R.Status, "", R.Stdout, R.Stderr);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -54,6 +55,32 @@ struct RunOutput {
 /// or exits with status 77 and says on stderr what this machine lacks.
 RunOutput runFixture(const std::string &Program, const std::vector<std::string> &Args, const std::string &Backend,
                      unsigned TimeoutSeconds);
+
+/// Fixture programs' runs recorded on another machine (one with a GPU but no
+/// LLVM: scripts/record-fixture-runs.py), for `validate --recorded=FILE`:
+/// JSON lines, an optional {"machine": "..."} and one object per run with
+/// "program" (file name), "args", "backend", "status", "stdout" and "stderr".
+/// Runs of one program, arguments and backend are taken in recorded order.
+class RecordedRuns {
+public:
+  /// The runs in \p Path, or one line naming the file, the line and the problem.
+  static llvm::Expected<RecordedRuns> load(const std::string &Path);
+  /// Whether runs of program file \p Name on \p Backend were recorded.
+  bool has(llvm::StringRef Name, llvm::StringRef Backend) const;
+  /// The next recorded run of \p Program (its file name counts) as runFixture
+  /// would return it, or a failed run saying that the record holds no more.
+  RunOutput take(const std::string &Program, const std::vector<std::string> &Args, const std::string &Backend);
+  const std::string &machine() const { return Machine; }
+
+private:
+  struct Run {
+    int Status;
+    std::string Stdout, Stderr;
+  };
+  std::map<std::string, std::vector<Run>> Runs; // program, backend, args: one per line
+  std::map<std::string, unsigned> Taken;
+  std::string Path, Machine;
+};
 
 /// The metric \p Id of one run (per step where the table says so).
 std::optional<double> metricOf(const nlohmann::json &Report, llvm::StringRef Id);

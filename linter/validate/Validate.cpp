@@ -58,11 +58,16 @@ struct CommandLine {
   cl::opt<std::string> Device{"device",
                               cl::desc("Device model of the estimates --calibrate compares (as the linter's)"),
                               cl::value_desc("name|file.json"), cl::cat(Category)};
+  cl::opt<std::string> Recorded{
+      "recorded",
+      cl::desc("Take the programs' runs from this record made on another machine (scripts/record-fixture-runs.py) "
+               "instead of running them; no fix-it check"),
+      cl::value_desc("file"), cl::cat(Category)};
 
   ~CommandLine() {
-    for (cl::Option *O :
-         std::initializer_list<cl::Option *>{&Backend, &Engine, &Checks, &Repeat, &Quick, &Json, &Html, &Results,
-                                             &NoStore, &NoFixCheck, &BuildDir, &Fixtures, &Calibrate, &Device})
+    for (cl::Option *O : std::initializer_list<cl::Option *>{&Backend, &Engine, &Checks, &Repeat, &Quick, &Json, &Html,
+                                                             &Results, &NoStore, &NoFixCheck, &BuildDir, &Fixtures,
+                                                             &Calibrate, &Device, &Recorded})
       O->removeArgument();
   }
 };
@@ -72,6 +77,8 @@ struct Options {
   unsigned Repeat = 5;
   bool Quick = false, Store = true, FixCheck = true, Calibrate = false;
   std::string Device;
+  /// --recorded: the programs' runs come from this record, not from running them.
+  std::shared_ptr<RecordedRuns> Recorded;
   /// The engines BuildDir's configuration found (fixtures/bin/engines.txt);
   /// none when it does not say.
   std::optional<std::vector<std::string>> Engines;
@@ -116,6 +123,13 @@ llvm::Expected<Options> parse(int Argc, const char **Argv) {
     return Fail("--repeat needs a positive number");
   if (O.Quick)
     O.Repeat = 1;
+  if (!CL.Recorded.empty()) {
+    auto Runs = RecordedRuns::load(CL.Recorded);
+    if (!Runs)
+      return Fail(llvm::toString(Runs.takeError()));
+    O.Recorded = std::make_shared<RecordedRuns>(std::move(*Runs));
+    O.FixCheck = false; // the fixed programs are built here, by this linter
+  }
   O.Engines = builtEngines(O.BuildDir);
   // An installed binary has no fixtures: they are programs built with the
   // checkout they come from.
@@ -161,6 +175,11 @@ std::string program(const Options &O, const Manifest &M, const FixturePair &P, b
   return O.BuildDir + "/fixtures/bin/" + programName(M, P, Bad);
 }
 
+/// One run of \p Program: run here, or taken from the recorded runs.
+RunOutput run(const Options &O, const std::string &Program, const std::vector<std::string> &Args) {
+  return O.Recorded ? O.Recorded->take(Program, Args, O.Backend) : runFixture(Program, Args, O.Backend, 600);
+}
+
 /// Whether the build directory builds \p P's programs: a pair with programs
 /// whose engine its configuration found (all engines, when it does not say).
 bool engineBuilt(const Options &O, const FixturePair &P) {
@@ -172,6 +191,8 @@ bool engineBuilt(const Options &O, const FixturePair &P) {
 /// Builds the fixture programs when some are missing; "" or the problem.
 std::string ensureBuilt(const Options &O, const std::vector<Manifest> &Ms) {
   bool Missing = false;
+  if (O.Recorded)
+    return "";
   for (const Manifest &M : Ms)
     for (const FixturePair &P : M.Pairs)
       if (engineBuilt(O, P))
@@ -211,7 +232,7 @@ std::optional<FixCheck> verifyFix(const Options &O, const Manifest &M, const Fix
     F.Summary = "the fixed program " + Bin + " was not built: the fixed source does not compile";
     return F;
   }
-  RunOutput Run = runFixture(Bin, RunArgs, O.Backend, 600);
+  RunOutput Run = run(O, Bin, RunArgs);
   if (!Run.Ok) {
     F.Summary = "the fixed program failed: " + Run.Problem;
     return F;
@@ -317,10 +338,10 @@ std::optional<RunOutput> runBoth(const Options &O, const FixturePair &P, const s
                                  const std::string &Good, const std::vector<std::string> &Args, PairResult &R,
                                  Runs &Out) {
   for (unsigned I = 0; I < O.Repeat; ++I) {
-    RunOutput B = runFixture(Bad, Args, O.Backend, 600);
+    RunOutput B = run(O, Bad, Args);
     if (!B.Ok)
       return B;
-    RunOutput G = runFixture(Good, Args, O.Backend, 600);
+    RunOutput G = run(O, Good, Args);
     if (!G.Ok)
       return G;
     if (!sameResult(B.Checksum, G.Checksum, P.Tolerance)) {
@@ -363,16 +384,22 @@ PairResult measurePair(const Options &O, const Manifest &M, const FixturePair &P
   };
   if (P.Bad.empty())
     return NotHere("needs " + P.Needs);
-  if (!engineBuilt(O, P))
-    return NotHere("needs " + (P.Needs.empty() ? P.Engine : P.Needs) + "; this build found no " + P.Engine +
-                   " to build its programs with");
-  for (const std::string &Prog : {Bad, Good})
-    if (!llvm::sys::fs::exists(Prog))
-      return Fail("fixture program " + Prog + " was not built (see the build output of target mlperf_fixtures)");
+  if (O.Recorded) {
+    if (!O.Recorded->has(programName(M, P, true), O.Backend))
+      return NotHere("its programs' runs were not recorded" +
+                     (O.Backend.empty() ? std::string() : " on backend " + O.Backend));
+  } else {
+    if (!engineBuilt(O, P))
+      return NotHere("needs " + (P.Needs.empty() ? P.Engine : P.Needs) + "; this build found no " + P.Engine +
+                     " to build its programs with");
+    for (const std::string &Prog : {Bad, Good})
+      if (!llvm::sys::fs::exists(Prog))
+        return Fail("fixture program " + Prog + " was not built (see the build output of target mlperf_fixtures)");
+  }
   auto Stop = [&](const RunOutput &Run) { return Run.NotHere ? NotHere(Run.Problem) : Fail(Run.Problem); };
   if (!O.Quick)
     for (const std::string &Prog : {Bad, Good})
-      if (RunOutput W = runFixture(Prog, Args, O.Backend, 600); !W.Ok)
+      if (RunOutput W = run(O, Prog, Args); !W.Ok)
         return Stop(W);
   Runs Measured;
   if (std::optional<RunOutput> Failed = runBoth(O, P, Bad, Good, Args, R, Measured))
@@ -507,7 +534,9 @@ llvm::Expected<std::vector<Manifest>> selectManifests(const Options &O, std::vec
 /// Measures every pair of \p Selected; true when one failed.
 bool measureAll(const Options &O, const std::vector<Manifest> &Selected, ValidationRun &Run) {
   bool Failed = false;
-  Run.Machine = machineDescription();
+  Run.Machine = O.Recorded ? "recorded on " + (O.Recorded->machine().empty() ? std::string("another machine")
+                                                                             : O.Recorded->machine())
+                           : machineDescription();
   Run.Date = now();
   Run.Repeat = O.Repeat;
   for (const Manifest &M : Selected)

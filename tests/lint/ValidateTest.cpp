@@ -6,6 +6,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -285,6 +286,108 @@ TEST(ValidateTest, OptionsAreLlvmCommandLineOptions) {
                                       "--build-dir", F.Dir + "/build", "--json=" + Json});
   EXPECT_EQ(R.Exit, 0) << R.Err;
   EXPECT_EQ(nlohmann::json::parse(readFile(Json))["results"][0]["verdict"], "confirmed");
+}
+
+/// One recorded run of \p Program (scripts/record-fixture-runs.py's format).
+std::string recordedRun(const std::string &Program, int Waits, int Status = 0, const std::string &Backend = "cuda") {
+  nlohmann::json Stdout = {{"checksum", 1.0}, {"steps", 10}, {"stats", {{"waits", Waits}}}};
+  return nlohmann::json({{"program", Program},
+                         {"args", nlohmann::json::array()},
+                         {"backend", Backend},
+                         {"status", Status},
+                         {"stdout", Status ? std::string("") : "starting\n" + Stdout.dump() + "\n"},
+                         {"stderr", Status == 77 ? "needs a CUDA device: none here\n" : ""}})
+             .dump() +
+         "\n";
+}
+
+// Runs recorded on another machine (a GPU one without the linter) are reported and calibrated
+// here as if the programs had run: none of them runs here.
+TEST(ValidateTest, RecordedRunsAreReportedAsIfTheProgramsRanHere) {
+  FakeFixture F;
+  std::string Record = F.Dir + "/runs.jsonl", Json = F.Dir + "/v.json";
+  std::ofstream(Record) << R"({"machine": "Xeon, 16 cpus; GPU NVIDIA H200"})" << "\n"
+                        << recordedRun("fx_broken_bad", 30) << recordedRun("fx_broken_good", 2);
+  ProcessResult R = F.validate({"--no-store", "--backend=cuda", "--recorded=" + Record, "--json", Json});
+  EXPECT_EQ(R.Exit, 0) << R.Out << R.Err;
+  EXPECT_FALSE(F.ran()) << "a recorded program was run";
+  nlohmann::json J = nlohmann::json::parse(readFile(Json));
+  EXPECT_EQ(J["machine"], "recorded on Xeon, 16 cpus; GPU NVIDIA H200") << J.dump(2);
+  EXPECT_EQ(J["results"][0]["verdict"], "confirmed");
+  EXPECT_DOUBLE_EQ(J["results"][0]["ratio"]["median"].get<double>(), 15.0);
+
+  // Runs are taken in order and not reused: a second measured run of each side is not there.
+  ProcessResult More = runProcess(MLPERF_LINT_BINARY, {"validate", "--repeat=2", "--no-store", "--backend=cuda",
+                                                       "--fixtures", F.Dir + "/fixtures", "--recorded=" + Record});
+  EXPECT_EQ(More.Exit, 1) << More.Out << More.Err;
+  EXPECT_NE(More.Err.find(Record + " holds 1 runs of fx_broken_bad (backend cuda); validate asked for more"),
+            std::string::npos)
+      << More.Err;
+  // Another backend's runs were not recorded: not measurable, not failed.
+  ProcessResult Other = F.validate({"--no-store", "--backend=reference", "--recorded=" + Record});
+  EXPECT_EQ(Other.Exit, 0) << Other.Err;
+  EXPECT_NE(Other.Err.find("not measurable here: its programs' runs were not recorded on backend reference"),
+            std::string::npos)
+      << Other.Err;
+  // A program that said "not on this machine" there says so here.
+  std::ofstream(Record) << recordedRun("fx_broken_bad", 0, 77) << recordedRun("fx_broken_good", 0, 77);
+  ProcessResult NotThere = F.validate({"--no-store", "--backend=cuda", "--recorded=" + Record});
+  EXPECT_EQ(NotThere.Exit, 0) << NotThere.Err;
+  EXPECT_NE(NotThere.Err.find("not measurable here: needs a CUDA device: none here"), std::string::npos)
+      << NotThere.Err;
+  EXPECT_FALSE(F.ran());
+}
+
+TEST(ValidateTest, ABadRecordIsOneLineNamingItsLine) {
+  FakeFixture F;
+  std::string Record = F.Dir + "/runs.jsonl";
+  auto Run = [&](const std::string &Text) {
+    std::ofstream(Record) << Text;
+    return F.validate({"--no-store", "--backend=cuda", "--recorded=" + Record});
+  };
+  std::pair<std::string, std::string> Cases[] = {
+      {recordedRun("fx_broken_bad", 1) + "{not json\n", Record + ":2: not a JSON object"},
+      {R"({"program": "fx_broken_bad", "args": [], "backend": "cuda"})", Record + ":1: a run needs \"program\""},
+      {R"({"program": "../fx_broken_bad", "args": [], "backend": "", "status": 0, "stdout": "", "stderr": ""})",
+       Record + ":1: \"program\" must be a program's file name, not '../fx_broken_bad'"},
+      {R"({"program": "p", "args": [1], "backend": "", "status": 0, "stdout": "", "stderr": ""})",
+       Record + ":1: \"args\" holds something other than a string"},
+      {std::string(300, '[') + "\n", Record}, // nested too deep for the parser
+      {"\n\n", Record + ":1: no recorded runs"},
+  };
+  for (const auto &[Text, Expected] : Cases) {
+    ProcessResult R = Run(Text);
+    EXPECT_EQ(R.Exit, 2) << Text;
+    EXPECT_EQ(lines(R.Err), 1u) << R.Err;
+    EXPECT_NE(R.Err.find(Expected), std::string::npos) << Expected << "\n" << R.Err;
+  }
+  ProcessResult Missing = F.validate({"--no-store", "--recorded=" + F.Dir + "/absent.jsonl"});
+  EXPECT_EQ(Missing.Exit, 2);
+  EXPECT_NE(Missing.Err.find(F.Dir + "/absent.jsonl: cannot read recorded fixture runs"), std::string::npos)
+      << Missing.Err;
+  EXPECT_FALSE(F.ran());
+}
+
+// scripts/record-fixture-runs.py runs the programs as validate would and writes what validate
+// --recorded reads back.
+TEST(ValidateTest, TheRecorderWritesWhatValidateReplays) {
+  auto Python = llvm::sys::findProgramByName("python3");
+  if (!Python)
+    GTEST_SKIP() << "python3 is not installed";
+  FakeFixture F;
+  std::string Record = F.Dir + "/runs.jsonl";
+  ProcessResult Rec =
+      runProcess(*Python, {MLPERF_SOURCE_DIR "/scripts/record-fixture-runs.py", "--build-dir", F.Dir + "/build",
+                           "--fixtures", F.Dir + "/fixtures", "--backend", "cuda", "--quick", "-o", Record});
+  ASSERT_EQ(Rec.Exit, 0) << Rec.Err;
+  EXPECT_NE(Rec.Err.find("2 runs in " + Record), std::string::npos) << Rec.Err;
+  ASSERT_TRUE(F.ran());
+  llvm::sys::fs::remove(F.Dir + "/ran");
+  ProcessResult R = F.validate({"--no-store", "--backend=cuda", "--recorded=" + Record});
+  EXPECT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Out.find("mlperf-sync-in-loop"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("confirmed"), std::string::npos) << R.Out;
+  EXPECT_FALSE(F.ran());
 }
 
 // Issue 26: no output of validate replaces a fixture file (or writes through a link to one).
