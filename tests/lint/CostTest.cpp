@@ -333,6 +333,59 @@ TEST(CostCalibration, QuickValidateCountsAgreeWithinTwofold) {
   llvm::sys::fs::remove_directories(Dir);
 }
 
+// The runs recorded on an H200 (bench/results/h200-2026-12-04), reported and calibrated here as
+// validate --recorded does: the verdicts those runs give, and every counted event within 2x of
+// what the GPU counted. Recorded runs are fixed data, so this is exact; times are not asserted.
+TEST(CostCalibration, TheH200RecordAgreesInItsCounts) {
+  const std::string Results = MLPERF_SOURCE_DIR "/bench/results/h200-2026-12-04";
+  std::string Dir = ::testing::TempDir() + "/mlperf-calibrate-h200-" + std::to_string(::getpid());
+  llvm::sys::fs::create_directories(Dir);
+  std::string Json = Dir + "/v.json";
+  ProcessResult R = runProcess(
+      MLPERF_LINT_BINARY,
+      {"validate", "--backend=cuda", "--repeat=5", "--no-store", "--calibrate",
+       "--recorded=" + Results + "/runs-cuda.jsonl", "--device=" + Results + "/device-cuda.json", "--json", Json,
+       "--checks=mlperf-sync-in-loop,mlperf-materialize-in-loop,mlperf-compile-in-loop,mlperf-per-element-read"});
+  ASSERT_EQ(R.Exit, 0) << R.Out << R.Err;
+  nlohmann::json J = nlohmann::json::parse(readFile(Json));
+  EXPECT_NE(J["machine"].get<std::string>().find("recorded on Intel(R) Xeon(R) Processor, 16 cpus; GPU NVIDIA H200"),
+            std::string::npos)
+      << J["machine"];
+  std::map<std::string, std::string> Verdicts;
+  for (const auto &Res : J["results"])
+    Verdicts[Res["check"].get<std::string>() + "/" + Res["engine"].get<std::string>() + "/" +
+             Res["metric"].get<std::string>()] = Res["verdict"];
+  std::map<std::string, std::string> Expected = {{"mlperf-sync-in-loop/runtime/syncs", "confirmed"},
+                                                 {"mlperf-materialize-in-loop/runtime/syncs", "confirmed"},
+                                                 {"mlperf-materialize-in-loop/libtorch/syncs", "confirmed"},
+                                                 {"mlperf-compile-in-loop/runtime/compilations", "confirmed"},
+                                                 {"mlperf-compile-in-loop/runtime/step_time", "confirmed"},
+                                                 {"mlperf-compile-in-loop/libtorch/step_time", "confirmed"},
+                                                 {"mlperf-per-element-read/libtorch/step_time", "confirmed"},
+                                                 // libtorch's sync is a torch::cuda::synchronize the observers do not
+                                                 // count; its time difference is within the noise of five runs.
+                                                 {"mlperf-sync-in-loop/libtorch/step_time", "not measurable here"}};
+  EXPECT_EQ(Verdicts, Expected);
+  std::set<std::string> Compared;
+  for (const auto &Row : J["calibration"]) {
+    std::string Name = Row["check"].get<std::string>() + " (" + Row["engine"].get<std::string>() + ")";
+    EXPECT_EQ(Row["device"], "measured-cuda") << Name;
+    for (const auto &E : Row["events"]) {
+      if (E["ratio"].is_null())
+        continue; // an event the programs do not count (d2h bytes in libtorch)
+      EXPECT_GE(E["ratio"].get<double>(), 0.5) << Name << " " << E.dump();
+      EXPECT_LE(E["ratio"].get<double>(), 2.0) << Name << " " << E.dump();
+      Compared.insert(Name + ":" + E["kind"].get<std::string>());
+    }
+  }
+  EXPECT_EQ(Compared,
+            (std::set<std::string>{"mlperf-sync-in-loop (runtime):syncs", "mlperf-materialize-in-loop (runtime):syncs",
+                                   "mlperf-materialize-in-loop (libtorch):syncs",
+                                   "mlperf-compile-in-loop (runtime):compilations",
+                                   "mlperf-per-element-read (libtorch):syncs"}));
+  llvm::sys::fs::remove_directories(Dir);
+}
+
 /// The facts a check hands over, read back from its note.
 std::vector<CostFacts> factsOf(const std::string &Source, const std::string &Checks, bool On) {
   std::map<std::string, std::string> Options;
