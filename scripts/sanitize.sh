@@ -20,6 +20,7 @@ WHAT="${1:-all}"
 NOT_HERE="PluginTest.*:EditorTest.AleClangTidyRecipeShowsTheFinding:ModelMemoryTest.ListedExplainedAndInThePlugin"
 NOT_HERE="$NOT_HERE:ModelMemoryTest.EstimateIsWithinAQuarterOfTheMeasuredPeak:ModelMemoryTest.F32RunsOutOfDeviceMemoryWhereF16Fits"
 NOT_HERE="$NOT_HERE:ValidateTest.LibtorchPairsCountWithLibtorchsObservers:Backends/ValidateBackendTest.*"
+NOT_HERE="$NOT_HERE:CostCalibration.QuickValidateCountsAgreeWithinTwofold:CostCalibration.TheH200RecordAgreesInItsCounts"
 FUZZ_TARGETS="fuzz_api_profile fuzz_config fuzz_compile_database fuzz_manifest fuzz_result_store fuzz_report fuzz_graph fuzz_line_filter fuzz_baseline fuzz_lsp"
 REPLAY_TARGETS="${FUZZ_TARGETS//fuzz_/fuzz_replay_}"
 
@@ -40,9 +41,11 @@ if [ "$WHAT" = asan ] || [ "$WHAT" = all ]; then
   ninja -C build-asan -j"${JOBS:-2}" mlperf-lint lint_tests runtime_tests $FUZZ_TARGETS $REPLAY_TARGETS
   if [ -z "${BUILD_ONLY:-}" ]; then
     # LLVM's crash recovery (a crashing translation unit is reported, not fatal) needs SIGSEGV
-    # for itself; leaks at exit are LLVM's deliberate ones (options registered once, a crashed
-    # translation unit's AST).
-    export ASAN_OPTIONS="handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:detect_leaks=0:abort_on_error=1"
+    # for itself, and installs a larger alternate signal stack (malloc'd) in the threads that
+    # lint; ASan's own, when on, is unmapped at thread exit whatever replaced it (munmap of
+    # LLVM's heap block: EINVAL, abort). Leaks at exit are LLVM's deliberate ones (options
+    # registered once, a crashed translation unit's AST).
+    export ASAN_OPTIONS="handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:use_sigaltstack=0:detect_leaks=0:abort_on_error=1"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     ctest --test-dir build-asan -R '^fuzz_regression_' --output-on-failure
     build-asan/tests/runtime/runtime_tests --gtest_filter="${RUNTIME_FILTER:-*}"

@@ -485,6 +485,12 @@ llvm::Expected<nlohmann::json> lintAntiPattern(const Options &O, const PairResul
   llvm::sys::fs::remove(Err);
   nlohmann::json J = nlohmann::json::parse(Report, nullptr, /*allow_exceptions=*/false);
   // Findings make the status 1; a report is what counts.
+  if (Status == 2 && J.is_object())
+    for (const nlohmann::json &D : J.value("diagnostics", nlohmann::json::array()))
+      if (D.is_object() && D.value("severity", "") == "error")
+        return Fail("it does not compile with the compile commands of " + O.BuildDir + " (" +
+                    D.value("file", std::string("?")) + ":" + std::to_string(D.value("line", 0)) + ": " +
+                    D.value("message", std::string()) + "); a build that builds its fixture programs has them");
   if (Status < 0 || Status > 1 || J.is_discarded())
     return Fail("mlperf-lint " + (Status < 0 ? "could not run: " + ExecError
                                              : "exited with status " + std::to_string(Status) + ": " + Stderr));
