@@ -2,6 +2,7 @@
 #include "DataFlow.h"
 #include "Invariance.h"
 #include "SourceUtils.h"
+#include "SummaryCollector.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -61,7 +62,41 @@ bool isUserCode(const FunctionDecl *FD, const ASTContext &Ctx) {
   return FD && FD->getLocation().isValid() && !declaredInSystemHeader(FD);
 }
 
+/// A class of the program (not a framework's) with a tensor field: a batch, an example.
+bool aggregateOfTensors(QualType T, const ApiProfiles &P) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || declaredInSystemHeader(RD) || isTensorType(T, P))
+    return false;
+  return llvm::any_of(RD->fields(), [&](const FieldDecl *F) { return isTensorType(F->getType(), P); });
+}
+
 bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth);
+
+/// Whether every value the program's function \p FD returns is on the host:
+/// its return statements where this translation unit defines it, else the
+/// project's summary of it (FunctionFacts::ReturnsHost).
+bool returnsHostAt(const FunctionDecl *FD, const ModelAnalysis &A, int Depth) {
+  if (const FunctionDecl *Def = FD->getDefinition(); Def && Def->hasBody()) {
+    bool Any = false, All = true;
+    std::function<void(const Stmt *)> Returns = [&](const Stmt *S) {
+      if (!S || !All || isa<LambdaExpr>(S))
+        return;
+      if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+        Any = true;
+        All = RS->getRetValue() && onHostAt(RS->getRetValue(), A, Depth + 1);
+        return;
+      }
+      for (const Stmt *C : S->children())
+        Returns(C);
+    };
+    Returns(Def->getBody());
+    return Any && All;
+  }
+  if (!A.project())
+    return false;
+  const FunctionFacts *F = A.project()->function(usrOf(FD), A.mainFileName());
+  return F && F->ReturnsHost;
+}
 
 /// Tensor options that name no device or the CPU (`torch::kFloat`,
 /// `TensorOptions().dtype(...)`), unlike another tensor's `options()`.
@@ -267,6 +302,10 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
       if (R->R != Role::Detach) // dropping history keeps the tensor where it is
         return R->R == Role::Materialize || R->R == Role::HostWrap;
     }
+    // A function of the program that returns host tensors (a data class's `next()`).
+    if (const FunctionDecl *FD = CE->getDirectCallee(); FD && isUserCode(FD, A.context()))
+      return (holdsTensor(CE->getType(), A.profiles()) || aggregateOfTensors(CE->getType(), A.profiles())) &&
+             returnsHostAt(FD, A, Depth);
     return hostOperation(CE, A, Depth);
   }
   // A list of tensors (`torch::stack({xs, ys})`): on the host when each is.
@@ -284,9 +323,25 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
     // A private field of the object a method runs on: on the host when every
     // value its class stores into it is (`ys_(torch::randint(...))`).
     const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    if (F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && isTensorType(F->getType(), A.profiles()))
+    if (!F || !isTensorType(F->getType(), A.profiles()))
+      return false;
+    const Expr *Base = stripWrappers(ME->getBase());
+    if (isa<CXXThisExpr>(Base->IgnoreParenImpCasts())) {
       if (std::optional<llvm::SmallVector<const Expr *, 4>> Values = storedValues(F); Values && !Values->empty())
         return llvm::all_of(*Values, [&](const Expr *V) { return onHostAt(V, A, Depth + 1); });
+      return false;
+    }
+    // A field of a batch that is on the host as a whole: returned by such a
+    // function, or a local initialized from one that nothing changes after
+    // (`Batch b = loader.next(64); b.y`).
+    if (!aggregateOfTensors(Base->getType(), A.profiles()))
+      return false;
+    if (isa<CallExpr>(Base))
+      return onHostAt(Base, A, Depth + 1);
+    if (const VarDecl *V = namedVar(Base); V && V->isLocalVarDecl() && !V->isStaticLocal() &&
+                                           !V->getType()->isReferenceType() && V->getInit() &&
+                                           unchangedAfterDeclaration(V, A))
+      return onHostAt(V->getInit(), A, Depth + 1);
     return false;
   }
   if (const VarDecl *V = namedVar(E); V && V->isLocalVarDecl() && V->getInit()) {
@@ -312,6 +367,11 @@ bool runsOnce(const Stmt *Loop) {
 }
 
 bool onHost(const Expr *E, const ModelAnalysis &A) { return onHostAt(E, A, 0); }
+
+bool returnsHost(const FunctionDecl *FD, const ModelAnalysis &A) {
+  QualType T = FD->getReturnType();
+  return (holdsTensor(T, A.profiles()) || aggregateOfTensors(T, A.profiles())) && returnsHostAt(FD, A, 0);
+}
 
 const Expr *followedByMove(const CallExpr *CE, const RoleMatch &R, const ModelAnalysis &A) {
   if (!R.Entry || !R.Entry->DeviceArg)

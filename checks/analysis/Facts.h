@@ -16,6 +16,11 @@ bool runsOnce(const Stmt *Loop);
 /// without a device, a framework operation whose tensor operands are all on
 /// the host, or a local variable initialized from one and never reassigned.
 bool onHost(const Expr *E, const ModelAnalysis &A);
+/// Whether \p FD returns tensors (a tensor, a tuple of them, or a batch: a
+/// class of the program with tensor fields) and every value it returns is
+/// on the host (onHost of each returned value): a data class's `next()`.
+/// A function that another file defines: the project's summary of it.
+bool returnsHost(const FunctionDecl *FD, const ModelAnalysis &A);
 
 /// The tensor whose device a move (a call with role \p R) follows
 /// (`t.to(other)`, `t.to(other.options())`), or null.

@@ -32,6 +32,8 @@ struct FunctionFacts {
   /// acquiring API call (a profile entry's first callee) whose handle it returns.
   std::vector<unsigned> ReleasedParams;
   std::string ReturnedAcquire;
+  /// It returns tensors, all on the host (Facts.h's returnsHost): a data class's `next()`.
+  bool ReturnsHost = false;
   /// USRs of the virtual methods it overrides, directly or not: a call of
   /// one of them (through a base class) may run it.
   std::vector<std::string> Overrides;

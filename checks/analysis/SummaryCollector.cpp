@@ -1,6 +1,7 @@
 #include "SummaryCollector.h"
 
 #include "DataFlow.h"
+#include "Facts.h"
 #include "Invariance.h"
 #include "ModelAnalysis.h"
 #include "Ownership.h"
@@ -119,6 +120,7 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     F.ReleasedParams.assign(Released.begin(), Released.end());
     if (const ProfileEntry *E = returnedAcquisition(FD, A))
       F.ReturnedAcquire = acquireEntryName(*E);
+    F.ReturnsHost = returnsHost(FD, A);
     if (MD)
       F.Overrides = overriddenMethods(MD);
   });

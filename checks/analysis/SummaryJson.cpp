@@ -15,7 +15,7 @@ namespace {
 // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire";
 // 7: "churn_calls"; 8: "result_use", "overrides"; 9: "device_args"; 10: "loop_calls", "passed", "param_calls";
 // 11: "result_reloaded"; 12: "written_fields"
-constexpr int SummaryVersion = 12;
+constexpr int SummaryVersion = 13;
 
 json functionJson(const FunctionFacts &Fn) {
   return {{"name", Fn.Name},
@@ -28,6 +28,7 @@ json functionJson(const FunctionFacts &Fn) {
           {"direct_callees", Fn.DirectCallees},
           {"released_params", Fn.ReleasedParams},
           {"returned_acquire", Fn.ReturnedAcquire},
+          {"returns_host", Fn.ReturnsHost},
           {"overrides", Fn.Overrides}};
 }
 
@@ -104,6 +105,7 @@ FunctionFacts parseFunction(const json &F) {
   Fn.DirectCallees = F.at("direct_callees").get<std::vector<std::string>>();
   Fn.ReleasedParams = F.at("released_params").get<std::vector<unsigned>>();
   Fn.ReturnedAcquire = F.at("returned_acquire").get<std::string>();
+  Fn.ReturnsHost = F.at("returns_host").get<bool>();
   Fn.Overrides = F.at("overrides").get<std::vector<std::string>>();
   return Fn;
 }

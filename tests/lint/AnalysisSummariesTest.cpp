@@ -173,10 +173,10 @@ TEST(AnalysisSummaries, FromJsonRebuildsOlderVersionsAndNamesTheSourceOfErrors) 
     return P ? std::string() : llvm::toString(P.takeError());
   };
   EXPECT_EQ(Error(R"({"version": 99, "files": {}})"), "s.json: unknown summary version");
-  EXPECT_NE(Error(R"({"version": 12, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
+  EXPECT_NE(Error(R"({"version": 13, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
             std::string::npos);
   EXPECT_NE(Error("{").find("s.json: invalid summaries: "), std::string::npos);
-  EXPECT_EQ(Error(R"({"version": 12, "files": {}})"), "");
+  EXPECT_EQ(Error(R"({"version": 13, "files": {}})"), "");
 }
 
 FunctionFacts facts(const std::string &Name, const std::string &File, unsigned Line,
@@ -353,7 +353,8 @@ TEST(AnalysisSummaries, DependenciesListWhatAFileReadsOfTheOthers) {
   P.resolve();
   EXPECT_EQ(P.dependencies(Main), "calls\x1fu:f\x1f"
                                   "f\x1flib.cc:1\x1f"
-                                  "010\x1f\n"); // no returned handle, no released parameter
+                                  "010\x1f\x1f"
+                                  "0\n"); // no returned handle, not returning host tensors, no released parameter
   EXPECT_EQ(P.dependencies(Lib), "called\x1fu:f\x1fmain.cc:5:3\x1fmain.cc:4:1\x1ftrain\x1f"
                                  "1\x1f\n"
                                  "same-arg\x1fu:f\x1f"

@@ -596,5 +596,30 @@ TEST_F(WholeProjectTest, APublicFieldNoFileChangesIsAConstant) {
   EXPECT_EQ(R.Err.find("stale"), std::string::npos) << R.Err;
 }
 
+/// A data class in data.cc returns each batch as a struct of tensors sliced
+/// from host tensors; train.cc reads a label of it with item() on every step:
+/// a host read, known only from data.cc's summary (FunctionFacts::ReturnsHost).
+/// When next() moves the labels to the device, the read is reported again.
+TEST_F(WholeProjectTest, ABatchAnotherFileReturnsOnTheHostIsReadOnTheHost) {
+  const std::string Dir = Repo + "hostbatch/";
+  for (const char *Name : {"data.h", "data.cc", "train.cc", ".mlperf-lint"})
+    copy(Cases + "hostbatch/" + Name, Dir + Name);
+  auto Lint = [&](const std::string &Path) {
+    return runProcess(
+        MLPERF_LINT_BINARY,
+        {"--format=json", Path, "--", "-std=c++17", "-isystem" MLPERF_SOURCE_DIR "/tests/lint/data/analysis"}, Dir,
+        {{"XDG_CACHE_HOME", Cache}});
+  };
+  const std::vector<std::string> Read{"train.cc:6 mlperf-materialize-in-loop"};
+  ProcessResult R = Lint(".");
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << R.Out << R.Err;
+  std::string Data = readFile(Dir + "data.cc");
+  size_t At = Data.find("return {x, y};");
+  ASSERT_NE(At, std::string::npos);
+  std::ofstream(Dir + "data.cc") << Data.replace(At, 14, "return {x, y.to(torch::kCUDA)};");
+  R = Lint(".");
+  EXPECT_EQ(placed(R.Out), Read) << "the labels are on the device now" << R.Out << R.Err;
+}
+
 } // namespace
 } // namespace mlperf::test
