@@ -140,10 +140,15 @@ bool releasesArgument(const CallExpr *Call, unsigned I, ModelAnalysis &A) {
 const Expr *findReleaseOf(const Stmt *Region, const HandleRef &Handle, ModelAnalysis &A) {
   if (!Region || !Handle || isa<CXXCatchStmt, LambdaExpr>(Region))
     return nullptr;
-  if (const auto *CE = dyn_cast<CallExpr>(Region))
+  if (const auto *CE = dyn_cast<CallExpr>(Region)) {
     for (unsigned I = 0; I < CE->getNumArgs(); ++I)
       if (handleRefOf(CE->getArg(I)) == Handle && releasesArgument(CE, I, A))
         return CE;
+    // A method that releases its object (`ctx->destroy()` of TensorRT 7).
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE); MC && handleRefOf(MC->getImplicitObjectArgument()) == Handle)
+      if (std::optional<RoleMatch> M = A.role(MC); M && M->R == Role::Release && M->Entry->ReleasesObject)
+        return CE;
+  }
   if (const auto *DE = dyn_cast<CXXDeleteExpr>(Region); DE && handleRefOf(DE->getArgument()) == Handle)
     return DE;
   for (const Stmt *C : Region->children())

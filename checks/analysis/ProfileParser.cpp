@@ -119,6 +119,7 @@ const std::vector<KeySpec> &keySpecs() {
       {"raii", {R::Acquire}},
       {"memory", {R::Acquire}},
       {"synchronizes", {R::Release}},
+      {"releases_object", {R::Release}},
       {"pointer_args", {R::AsyncCopy}},
       {"flag_param", {R::AsyncCopy}},
       {"flag_arg", {R::Pinned}},
@@ -411,6 +412,8 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
             "not both");
   if (J.contains("synchronizes"))
     E.Synchronizes = getBool(J.at("synchronizes"), W, "synchronizes");
+  if (J.contains("releases_object"))
+    E.ReleasesObject = getBool(J.at("releases_object"), W, "releases_object");
   if (J.contains("pointer_args")) {
     const json &PA = J.at("pointer_args");
     if (!PA.is_array() || PA.empty())
