@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <random>
 #include <string>
@@ -137,7 +138,7 @@ void compile_times(const std::shared_ptr<rt::Backend>& gpu) {
     Trainer(gpu, sizes, 128).run();  // fills the cache
     measure("warm persistent cache");
     unsetenv("MLPERF_KERNEL_CACHE_DIR");
-    std::system(("rm -rf " + std::string(dir)).c_str());
+    std::filesystem::remove_all(dir);
   }
 }
 

@@ -70,6 +70,9 @@ bool aggregateOfTensors(QualType T, const ApiProfiles &P) {
   return llvm::any_of(RD->fields(), [&](const FieldDecl *F) { return isTensorType(F->getType(), P); });
 }
 
+/// A type a function can return tensors in: a tensor, a tuple of them, a batch.
+bool carriesTensors(QualType T, const ApiProfiles &P) { return holdsTensor(T, P) || aggregateOfTensors(T, P); }
+
 bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth);
 
 /// Whether every value the program's function \p FD returns is on the host:
@@ -77,20 +80,10 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth);
 /// project's summary of it (FunctionFacts::ReturnsHost).
 bool returnsHostAt(const FunctionDecl *FD, const ModelAnalysis &A, int Depth) {
   if (const FunctionDecl *Def = FD->getDefinition(); Def && Def->hasBody()) {
-    bool Any = false, All = true;
-    std::function<void(const Stmt *)> Returns = [&](const Stmt *S) {
-      if (!S || !All || isa<LambdaExpr>(S))
-        return;
-      if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
-        Any = true;
-        All = RS->getRetValue() && onHostAt(RS->getRetValue(), A, Depth + 1);
-        return;
-      }
-      for (const Stmt *C : S->children())
-        Returns(C);
-    };
-    Returns(Def->getBody());
-    return Any && All;
+    llvm::SmallVector<const ReturnStmt *, 4> Returns = returnStatements(Def->getBody());
+    return !Returns.empty() && llvm::all_of(Returns, [&](const ReturnStmt *RS) {
+      return RS->getRetValue() && onHostAt(RS->getRetValue(), A, Depth + 1);
+    });
   }
   if (!A.project())
     return false;
@@ -304,8 +297,7 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
     }
     // A function of the program that returns host tensors (a data class's `next()`).
     if (const FunctionDecl *FD = CE->getDirectCallee(); FD && isUserCode(FD, A.context()))
-      return (holdsTensor(CE->getType(), A.profiles()) || aggregateOfTensors(CE->getType(), A.profiles())) &&
-             returnsHostAt(FD, A, Depth);
+      return carriesTensors(CE->getType(), A.profiles()) && returnsHostAt(FD, A, Depth);
     return hostOperation(CE, A, Depth);
   }
   // A list of tensors (`torch::stack({xs, ys})`): on the host when each is.
@@ -369,8 +361,7 @@ bool runsOnce(const Stmt *Loop) {
 bool onHost(const Expr *E, const ModelAnalysis &A) { return onHostAt(E, A, 0); }
 
 bool returnsHost(const FunctionDecl *FD, const ModelAnalysis &A) {
-  QualType T = FD->getReturnType();
-  return (holdsTensor(T, A.profiles()) || aggregateOfTensors(T, A.profiles())) && returnsHostAt(FD, A, 0);
+  return carriesTensors(FD->getReturnType(), A.profiles()) && returnsHostAt(FD, A, 0);
 }
 
 const Expr *followedByMove(const CallExpr *CE, const RoleMatch &R, const ModelAnalysis &A) {

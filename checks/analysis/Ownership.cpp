@@ -192,22 +192,19 @@ const ProfileEntry *returnedAcquisition(const FunctionDecl *FD, ModelAnalysis &A
   Memo[FD] = nullptr; // a recursive query (a call cycle) sees none
   const ProfileEntry *Found = nullptr;
   llvm::SmallVector<const VarDecl *, 2> ReturnedVars;
-  std::function<void(const Stmt *)> Returns = [&](const Stmt *S) {
-    if (!S || Found || isa<LambdaExpr>(S))
-      return;
-    if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && RS->getRetValue()) {
-      const Expr *V = stripWrappers(RS->getRetValue())->IgnoreParenCasts();
-      if (const auto *CE = dyn_cast<CallExpr>(V)) {
-        if (std::optional<Acquisition> Acq = acquisitionAt(CE, A); Acq && !Acq->handleArg())
-          Found = Acq->Entry;
-      } else if (const VarDecl *VD = namedVar(V); VD && VD->isLocalVarDecl() && VD->hasLocalStorage()) {
-        ReturnedVars.push_back(VD); // a function-local static is kept for the program's life, not handed out
-      }
+  for (const ReturnStmt *RS : returnStatements(FD->getBody())) {
+    if (Found)
+      break;
+    if (!RS->getRetValue())
+      continue;
+    const Expr *V = stripWrappers(RS->getRetValue())->IgnoreParenCasts();
+    if (const auto *CE = dyn_cast<CallExpr>(V)) {
+      if (std::optional<Acquisition> Acq = acquisitionAt(CE, A); Acq && !Acq->handleArg())
+        Found = Acq->Entry;
+    } else if (const VarDecl *VD = namedVar(V); VD && VD->isLocalVarDecl() && VD->hasLocalStorage()) {
+      ReturnedVars.push_back(VD); // a function-local static is kept for the program's life, not handed out
     }
-    for (const Stmt *C : S->children())
-      Returns(C);
-  };
-  Returns(FD->getBody());
+  }
   // A local handle that is returned: acquired into it (or into a field of
   // the struct it points to) in this function.
   std::function<void(const Stmt *)> Acquires = [&](const Stmt *S) {
@@ -358,14 +355,8 @@ bool handsOut(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A) {
   if (!Owner || H.element() || H.Member || !VD || !VD->isLocalVarDecl() || !VD->hasLocalStorage())
     return false;
   // The variable (or the struct whose field holds the handle) is returned.
-  std::function<bool(const Stmt *)> Returns = [&](const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
-      return false;
-    if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && RS->getRetValue() && namedVar(RS->getRetValue()) == VD)
-      return true;
-    return llvm::any_of(S->children(), Returns);
-  };
-  return Returns(Owner->getBody());
+  return llvm::any_of(returnStatements(Owner->getBody()),
+                      [&](const ReturnStmt *RS) { return RS->getRetValue() && namedVar(RS->getRetValue()) == VD; });
 }
 
 /// churnThroughCallers() for the calls of \p Call's function; \p Through

@@ -121,6 +121,21 @@ llvm::SmallVector<const CXXMethodDecl *, 4> overriddenTransitively(const CXXMeth
   return Out;
 }
 
+static void collectReturns(const Stmt *S, llvm::SmallVectorImpl<const ReturnStmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *RS = dyn_cast<ReturnStmt>(S))
+    Out.push_back(RS);
+  for (const Stmt *C : S->children())
+    collectReturns(C, Out);
+}
+
+llvm::SmallVector<const ReturnStmt *, 4> returnStatements(const Stmt *Body) {
+  llvm::SmallVector<const ReturnStmt *, 4> Out;
+  collectReturns(Body, Out);
+  return Out;
+}
+
 const VarDecl *namedVar(const Expr *E) {
   if (!E)
     return nullptr;

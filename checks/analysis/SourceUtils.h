@@ -46,6 +46,8 @@ const Expr *argumentFor(const Expr *Call, std::optional<unsigned> Param, bool De
 
 /// The variable \p E names (through casts, temporaries and `&`), or null.
 const VarDecl *namedVar(const Expr *E);
+/// The return statements in a function body \p Body, in source order, outside the lambdas it defines.
+llvm::SmallVector<const ReturnStmt *, 4> returnStatements(const Stmt *Body);
 /// Whether the variable is assigned (`v = ...`) anywhere in \p S other than at
 /// its declaration.
 bool assignsTo(const Stmt *S, const VarDecl *V);

@@ -159,8 +159,10 @@ llvm::Expected<RecordedRuns> RecordedRuns::load(const std::string &Path) {
     std::string Program = J["program"].get<std::string>();
     if (Program.empty() || Program.find('/') != std::string::npos)
       return Fail(Line, "\"program\" must be a program's file name, not '" + Program + "'");
-    R.Runs[runKey(Program, A, J["backend"].get<std::string>())].push_back(
+    std::string Backend = J["backend"].get<std::string>();
+    R.Runs[runKey(Program, A, Backend)].push_back(
         {Status->get<int>(), J["stdout"].get<std::string>(), J["stderr"].get<std::string>()});
+    R.Programs.insert(runKey(Program, {}, Backend));
   }
   if (R.Runs.empty())
     return Fail(1, "no recorded runs");
@@ -168,10 +170,7 @@ llvm::Expected<RecordedRuns> RecordedRuns::load(const std::string &Path) {
 }
 
 bool RecordedRuns::has(llvm::StringRef Name, llvm::StringRef Backend) const {
-  std::string Prefix = (Name + "\n" + Backend).str();
-  auto It = Runs.lower_bound(Prefix);
-  return It != Runs.end() && llvm::StringRef(It->first).starts_with(Prefix) &&
-         (It->first.size() == Prefix.size() || It->first[Prefix.size()] == '\n');
+  return Programs.count(runKey(Name, {}, Backend));
 }
 
 RunOutput RecordedRuns::take(const std::string &Program, const std::vector<std::string> &Args,

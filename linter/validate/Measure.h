@@ -10,6 +10,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,7 @@ private:
   };
   std::map<std::string, std::vector<Run>> Runs; // program, backend, args: one per line
   std::map<std::string, unsigned> Taken;
+  std::set<std::string> Programs; // program, backend: of every run
   std::string Path, Machine;
 };
 
