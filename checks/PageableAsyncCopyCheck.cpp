@@ -51,7 +51,7 @@ public:
       // A container that is a private field of the object: pageable unless its class pins it.
       if (const FieldDecl *F = MC ? ownField(MC->getImplicitObjectArgument()) : nullptr)
         return F->getAccess() == AS_private && !pinnedField(F) ? std::optional<Origin>(Origin{E}) : std::nullopt;
-      const VarDecl *Owner = MC ? namedVar(MC->getImplicitObjectArgument()) : nullptr;
+      const VarDecl *Owner = MC ? namedVarOrElementOf(MC->getImplicitObjectArgument()) : nullptr;
       if (MC && (!Owner || !(Owner->isLocalVarDecl() || isa<ParmVarDecl>(Owner))))
         return std::nullopt; // a global's or another object's storage: it may be registered anywhere
       return Owner && pinned(Owner) ? std::nullopt : std::optional<Origin>(Origin{E});
@@ -208,7 +208,7 @@ private:
                         const Expr *H = CE->getArg(*E->HandleArg)->IgnoreParenCasts();
                         if (const auto *MC = dyn_cast<CXXMemberCallExpr>(H))
                           H = MC->getImplicitObjectArgument();
-                        return namedVar(H) == VD;
+                        return namedVarOrElementOf(H) == VD;
                       }
                     const auto *BO = dyn_cast<BinaryOperator>(S);
                     const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
@@ -281,6 +281,13 @@ void PageableAsyncCopyCheck::check(const MatchFinder::MatchResult &Result) {
   diag(reportLoc(Found->Where->getExprLoc(), SM), "the pageable memory comes from here", DiagnosticIDs::Note);
   if (Found->PassedAt && stripWrappers(Found->PassedAt) != Found->Where)
     diag(reportLoc(Found->PassedAt->getExprLoc(), SM), "passed here", DiagnosticIDs::Note);
+  // What pinning saves: the host's wait for the copy (and, copying back, for
+  // the work queued before it); the transfer itself remains.
+  if (std::optional<HotContext> Hot = A.perStep(Call)) {
+    CostFacts F;
+    F.Syncs = 1;
+    noteCost(reportLoc(Call->getExprLoc(), SM), F, &*Hot, Call, A);
+  }
 }
 
 } // namespace clang::tidy::mlperf

@@ -73,18 +73,20 @@ static bool endsPerCallStream(const CallExpr *Call, ModelAnalysis &A, const Sour
 /// (a comment mentioning timing on its line or the line above, or a clock
 /// read in the statement that follows it in its block), the host reads
 /// results from memory in that statement, or it completes an asynchronous
-/// copy to the host made before it in the block.
+/// copy to the host made before it in its block or a block around it.
 static bool isNeeded(const CallExpr *Call, const ModelAnalysis &A, const SourceManager &SM) {
   if (commentMentions(Call->getBeginLoc(), "timing", SM))
     return true;
   auto [Block, It] = blockItemOf(Call, A);
   if (!Block)
     return false;
-  // An asynchronous copy to the host before it in the block: its data is
-  // there only once the wait returns.
-  for (const Stmt *Before : llvm::make_range(Block->body_begin(), It))
-    if (callsAsyncCopyToHost(Before, A))
-      return true;
+  // An asynchronous copy to the host before it in its block or in a block
+  // around it, up to the loop's body (`if (s > 0) { wait; read the previous
+  // output; }`): its data is there only once the wait returns.
+  for (BlockItem Around{Block, It}; Around.Block; Around = blockItemOf(Around.Block, A))
+    for (const Stmt *Before : llvm::make_range(Around.Block->body_begin(), Around.Item))
+      if (callsAsyncCopyToHost(Before, A))
+        return true;
   if (std::next(It) == Block->body_end())
     return false;
   const Stmt *Next = *std::next(It);

@@ -80,7 +80,9 @@ for line in open(sys.argv[1]):
     key = (r["program"], " ".join(r["args"]))
     try:
         rep = json.loads([l for l in r["stdout"].splitlines() if l.strip().startswith("{")][-1])
-        rows.setdefault(key, []).append((statistics.median(rep["step_ms"]), rep.get("backend", "")))
+        # A pipelined program reports the loop's wall time, not single steps.
+        step = statistics.median(rep["step_ms"]) if rep["step_ms"] else rep["total_ms"] / rep["steps"]
+        rows.setdefault(key, []).append((step, rep.get("backend", "")))
     except (IndexError, KeyError, ValueError, statistics.StatisticsError):
         rows.setdefault(key, []).append((None, "status %d" % r["status"]))
 for (prog, args), v in rows.items():

@@ -583,7 +583,35 @@ bool ModelAnalysis::reachesTraining(const FunctionDecl *FD) {
 
 bool ModelAnalysis::isStepLoop(const Stmt *Loop) {
   return memoized(StepLoopMemo, Loop, [&] {
-    return anyCall(owner(Loop), [&](const CallSite &C) { return innermostLoop(C.E) == Loop && callIsStep(C); });
+    return anyCall(owner(Loop), [&](const CallSite &C) {
+      const Stmt *Inner = innermostLoop(C.E);
+      return (Inner == Loop || (Inner && layersOfStep(Inner) && innermostLoop(Inner) == Loop)) && callIsStep(C);
+    });
+  });
+}
+
+static bool movesData(const std::optional<RoleMatch> &M) {
+  return M && (M->R == Role::ToDevice || M->R == Role::Materialize || M->R == Role::Sync);
+}
+
+bool ModelAnalysis::layersOfStep(const Stmt *Loop) {
+  return memoized(LayersMemo, Loop, [&] {
+    const Stmt *Outer = innermostLoop(Loop);
+    if (!Outer)
+      return false;
+    bool Computes = false, CopiesIn = false, CopiesOut = false;
+    bool Pure = !anyCall(owner(Loop), [&](const CallSite &C) {
+      if (within(*this, C.E, Loop)) {
+        Computes |= callIsStep(C);
+        return movesData(C.Role) || callTrains(C);
+      }
+      if (innermostLoop(C.E) == Outer && C.Role) {
+        CopiesIn |= C.Role->R == Role::ToDevice;
+        CopiesOut |= C.Role->R == Role::Materialize || C.Role->R == Role::Sync;
+      }
+      return false;
+    });
+    return Pure && Computes && CopiesIn && CopiesOut;
   });
 }
 
@@ -592,7 +620,8 @@ bool ModelAnalysis::isEpochLoop(const Stmt *Loop) {
     const FunctionDecl *FD = owner(Loop);
     bool NestsStepLoop = anyCall(FD, [&](const CallSite &C) {
       const Stmt *Inner = innermostLoop(C.E);
-      return Inner && Inner != Loop && within(*this, Inner, Loop) && isStepLoop(Inner);
+      return Inner && Inner != Loop && within(*this, Inner, Loop) && isStepLoop(Inner) &&
+             !(layersOfStep(Inner) && innermostLoop(Inner) == Loop);
     });
     bool TrainsHere = anyCall(FD, [&](const CallSite &C) {
       return innermostLoop(C.E) == Loop &&
@@ -839,7 +868,7 @@ std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
     }
     if (const auto *If = dyn_cast<IfStmt>(P); If && Child != If->getCond() && Child != If->getInit())
       Branches.push_back(Child);
-    if (loopKind(P) && isRepeatedBy(Child, P) && isStepLoop(P) && !partOfTrainingStep(P)) {
+    if (loopKind(P) && isRepeatedBy(Child, P) && isStepLoop(P) && !partOfTrainingStep(P) && !layersOfStep(P)) {
       if (Guarded || isEpochLoop(P) || llvm::any_of(Guards, [&](const Expr *G) { return isOnceGuard(G, P); }) ||
           llvm::any_of(Branches, [&](const Stmt *B) { return leavesLoop(B, P); }))
         return std::nullopt;

@@ -196,6 +196,11 @@ private:
   /// leaving it (return, throw, a call that does not return, a break of it).
   bool leavesLoop(const clang::Stmt *Branch, const clang::Stmt *Loop) const;
   bool partOfTrainingStep(const Stmt *Loop);
+  /// A loop whose iterations only compute (model calls; no copy to the device
+  /// or back, no wait, no training) inside a loop whose own body copies each
+  /// iteration's input to the device and its results back: its iterations
+  /// are the layers of one step of that loop (a per-layer loop of a serving loop).
+  bool layersOfStep(const Stmt *Loop);
   bool runsModel(const Stmt *Loop);
   /// A loop around a step loop whose own model calls only evaluate (an epoch
   /// loop that validates once per epoch): what it repeats runs once per epoch.
@@ -222,7 +227,8 @@ private:
   llvm::DenseMap<const Expr *, size_t> CallIndex;
   llvm::DenseMap<const FunctionDecl *, std::vector<size_t>> Callers;
   llvm::DenseMap<const FunctionDecl *, int> StepsDirectlyMemo, ReachesMemo, TrainingMemo;
-  llvm::DenseMap<const Stmt *, int> StepLoopMemo, RunsModelMemo, TrainingLoopMemo, EpochLoopMemo, DropsLoopMemo;
+  llvm::DenseMap<const Stmt *, int> StepLoopMemo, LayersMemo, RunsModelMemo, TrainingLoopMemo, EpochLoopMemo,
+      DropsLoopMemo;
   /// Where the loops of the AST begin (file locations; a do loop's `while` too).
   llvm::DenseSet<unsigned> LoopKeywords;
   llvm::DenseMap<const FunctionDecl *, std::optional<HotContext>> HotMemo;

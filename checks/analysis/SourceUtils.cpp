@@ -147,6 +147,45 @@ const VarDecl *namedVar(const Expr *E) {
   return nullptr;
 }
 
+static const VarDecl *firstVariableIn(const Stmt *S) {
+  if (!S)
+    return nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  for (const Stmt *C : S->children())
+    if (const VarDecl *V = firstVariableIn(C))
+      return V;
+  return nullptr;
+}
+
+/// The container a range-for's reference variable walks: through the
+/// implicit `__begin` and `__range` variables clang declares for it.
+static const VarDecl *walkedContainer(const VarDecl *LoopVar) {
+  if (!LoopVar->isCXXForRangeDecl() || !LoopVar->getType()->isReferenceType())
+    return nullptr;
+  const VarDecl *V = firstVariableIn(LoopVar->getInit());
+  for (unsigned Depth = 0; V && V->isImplicit() && Depth < 4; ++Depth)
+    V = firstVariableIn(V->getInit());
+  return V && !V->isImplicit() ? V : nullptr;
+}
+
+const VarDecl *namedVarOrElementOf(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = stripWrappers(E);
+  if (const VarDecl *V = namedVar(E))
+    if (const VarDecl *Container = walkedContainer(V))
+      return Container;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return namedVar(AS->getBase());
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript)
+    return namedVar(OC->getArg(0));
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+      MC && MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() && MC->getMethodDecl()->getName() == "at")
+    return namedVar(MC->getImplicitObjectArgument());
+  return namedVar(E);
+}
+
 static void collectAssignedValues(const Stmt *S, const VarDecl *V, llvm::SmallVectorImpl<const Expr *> &Out) {
   if (!S)
     return;

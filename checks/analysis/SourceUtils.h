@@ -46,6 +46,10 @@ const Expr *argumentFor(const Expr *Call, std::optional<unsigned> Param, bool De
 
 /// The variable \p E names (through casts, temporaries and `&`), or null.
 const VarDecl *namedVar(const Expr *E);
+/// namedVar(E), or the variable whose element \p E is: `bufs[i]` of an array,
+/// or of a container through `operator[]` or `at()`, or the reference a
+/// range-for over it declares (`for (auto &b : bufs)`).
+const VarDecl *namedVarOrElementOf(const Expr *E);
 /// The return statements in a function body \p Body, in source order, outside the lambdas it defines.
 llvm::SmallVector<const ReturnStmt *, 4> returnStatements(const Stmt *Body);
 /// Whether the variable is assigned (`v = ...`) anywhere in \p S other than at

@@ -386,6 +386,38 @@ TEST(CostCalibration, TheH200RecordAgreesInItsCounts) {
   llvm::sys::fs::remove_directories(Dir);
 }
 
+// The pipelined CUDA pairs recorded on the H200 (bench/results/h200-2026-12-04-pipeline): both
+// confirmed, and their two waits per request priced (the times are not asserted).
+TEST(CostCalibration, ThePipelinedH200RecordConfirmsTheCudaPairs) {
+  const std::string Results = MLPERF_SOURCE_DIR "/bench/results/";
+  std::string Dir = ::testing::TempDir() + "/mlperf-calibrate-pipeline-" + std::to_string(::getpid());
+  llvm::sys::fs::create_directories(Dir);
+  std::string Json = Dir + "/v.json";
+  ProcessResult R =
+      runProcess(MLPERF_LINT_BINARY, {"validate", "--backend=cuda", "--repeat=5", "--no-store", "--calibrate",
+                                      "--recorded=" + Results + "h200-2026-12-04-pipeline/runs-cuda.jsonl",
+                                      "--device=" + Results + "h200-2026-12-04/device-cuda.json", "--json", Json,
+                                      "--checks=mlperf-alloc-in-loop,mlperf-pageable-async-copy"});
+  ASSERT_EQ(R.Exit, 0) << R.Out << R.Err;
+  nlohmann::json J = nlohmann::json::parse(readFile(Json));
+  std::map<std::string, std::string> Verdicts;
+  for (const auto &Res : J["results"]) {
+    Verdicts[Res["check"].get<std::string>() + "/" + Res["engine"].get<std::string>()] = Res["verdict"];
+    EXPECT_EQ(Res["bad"]["checksum"], Res["good"]["checksum"]) << Res.dump();
+    EXPECT_GT(Res["bad"]["checksum"].get<double>(), 1.0) << "a checksum near 0 would match anything";
+  }
+  EXPECT_EQ(Verdicts, (std::map<std::string, std::string>{{"mlperf-alloc-in-loop/cuda", "confirmed"},
+                                                          {"mlperf-pageable-async-copy/cuda", "confirmed"}}));
+  std::map<std::string, double> Syncs;
+  for (const auto &Row : J["calibration"])
+    for (const auto &E : Row["events"])
+      if (E["kind"] == "syncs")
+        Syncs[Row["check"].get<std::string>()] = E["predicted"].get<double>();
+  EXPECT_EQ(Syncs, (std::map<std::string, double>{{"mlperf-alloc-in-loop", 2}, {"mlperf-pageable-async-copy", 2}}))
+      << J["calibration"].dump();
+  llvm::sys::fs::remove_directories(Dir);
+}
+
 /// The facts a check hands over, read back from its note.
 std::vector<CostFacts> factsOf(const std::string &Source, const std::string &Checks, bool On) {
   std::map<std::string, std::string> Options;
