@@ -165,6 +165,31 @@ bool LoopInvariantTransferCheck::reportRepeatedCopy(const CallExpr *Call, const 
   return true;
 }
 
+/// A C API's copy from an object's data pointer (`cudaMemcpyAsync(dst,
+/// enc.hostBuffer.data(), ...)`) whose memory the loop never names nor writes
+/// through a pointer into it: filled once before the loop, copied every step.
+bool LoopInvariantTransferCheck::reportUnchangedObject(const CallExpr *Call, const Expr *Value, const HotContext &Hot,
+                                                       const MatchFinder::MatchResult &Result) {
+  ModelAnalysis &A = analysis(*Result.Context);
+  std::optional<RoleMatch> M = A.role(Call);
+  std::optional<ObjectMemory> Mem = dataPointerOf(Value);
+  const FunctionDecl *Owner = A.owner(Call);
+  if (!M || !M->Entry->DestArg || !Mem || !Owner || A.owner(Hot.Loop) != Owner ||
+      contains(Hot.Loop, Mem->Root->getLocation(), *Result.SourceManager) ||
+      objectMemoryChangedIn(*Mem, Hot.Loop, Call, Owner->getBody()))
+    return false;
+  const SourceManager &SM = *Result.SourceManager;
+  std::string Name = sourceText(Mem->Object->getSourceRange(), *Result.Context);
+  diag(reportLoc(Call->getExprLoc(), SM),
+       "'%0' is copied to the device on every step although the loop never changes it; copy it once before the "
+       "loop, or, where the loop overwrites the destination on the device, keep one device copy and restore the "
+       "destination from it with a device-to-device copy")
+      << Name;
+  explainHot(Hot, SM);
+  noteCost(reportLoc(Call->getExprLoc(), SM), transferFacts(Quantity::unknown(Name)), &Hot, Call, A);
+  return true;
+}
+
 void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
@@ -187,6 +212,8 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     }
   }
+  if (!Var && Hot->Loop && reportUnchangedObject(Call, Value, *Hot, Result))
+    return;
   // No loop here to hoist out of: the copy is made on every call of a
   // per-step function, of its object's data or of a parameter.
   const auto *Param = dyn_cast_or_null<ParmVarDecl>(Var);

@@ -19,6 +19,8 @@ private:
                           const ast_matchers::MatchFinder::MatchResult &Result);
   bool reportRepeatedCopy(const CallExpr *Call, const Expr *Value, const VarDecl *Var, const HotContext &Hot,
                           const ast_matchers::MatchFinder::MatchResult &Result);
+  bool reportUnchangedObject(const CallExpr *Call, const Expr *Value, const HotContext &Hot,
+                             const ast_matchers::MatchFinder::MatchResult &Result);
   void reportInvariantParameter(const CallExpr *Call, const ParmVarDecl *Param, const HotContext &Hot,
                                 const ast_matchers::MatchFinder::MatchResult &Result);
 };

@@ -496,6 +496,84 @@ bool pointerMayBeAliased(const VarDecl *VD, const Stmt *Body, const ModelAnalysi
   return Walk(Body);
 }
 
+/// The variable a chain of `.` members \p E starts from, with the members
+/// in order; null for anything else (`->`, a call, `this`).
+static const VarDecl *memberChain(const Expr *E, llvm::SmallVectorImpl<const ValueDecl *> &Path) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD && (VD->isLocalVarDecl() || isa<ParmVarDecl>(VD)) ? VD : nullptr;
+  }
+  const auto *ME = dyn_cast<MemberExpr>(E);
+  if (!ME || ME->isArrow())
+    return nullptr;
+  const VarDecl *Root = memberChain(ME->getBase(), Path);
+  if (Root)
+    Path.push_back(ME->getMemberDecl());
+  return Root;
+}
+
+std::optional<ObjectMemory> dataPointerOf(const Expr *E) {
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E ? stripWrappers(E) : nullptr);
+  const CXXMethodDecl *M = MC ? MC->getMethodDecl() : nullptr;
+  if (!M || !M->getIdentifier() || M->getName() != "data" || MC->getNumArgs() != 0)
+    return std::nullopt;
+  ObjectMemory Mem;
+  Mem.Object = MC->getImplicitObjectArgument();
+  Mem.Root = memberChain(Mem.Object, Mem.Path);
+  if (!Mem.Root)
+    return std::nullopt;
+  return Mem;
+}
+
+/// Whether one member path is a prefix of the other: the same memory, or one
+/// holding the other.
+static bool overlaps(llvm::ArrayRef<const ValueDecl *> A, llvm::ArrayRef<const ValueDecl *> B) {
+  size_t N = std::min(A.size(), B.size());
+  return A.take_front(N) == B.take_front(N);
+}
+
+/// Whether \p S names \p M's memory (see objectMemoryChangedIn) outside \p Self.
+static bool namesObjectMemory(const Stmt *S, const ObjectMemory &M, const Stmt *Self) {
+  if (!S || S == Self)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S); E && (isa<MemberExpr>(E) || isa<DeclRefExpr>(E))) {
+    llvm::SmallVector<const ValueDecl *, 2> Path;
+    if (memberChain(E, Path) == M.Root)
+      return overlaps(Path, M.Path);
+  }
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return namesObjectMemory(C, M, Self); });
+}
+
+bool objectMemoryChangedIn(const ObjectMemory &M, const Stmt *Loop, const Stmt *Self, const Stmt *Body) {
+  if (namesObjectMemory(Loop, M, Self))
+    return true;
+  // Pointers into the memory, made anywhere in the function: written in the loop, perhaps.
+  llvm::SmallVector<const VarDecl *, 2> Into;
+  std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() && namesObjectMemory(VD->getInit(), M, nullptr))
+          Into.push_back(VD);
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      if (const VarDecl *VD = namedVar(BO->getLHS()); VD && namesObjectMemory(BO->getRHS(), M, nullptr))
+        Into.push_back(VD);
+    for (const Stmt *C : S->children())
+      Collect(C);
+  };
+  Collect(Body);
+  std::function<bool(const Stmt *)> Mentions = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && llvm::is_contained(Into, DRE->getDecl()))
+      return true;
+    return llvm::any_of(S->children(), Mentions);
+  };
+  return Mentions(Loop);
+}
+
 bool isReassignedIn(const VarDecl *VD, const Stmt *Region) {
   auto Reassigns = [&](const Expr *E, bool ByPointer) {
     const auto *DRE = dyn_cast<DeclRefExpr>(stripWrappers(E));

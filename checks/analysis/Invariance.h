@@ -14,6 +14,21 @@ namespace clang::tidy::mlperf {
 /// are its outputs, not changes of its inputs.
 bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self = nullptr);
 
+/// The memory an object's data pointer reaches (`buf.data()`,
+/// `pair.hostBuffer.data()`): a local variable or parameter and the members
+/// (through `.`) down to the object whose `data()` is called.
+struct ObjectMemory {
+  const VarDecl *Root = nullptr;
+  llvm::SmallVector<const ValueDecl *, 2> Path;
+  const Expr *Object = nullptr;
+};
+std::optional<ObjectMemory> dataPointerOf(const Expr *E);
+/// Whether \p Loop may change that memory: it names the object, a part of
+/// it or a whole it is part of (not a sibling member: `pair.deviceBuffer`)
+/// anywhere but in \p Self, or names a variable of \p Body that points into
+/// it (`auto *p = static_cast<int *>(pair.hostBuffer.data())`).
+bool objectMemoryChangedIn(const ObjectMemory &M, const Stmt *Loop, const Stmt *Self, const Stmt *Body);
+
 /// An earlier copy to the device, in the same function, of the same
 /// variable to the same place (the same source text as \p Copy), that runs
 /// whenever \p Copy does (no branch, loop or lambda between it and a block

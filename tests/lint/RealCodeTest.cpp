@@ -104,6 +104,17 @@ TEST(RealCodeTest, StandInsReplaceAnSdkThatIsNotInstalled) {
   EXPECT_NE(R.Out.find("'NvInfer.h' file not found"), std::string::npos) << R.Out;
 }
 
+TEST(RealCodeTest, TheSamplesBuffersOfTensorRtAreStandIns) {
+  ProcessResult R = lint({"--format=json", "tensorrt_buffers.cc"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_EQ(findings(R.Out), std::vector<std::string>{"23 mlperf-loop-invariant-transfer"}) << R.Out;
+  EXPECT_NE(R.Out.find("'enc.hostBuffer' is copied to the device on every step"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Err.find("tensorrt_buffers.cc: 2 includes not found (NvInfer.h, buffers.h), 2 of them replaced by "
+                       "declarations of their API that mlperf-lint ships (NvInfer.h, buffers.h)"),
+            std::string::npos)
+      << R.Err;
+}
+
 TEST(RealCodeTest, GgmlStandInsReplaceAMissingCheckout) {
   ProcessResult R = lint({"--format=json", "ggml_without_headers.cc"});
   EXPECT_EQ(R.Exit, 1) << R.Err;
@@ -147,6 +158,10 @@ int main() {
   nvinfer1::IExecutionContext *context = engine->createExecutionContext();
   void *bindings[2] = {nullptr, nullptr};
   context->enqueueV2(bindings, nullptr, nullptr);
+  samplesCommon::ManagedBuffer managed;
+  managed.hostBuffer.resize(nvinfer1::Dims2(1, 8));
+  const void *host_data = managed.hostBuffer.data();
+  size_t host_bytes = managed.hostBuffer.nbBytes();
   Ort::Env env(ORT_LOGGING_LEVEL_WARNING, "test");
   Ort::SessionOptions options;
   Ort::Session session(env, "model.onnx", options);
@@ -194,7 +209,8 @@ int main() {
   llama_batch_free(batch);
   llama_free(lctx);
   llama_model_free(model);
-  return image.empty() + static_cast<int>(shape.size()) + (name ? 0 : 1) + (logits ? 0 : 1) + model_name[0];
+  return image.empty() + static_cast<int>(shape.size()) + (name ? 0 : 1) + (logits ? 0 : 1) + model_name[0] +
+         (host_data ? 0 : 1) + static_cast<int>(host_bytes);
 }
 )";
   EXPECT_EQ(compileErrors(Cases + "stand_ins.cc", Source, {"-std=c++17", "-I" + Dir}), "");
