@@ -128,8 +128,10 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
   }
   CostFacts F;
   // Its size is what the model step (or the loss) that made it saved for the
-  // backward pass, which the sizes in the source rarely say.
-  F.Retained = Retention{Quantity::unknown(sourceText(Carrier->getSourceRange(), *Result.Context)),
+  // backward pass: known when the file's layers and batch size are constants.
+  std::optional<double> Bytes = graphBytes(A.modelSizes());
+  F.Retained = Retention{Bytes ? Quantity::known(*Bytes)
+                               : Quantity::unknown(sourceText(Carrier->getSourceRange(), *Result.Context)),
                          "the autograd graph of '" + sourceText(Part->getSourceRange(), *Result.Context) + "'"};
   noteCost(reportLoc(Store->getExprLoc(), SM), F, &*Hot, Store, A);
 }

@@ -853,6 +853,12 @@ bool ModelAnalysis::partOfTrainingStep(const Stmt *Loop) {
   return llvm::any_of(Around, [&](const Stmt *L) { return trainsDirectly(L); });
 }
 
+const ModelSizes &ModelAnalysis::modelSizes() {
+  if (!Sizes)
+    Sizes = modelSizesOf(Ctx, Profiles);
+  return *Sizes;
+}
+
 std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
   if (neverRuns(S))
     return std::nullopt;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ApiProfile.h"
+#include "ModelSize.h"
 #include "ProjectSummaries.h"
 
 #include "clang/AST/ASTContext.h"
@@ -125,6 +126,9 @@ public:
   };
   OwnershipMemo &ownershipMemo() { return Ownership; }
 
+  /// The translation unit's constant layer and batch sizes (modelSizesOf), computed once.
+  const ModelSizes &modelSizes();
+
   /// The calls and constructions in this translation unit of \p FD (a definition).
   std::vector<const Expr *> callSites(const FunctionDecl *FD) const;
 
@@ -234,6 +238,7 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::optional<HotContext>> HotMemo;
   llvm::DenseSet<const FunctionDecl *> HotInProgress, CallersInProgress;
   OwnershipMemo Ownership;
+  std::optional<ModelSizes> Sizes;
   /// What variables and members are assigned (member initializers included).
   llvm::DenseMap<const ValueDecl *, llvm::SmallVector<const Expr *, 1>> Assigned;
   /// Lambdas and functions passed to another file's function: its USR and the argument.

@@ -3,6 +3,8 @@
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 namespace clang::tidy::mlperf {
 
@@ -120,6 +122,59 @@ StepMemory estimateStep(llvm::ArrayRef<LayerSize> Layers, unsigned Copies, bool 
   M.UpdatedCopies = OutOfPlace ? M.Gradients + M.OptimizerState : 0;
   M.Activations = Batch ? double(*Batch) * M.PerExample : 0;
   return M;
+}
+
+/// A layer built from integer sizes that are not all constants
+/// (`Linear(784, hidden)`); not a copy of a layer, nor one built from an
+/// options object, which the options' own construction sizes.
+static bool sizedByVariables(const Expr *E, const ProfileEntry &Entry) {
+  return llvm::any_of(Entry.Layer.SizeArgs, [&](unsigned I) {
+    const Expr *Arg = argumentFor(E, I, /*DefaultValue=*/false);
+    return Arg && stripWrappers(Arg)->getType()->isIntegerType();
+  });
+}
+
+ModelSizes modelSizesOf(ASTContext &Ctx, const ApiProfiles &P) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    ASTContext &Ctx;
+    const ApiProfiles &P;
+    ModelSizes Out;
+    Visitor(ASTContext &Ctx, const ApiProfiles &P) : Ctx(Ctx), P(P) {}
+    bool TraverseDecl(Decl *D) {
+      if (D && !isa<TranslationUnitDecl>(D) && Ctx.getSourceManager().isInSystemHeader(D->getLocation()))
+        return true;
+      return RecursiveASTVisitor::TraverseDecl(D);
+    }
+    bool VisitExpr(Expr *E) {
+      if (!isa<CallExpr, CXXConstructExpr>(E))
+        return true;
+      if (const ProfileEntry *L = P.find(E, Role::Layer)) {
+        if (std::optional<LayerSize> S = layerSize(E, *L, Ctx))
+          Out.Layers.push_back(*S);
+        else if (sizedByVariables(E, *L))
+          ++Out.Unsized;
+      }
+      if (const ProfileEntry *B = P.find(E, Role::BatchSize))
+        if (std::optional<int64_t> N = constInt(argumentFor(E, B->SizeArg, /*DefaultValue=*/false), Ctx); N && *N > 0)
+          Out.Batch = std::max(Out.Batch.value_or(0), *N);
+      return true;
+    }
+  } V(Ctx, P);
+  for (Decl *D : Ctx.getTraversalScope())
+    V.TraverseDecl(D);
+  return std::move(V.Out);
+}
+
+std::optional<double> graphBytes(const ModelSizes &S) {
+  if (!S.Batch || S.Layers.empty() || S.Unsized)
+    return std::nullopt;
+  double PerExample = 0;
+  for (const LayerSize &L : S.Layers) {
+    if (!L.OutputWidth)
+      return std::nullopt;
+    PerExample += double((StepMemory::ValuesPerOutput - 1) * *L.OutputWidth) * L.ElementBytes;
+  }
+  return double(*S.Batch) * PerExample;
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include "clang/AST/ASTContext.h"
 
 #include <optional>
+#include <vector>
 
 namespace clang::tidy::mlperf {
 
@@ -36,6 +37,21 @@ struct StepMemory {
   double fixed() const { return Parameters + Gradients + OptimizerState + UpdatedCopies; }
   double total() const { return fixed() + Activations; }
 };
+
+/// The layers a translation unit constructs with constant sizes and the
+/// largest constant batch size it states (`layer` and `batch-size` facts in
+/// the project's code): the model-memory check's sizes, for other checks.
+struct ModelSizes {
+  std::vector<LayerSize> Layers;
+  unsigned Unsized = 0; // layers whose sizes are not constants
+  std::optional<int64_t> Batch;
+};
+ModelSizes modelSizesOf(ASTContext &Ctx, const ApiProfiles &P);
+/// What one step's autograd graph keeps alive until its loss goes: for each
+/// layer output, the output and the activated value the backward pass reads,
+/// for the batch's examples. None unless the batch and every layer's sizes
+/// and output width are known.
+std::optional<double> graphBytes(const ModelSizes &S);
 
 /// \p Copies of the trainable parameters kept by the optimizer, written anew
 /// each step when \p OutOfPlace; activations only with a batch size.

@@ -531,6 +531,54 @@ TEST(CostFactsOfChecks, LeaksAndRetainedGraphsKeepMemoryEveryStep) {
   }
 }
 
+// A graph kept alive by an accumulator is sized from the file's constant
+// layers and batch: per example, each layer output and its activated value.
+TEST(CostFactsOfChecks, ARetainedGraphOfConstantLayersAndBatchIsSized) {
+  if (!torchAvailable())
+    GTEST_SKIP() << "libtorch headers not found (install libtorch-dev)";
+  auto GraphBytes = [](const std::string &Width) {
+    std::string Source = R"(#include <torch/torch.h>
+struct Net : torch::nn::Module {
+  explicit Net(int hidden)
+      : fc1(register_module("fc1", torch::nn::Linear(784, WIDTH))),
+        fc2(register_module("fc2", torch::nn::Linear(WIDTH, 10))) {}
+  torch::Tensor forward(torch::Tensor x) { return fc2->forward(torch::relu(fc1->forward(x))); }
+  torch::nn::Linear fc1, fc2;
+};
+double train(Net &net, torch::optim::SGD &opt) {
+  auto loader = torch::data::make_data_loader(
+      torch::data::datasets::MNIST("data").map(torch::data::transforms::Stack<>()), 64);
+  torch::Tensor total = torch::zeros({});
+  for (auto &batch : *loader) {
+    opt.zero_grad();
+    torch::Tensor loss = torch::nll_loss(net.forward(batch.data), batch.target);
+    loss.backward();
+    opt.step();
+    total += loss;
+  }
+  return total.item<double>();
+}
+)";
+    for (size_t At; (At = Source.find("WIDTH")) != std::string::npos;)
+      Source.replace(At, 5, Width);
+    std::vector<std::optional<double>> Out;
+    for (const auto &E : runChecks("/tmp/retained.cc", Source, "-*,mlperf-retained-graph-accumulation",
+                                   {{"CostFacts", "true"}}, fixtureArgs(true, false)))
+      for (const auto &N : E.Notes)
+        if (auto F = clang::tidy::mlperf::parseCostFactsNote(N.Message); F && F->Retained)
+          Out.push_back(F->Retained->Bytes.Value);
+    return Out;
+  };
+  // Both layers of constant sizes, batches of 64: 64 x (512 + 10) outputs x 2 values x 4 B.
+  std::vector<std::optional<double>> Sized = GraphBytes("512");
+  ASSERT_EQ(Sized.size(), 1u);
+  EXPECT_EQ(Sized[0], 64.0 * (512 + 10) * 2 * 4);
+  // A width from a variable: the graph's size is unknown.
+  std::vector<std::optional<double>> Unsized = GraphBytes("hidden");
+  ASSERT_EQ(Unsized.size(), 1u);
+  EXPECT_FALSE(Unsized[0]);
+}
+
 class CostProjectTest : public ProjectTest {};
 
 TEST_F(CostProjectTest, AContainerBuiltWithAConstantCountIsSized) {
