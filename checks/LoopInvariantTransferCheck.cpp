@@ -165,6 +165,13 @@ bool LoopInvariantTransferCheck::reportRepeatedCopy(const CallExpr *Call, const 
   return true;
 }
 
+/// A copy of a value the loop never changes; %1: into a C API's buffer,
+/// whose use by the model between copies is not visible.
+static constexpr llvm::StringLiteral UnchangedCopyMessage =
+    "%0 is copied to the device on every step although the loop never changes it; copy it once before the "
+    "loop%select{|, or, where the loop overwrites the destination on the device, keep one device copy and restore "
+    "the destination from it with a device-to-device copy}1";
+
 /// A C API's copy from an object's data pointer (`cudaMemcpyAsync(dst,
 /// enc.hostBuffer.data(), ...)`) whose memory the loop never names nor writes
 /// through a pointer into it: filled once before the loop, copied every step.
@@ -180,11 +187,7 @@ bool LoopInvariantTransferCheck::reportUnchangedObject(const CallExpr *Call, con
     return false;
   const SourceManager &SM = *Result.SourceManager;
   std::string Name = sourceText(Mem->Object->getSourceRange(), *Result.Context);
-  diag(reportLoc(Call->getExprLoc(), SM),
-       "'%0' is copied to the device on every step although the loop never changes it; copy it once before the "
-       "loop, or, where the loop overwrites the destination on the device, keep one device copy and restore the "
-       "destination from it with a device-to-device copy")
-      << Name;
+  diag(reportLoc(Call->getExprLoc(), SM), UnchangedCopyMessage) << ("'" + Name + "'") << /*IntoBuffer=*/true;
   explainHot(Hot, SM);
   noteCost(reportLoc(Call->getExprLoc(), SM), transferFacts(Quantity::unknown(Name)), &Hot, Call, A);
   return true;
@@ -243,11 +246,7 @@ void LoopInvariantTransferCheck::check(const MatchFinder::MatchResult &Result) {
   // visible (a state buffer reset every step), so no fix-it moves the copy.
   const bool IntoBuffer = M->Entry->DestArg.has_value();
   {
-    auto D = diag(reportLoc(Call->getExprLoc(), SM),
-                  "%0 is copied to the device on every step although the loop never changes it; copy it once "
-                  "before the loop%select{|, or, where the loop overwrites the destination on the device, keep one "
-                  "device copy and restore the destination from it with a device-to-device copy}1")
-             << Var << IntoBuffer;
+    auto D = diag(reportLoc(Call->getExprLoc(), SM), UnchangedCopyMessage) << Var << IntoBuffer;
     std::string Text = sourceText(Call->getSourceRange(), *Result.Context);
     // The same copy made twice in the loop is hoisted once, by the first
     // finding's fix, which replaces every copy.

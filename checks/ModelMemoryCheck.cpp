@@ -101,9 +101,7 @@ void ModelMemoryCheck::check(const MatchFinder::MatchResult &Result) {
       Layers.push_back({reportLoc(E->getBeginLoc(), *SM), *L, Entry.Owner});
   }
   if (const auto *E = Result.Nodes.getNodeAs<Expr>("batch"))
-    if (std::optional<int64_t> B =
-            constInt(argumentFor(E, profiles().find(E, Role::BatchSize)->SizeArg, /*DefaultValue=*/false), Ctx);
-        B && *B > 0)
+    if (std::optional<int64_t> B = constantBatchSize(E, *profiles().find(E, Role::BatchSize), Ctx))
       Batches.push_back({reportLoc(E->getBeginLoc(), *SM), *B, false, ""});
   if (const auto *E = Result.Nodes.getNodeAs<CXXConstructExpr>("optimizer")) {
     const ProfileEntry &Entry = *profiles().find(E, Role::OptimizerState);

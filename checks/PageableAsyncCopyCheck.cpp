@@ -283,11 +283,8 @@ void PageableAsyncCopyCheck::check(const MatchFinder::MatchResult &Result) {
     diag(reportLoc(Found->PassedAt->getExprLoc(), SM), "passed here", DiagnosticIDs::Note);
   // What pinning saves: the host's wait for the copy (and, copying back, for
   // the work queued before it); the transfer itself remains.
-  if (std::optional<HotContext> Hot = A.perStep(Call)) {
-    CostFacts F;
-    F.Syncs = 1;
-    noteCost(reportLoc(Call->getExprLoc(), SM), F, &*Hot, Call, A);
-  }
+  if (std::optional<HotContext> Hot = A.perStep(Call))
+    noteCost(reportLoc(Call->getExprLoc(), SM), syncFacts(), &*Hot, Call, A);
 }
 
 } // namespace clang::tidy::mlperf

@@ -93,12 +93,6 @@ static bool isNeeded(const CallExpr *Call, const ModelAnalysis &A, const SourceM
   return calls(Next, Role::Timer, A.profiles()) || calls(Next, Role::HostRead, A.profiles());
 }
 
-static CostFacts syncFacts() {
-  CostFacts F;
-  F.Syncs = 1;
-  return F;
-}
-
 void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("library-call")) {
     ModelAnalysis &A = analysis(*Result.Context);

@@ -110,6 +110,12 @@ std::optional<CostFacts> parseCostFactsNote(llvm::StringRef Message) {
   return F;
 }
 
+CostFacts syncFacts() {
+  CostFacts F;
+  F.Syncs = 1;
+  return F;
+}
+
 CostFacts readFacts(Quantity Bytes) {
   CostFacts F;
   F.Syncs = 1;

@@ -57,6 +57,8 @@ std::string costFactsNote(const CostFacts &F);
 /// The facts in a note's message, or none when it is not such a note (or damaged).
 std::optional<CostFacts> parseCostFactsNote(llvm::StringRef Message);
 
+/// One wait for the device.
+CostFacts syncFacts();
 /// A device -> host read of \p Bytes: one copy and the wait for it.
 CostFacts readFacts(Quantity Bytes);
 /// The bytes a device -> host read \p Read of \p Object copies: one element

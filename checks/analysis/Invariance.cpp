@@ -564,14 +564,7 @@ bool objectMemoryChangedIn(const ObjectMemory &M, const Stmt *Loop, const Stmt *
       Collect(C);
   };
   Collect(Body);
-  std::function<bool(const Stmt *)> Mentions = [&](const Stmt *S) {
-    if (!S)
-      return false;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && llvm::is_contained(Into, DRE->getDecl()))
-      return true;
-    return llvm::any_of(S->children(), Mentions);
-  };
-  return Mentions(Loop);
+  return refersToAnyOf(Loop, Into);
 }
 
 bool isReassignedIn(const VarDecl *VD, const Stmt *Region) {

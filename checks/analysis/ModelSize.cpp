@@ -124,6 +124,11 @@ StepMemory estimateStep(llvm::ArrayRef<LayerSize> Layers, unsigned Copies, bool 
   return M;
 }
 
+std::optional<int64_t> constantBatchSize(const Expr *E, const ProfileEntry &Entry, const ASTContext &Ctx) {
+  std::optional<int64_t> B = constInt(argumentFor(E, Entry.SizeArg, /*DefaultValue=*/false), Ctx);
+  return B && *B > 0 ? B : std::nullopt;
+}
+
 /// A layer built from integer sizes that are not all constants
 /// (`Linear(784, hidden)`); not a copy of a layer, nor one built from an
 /// options object, which the options' own construction sizes.
@@ -155,7 +160,7 @@ ModelSizes modelSizesOf(ASTContext &Ctx, const ApiProfiles &P) {
           ++Out.Unsized;
       }
       if (const ProfileEntry *B = P.find(E, Role::BatchSize))
-        if (std::optional<int64_t> N = constInt(argumentFor(E, B->SizeArg, /*DefaultValue=*/false), Ctx); N && *N > 0)
+        if (std::optional<int64_t> N = constantBatchSize(E, *B, Ctx))
           Out.Batch = std::max(Out.Batch.value_or(0), *N);
       return true;
     }

@@ -38,6 +38,9 @@ struct StepMemory {
   double total() const { return fixed() + Activations; }
 };
 
+/// The batch size a `batch-size` fact's argument states, when it is a positive constant.
+std::optional<int64_t> constantBatchSize(const Expr *E, const ProfileEntry &Entry, const ASTContext &Ctx);
+
 /// The layers a translation unit constructs with constant sizes and the
 /// largest constant batch size it states (`layer` and `batch-size` facts in
 /// the project's code): the model-memory check's sizes, for other checks.

@@ -243,17 +243,6 @@ Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, const HotCont
   return P;
 }
 
-namespace {
-bool refersTo(const Stmt *S, llvm::ArrayRef<const VarDecl *> Vars) {
-  if (!S)
-    return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    return llvm::is_contained(Vars, DRE->getDecl());
-  return llvm::any_of(S->children(), [&](const Stmt *C) { return refersTo(C, Vars); });
-}
-
-} // namespace
-
 bool feedsNextIteration(const Expr *Read, const Expr *Object, const Stmt *Loop, const ModelAnalysis &A) {
   llvm::SmallVector<const VarDecl *, 2> Sources;
   if (const VarDecl *V = Object ? namedVar(Object) : nullptr)
@@ -276,7 +265,7 @@ bool feedsNextIteration(const Expr *Read, const Expr *Object, const Stmt *Loop, 
   auto CarriedBy = [&](const Expr *LHS, const Expr *RHS) {
     const VarDecl *W = LHS ? namedVar(LHS) : nullptr;
     return W && !llvm::is_contained(Sources, W) &&
-           SM.isBeforeInTranslationUnit(W->getLocation(), Loop->getBeginLoc()) && refersTo(RHS, Sources) &&
+           SM.isBeforeInTranslationUnit(W->getLocation(), Loop->getBeginLoc()) && refersToAnyOf(RHS, Sources) &&
            ReadElsewhere(Loop, W, LHS);
   };
   std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) {
@@ -342,7 +331,7 @@ const CallExpr *reuploadOf(const CallExpr *Read, const ModelAnalysis &A) {
     return nullptr;
   const VarDecl *Vars[] = {Buffer};
   for (const Stmt *S : llvm::make_range(std::next(It), Block->body_end()))
-    if (refersTo(S, Vars))
+    if (refersToAnyOf(S, Vars))
       return uploadOf(S, Buffer, A); // the next use: a copy back, or a read on the host
   return nullptr;
 }

@@ -121,6 +121,14 @@ llvm::SmallVector<const CXXMethodDecl *, 4> overriddenTransitively(const CXXMeth
   return Out;
 }
 
+bool refersToAnyOf(const Stmt *S, llvm::ArrayRef<const VarDecl *> Vars) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return llvm::is_contained(Vars, DRE->getDecl());
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return refersToAnyOf(C, Vars); });
+}
+
 static void collectReturns(const Stmt *S, llvm::SmallVectorImpl<const ReturnStmt *> &Out) {
   if (!S || isa<LambdaExpr>(S))
     return;

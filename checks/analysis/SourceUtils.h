@@ -50,6 +50,8 @@ const VarDecl *namedVar(const Expr *E);
 /// or of a container through `operator[]` or `at()`, or the reference a
 /// range-for over it declares (`for (auto &b : bufs)`).
 const VarDecl *namedVarOrElementOf(const Expr *E);
+/// Whether \p S names any of \p Vars.
+bool refersToAnyOf(const Stmt *S, llvm::ArrayRef<const VarDecl *> Vars);
 /// The return statements in a function body \p Body, in source order, outside the lambdas it defines.
 llvm::SmallVector<const ReturnStmt *, 4> returnStatements(const Stmt *Body);
 /// Whether the variable is assigned (`v = ...`) anywhere in \p S other than at
