@@ -7,6 +7,7 @@
 #include "llvm/Support/Path.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace mlperf::lint {
@@ -232,6 +233,133 @@ void applyCommand(const Command &C, Collector &Out) {
         Out.define(A);
 }
 
+/// What an `if()` of a build file is known to be on the Linux machine a
+/// fresh build configures: platform variables (WIN32, MSVC, APPLE: false;
+/// UNIX: true), constants, and the options and plain `set()`s read before it
+/// at their stated values (an option without one is OFF). Anything else
+/// (a package found, a comparison, a variable set elsewhere) is unknown.
+enum class Truth { False, True, Unknown };
+
+class Conditions {
+public:
+  /// Follows if/elseif/else/endif, option() and set(); whether \p C runs:
+  /// no enclosing branch is known not to be taken.
+  bool runs(const Command &C) {
+    const std::string &N = C.Name;
+    if (N == "if")
+      Stack.push_back({eval(C.Args), eval(C.Args)});
+    else if (N == "elseif" && !Stack.empty()) {
+      Truth Cond = eval(C.Args);
+      Stack.back().Active = both(negate(Stack.back().Taken), Cond);
+      Stack.back().Taken = either(Stack.back().Taken, Cond);
+    } else if (N == "else" && !Stack.empty())
+      Stack.back().Active = negate(Stack.back().Taken);
+    else if (N == "endif" && !Stack.empty())
+      Stack.pop_back();
+    bool Runs = llvm::none_of(Stack, [](const Branch &B) { return B.Active == Truth::False; });
+    if (Runs && N == "option" && !C.Args.empty())
+      Values[C.Args[0]] = C.Args.size() >= 3 ? constant(C.Args[2]) : Truth::False;
+    else if (Runs && N == "set" && (C.Args.size() == 2 || (C.Args.size() > 2 && C.Args[2] == "CACHE")) &&
+             !llvm::StringRef(C.Args[0]).starts_with("CMAKE_"))
+      Values[C.Args[0]] = constant(C.Args[1]);
+    return Runs;
+  }
+
+private:
+  struct Branch {
+    Truth Active; // this branch
+    Truth Taken;  // this branch or an earlier one of the same if
+  };
+  static Truth negate(Truth T) { return T == Truth::Unknown ? T : T == Truth::True ? Truth::False : Truth::True; }
+  static Truth both(Truth A, Truth B) {
+    return A == Truth::False || B == Truth::False ? Truth::False
+           : A == Truth::True && B == Truth::True ? Truth::True
+                                                  : Truth::Unknown;
+  }
+  static Truth either(Truth A, Truth B) { return negate(both(negate(A), negate(B))); }
+  static Truth constant(llvm::StringRef V) {
+    std::string U = V.upper();
+    if (llvm::is_contained({"ON", "YES", "TRUE", "Y", "1"}, U))
+      return Truth::True;
+    if (llvm::is_contained({"OFF", "NO", "FALSE", "N", "0", "IGNORE", "NOTFOUND", ""}, U) ||
+        llvm::StringRef(U).ends_with("-NOTFOUND"))
+      return Truth::False;
+    return Truth::Unknown;
+  }
+  Truth atom(llvm::StringRef A) const {
+    if (llvm::is_contained({"WIN32", "MSVC", "APPLE", "MINGW", "CYGWIN", "MSYS", "IOS", "ANDROID", "EMSCRIPTEN"}, A))
+      return Truth::False;
+    if (llvm::is_contained({"UNIX", "LINUX", "CMAKE_HOST_UNIX"}, A))
+      return Truth::True;
+    if (A.consume_front("${"))
+      A.consume_back("}");
+    if (auto It = Values.find(A.str()); It != Values.end())
+      return It->second;
+    Truth T = constant(A);
+    return T == Truth::False && A.empty() ? Truth::Unknown : T;
+  }
+  /// OR of ANDs of NOT* operands, left to right (the parentheses are not
+  /// kept by the reader: an `if` that needs them may come out unknown, never
+  /// wrong in the direction of dropping a flag the build uses).
+  Truth eval(llvm::ArrayRef<std::string> Args) const {
+    static const char *const Binary[] = {"STREQUAL",
+                                         "STRLESS",
+                                         "STRGREATER",
+                                         "EQUAL",
+                                         "LESS",
+                                         "GREATER",
+                                         "MATCHES",
+                                         "VERSION_LESS",
+                                         "VERSION_GREATER",
+                                         "VERSION_EQUAL",
+                                         "VERSION_LESS_EQUAL",
+                                         "VERSION_GREATER_EQUAL",
+                                         "LESS_EQUAL",
+                                         "GREATER_EQUAL",
+                                         "STRLESS_EQUAL",
+                                         "STRGREATER_EQUAL",
+                                         "IN_LIST",
+                                         "IS_NEWER_THAN",
+                                         "PATH_EQUAL"};
+    static const char *const Unary[] = {"DEFINED", "EXISTS",       "COMMAND",     "TARGET",    "POLICY",
+                                        "TEST",    "IS_DIRECTORY", "IS_ABSOLUTE", "IS_SYMLINK"};
+    if (Args.empty())
+      return Truth::Unknown;
+    Truth Or = Truth::False, And = Truth::True;
+    bool Not = false;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      llvm::StringRef A = Args[I];
+      if (A == "NOT") {
+        Not = !Not;
+        continue;
+      }
+      if (A == "AND")
+        continue;
+      if (A == "OR") {
+        Or = either(Or, And);
+        And = Truth::True;
+        continue;
+      }
+      Truth T;
+      if (llvm::is_contained(Unary, A)) {
+        T = Truth::Unknown;
+        ++I;
+      } else if (I + 2 < Args.size() && llvm::is_contained(Binary, Args[I + 1])) {
+        T = Truth::Unknown;
+        I += 2;
+      } else {
+        T = atom(A);
+      }
+      And = both(And, Not ? negate(T) : T);
+      Not = false;
+    }
+    return either(Or, And);
+  }
+
+  std::vector<Branch> Stack;
+  std::map<std::string, Truth> Values;
+};
+
 /// Replaces ${NAME} for the names in \p Known; nullopt for any other
 /// variable, a generator expression (but $<BUILD_INTERFACE:x>, which is x)
 /// or $ENV{...}.
@@ -339,8 +467,10 @@ BuildFileFlags parseCMakeLists(llvm::StringRef Text, llvm::StringRef Dir, llvm::
                                                          {"PROJECT_SOURCE_DIR", TopDir},
                                                          {"CMAKE_SOURCE_DIR", TopDir}};
   Collector Out(Dir, [&](llvm::StringRef Arg) { return substitute(Arg, Known); });
+  Conditions If;
   for (const Command &C : cmakeCommands(Text))
-    applyCommand(C, Out);
+    if (If.runs(C))
+      applyCommand(C, Out);
   return Out.take();
 }
 

@@ -2,11 +2,15 @@
 // without a compilation database: the language standard, the include
 // directories and the definitions of the CMakeLists.txt (or, in a directory
 // without one, the Makefile) in the file's directory and each directory above
-// it up to the project's root. Nothing is evaluated: arguments that hold a
+// it up to the project's root. Little is evaluated: arguments that hold a
 // generator expression or a variable other than the source directories
 // (${CMAKE_CURRENT_SOURCE_DIR}, ${CMAKE_CURRENT_LIST_DIR},
-// ${PROJECT_SOURCE_DIR}, ${CMAKE_SOURCE_DIR}) are ignored, and a build file
-// that cannot be read (too large, binary, not a regular file) states nothing.
+// ${PROJECT_SOURCE_DIR}, ${CMAKE_SOURCE_DIR}) are ignored; a CMake `if()`
+// branch known not to be taken on Linux (`if(WIN32)`, `if(MSVC)`, `if(APPLE
+// AND ...)`, an option() at its default OFF, the `else()` of `if(UNIX)`) states
+// nothing, and one whose condition is not known (a package found, a
+// comparison) is read as if taken; a build file that cannot be read (too
+// large, binary, not a regular file) states nothing.
 #pragma once
 
 #include "llvm/ADT/StringRef.h"

@@ -223,6 +223,32 @@ TEST(BuildFlags, CMakeCommandsAreReadAsCMakeSplitsThem) {
   llvm::sys::fs::remove_directories(D);
 }
 
+TEST(BuildFlags, BranchesKnownNotToBeTakenOnLinuxStateNothing) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mlperf-cmake-if", Dir));
+  std::string D(Dir);
+  for (const char *Sub : {"/win", "/unix", "/perf", "/found", "/shim"})
+    llvm::sys::fs::create_directories(D + Sub);
+  std::string Text = "option(WITH_PERF \"timings\" OFF)\n"
+                     "option(WITH_FAST \"fast\" ON)\n"
+                     "set(USE_SHIM NO)\n"
+                     "set(NO_GPU OFF CACHE STRING \"Disables the GPU\")\n"
+                     "if(NO_GPU)\n  add_compile_definitions(NO_GPU)\nendif()\n"
+                     "if(WIN32)\n  include_directories(win)\n  add_definitions(-DNOMINMAX=1)\n"
+                     "elseif(UNIX)\n  include_directories(unix)\nelse()\n  add_definitions(-DOTHER)\nendif()\n"
+                     "if (APPLE AND WITH_FAST)\n  add_compile_definitions(GGML_USE_ACCELERATE)\nendif()\n"
+                     "if(NOT MSVC)\n  if(WITH_PERF)\n    include_directories(perf)\n  endif()\n"
+                     "  if(WITH_FAST OR WIN32)\n    add_compile_definitions(FAST)\n  endif()\nendif()\n"
+                     "if(USE_SHIM)\n  include_directories(shim)\nendif()\n"
+                     "if(BLAS_FOUND)\n  include_directories(found)\nendif()\n"
+                     "if(\"${CMAKE_SYSTEM_NAME}\" STREQUAL \"Windows\")\n  add_definitions(-DUNSURE)\nendif()\n";
+  BuildFileFlags F = parseCMakeLists(Text, D, D);
+  EXPECT_EQ(F.Includes, (std::vector<std::string>{D + "/unix", D + "/found"}))
+      << "a branch known not taken states nothing; one not known (a package found) is read";
+  EXPECT_EQ(F.Definitions, (std::vector<std::string>{"FAST", "UNSURE"}));
+  llvm::sys::fs::remove_directories(D);
+}
+
 TEST(BuildFlags, AnyTextIsReadWithoutCrashing) {
   static const char Alphabet[] = "()[]=#\"\\$;{}<> \n\tabcSET-DIinclude_directories";
   std::string Noise;
