@@ -28,7 +28,7 @@ class Tracer {
 public:
   Tracer(ModelAnalysis &A, ASTContext &Ctx) : A(A), P(A.profiles()), Ctx(Ctx) {}
 
-  std::optional<Origin> pointer(const Expr *E, unsigned Depth = 4) {
+  std::optional<Origin> pointer(const Expr *E, unsigned Depth = 8) {
     if (!E || Depth == 0)
       return std::nullopt;
     E = E->IgnoreParenCasts();
@@ -58,16 +58,18 @@ public:
     }
     if (const FieldDecl *F = ownField(E))
       return field(F, E, Depth);
+    if (const auto *CE = dyn_cast<CallExpr>(E))
+      return returned(CE, Depth);
     const auto *DRE = dyn_cast<DeclRefExpr>(E);
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
     if (!VD || pinned(VD))
       return std::nullopt;
     if (VD->getType()->isArrayType())
       return Origin{E};
-    return throughVariable(VD, Depth, [&](const Expr *V, unsigned D) { return pointer(V, D); });
+    return throughVariable(VD, DRE, Depth, [&](const Expr *V, unsigned D) { return pointer(V, D); });
   }
 
-  std::optional<Origin> tensor(const Expr *E, unsigned Depth = 4) {
+  std::optional<Origin> tensor(const Expr *E, unsigned Depth = 8) {
     if (!E || Depth == 0)
       return std::nullopt;
     E = stripWrappers(E);
@@ -77,7 +79,7 @@ public:
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       if (!VD || pinned(VD))
         return std::nullopt;
-      return throughVariable(VD, Depth, [&](const Expr *V, unsigned D) { return tensor(V, D); });
+      return throughVariable(VD, DRE, Depth, [&](const Expr *V, unsigned D) { return tensor(V, D); });
     }
     const auto *CE = dyn_cast<CallExpr>(E);
     if (!CE || pins(CE))
@@ -115,16 +117,9 @@ private:
       return Origin{E};
     std::optional<llvm::SmallVector<const Expr *, 4>> Values =
         F->getType()->isPointerType() ? storedValues(F) : std::nullopt;
-    std::optional<Origin> First;
-    for (const Expr *V : Values ? *Values : llvm::SmallVector<const Expr *, 4>{}) {
-      if (V->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
-        continue; // no memory yet: nothing is copied from it
-      std::optional<Origin> O = pointer(V, Depth - 1);
-      if (!O)
-        return std::nullopt;
-      First = First ? First : O;
-    }
-    return First;
+    if (!Values)
+      return std::nullopt;
+    return allOf(*Values, Depth, [&](const Expr *V, unsigned D) { return pointer(V, D); });
   }
 
   /// Whether a method of the field's class pins what it holds
@@ -151,9 +146,39 @@ private:
     });
   }
 
-  /// A variable's value: a parameter's at the calls of its function, else its
-  /// initializer's, unless it is assigned anything else.
-  template <class Trace> std::optional<Origin> throughVariable(const VarDecl *VD, unsigned Depth, Trace T) {
+  /// What a function of this translation unit returns (`float *blob =
+  /// blobFromImage(img)`): pageable when every pointer it returns is (a
+  /// null pointer returns no memory).
+  std::optional<Origin> returned(const CallExpr *CE, unsigned Depth) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    FD = FD && FD->getReturnType()->isPointerType() ? FD->getDefinition() : nullptr;
+    if (!FD || !FD->getBody() || A.role(CE))
+      return std::nullopt;
+    llvm::SmallVector<const Expr *, 4> Values;
+    for (const ReturnStmt *R : returnStatements(FD->getBody()))
+      Values.push_back(R->getRetValue());
+    return allOf(Values, Depth, [&](const Expr *V, unsigned D) { return pointer(V, D); });
+  }
+
+  /// The first origin of \p Values when each one is pageable memory or a null
+  /// pointer and at least one is memory; none otherwise.
+  template <class Trace> std::optional<Origin> allOf(llvm::ArrayRef<const Expr *> Values, unsigned Depth, Trace T) {
+    std::optional<Origin> First;
+    for (const Expr *V : Values) {
+      if (V && V->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+        continue; // no memory yet: nothing is copied from it
+      std::optional<Origin> O = V ? T(V, Depth - 1) : std::nullopt;
+      if (!O)
+        return std::nullopt;
+      First = First ? First : O;
+    }
+    return First;
+  }
+
+  /// A variable's value: a parameter's at the calls of its function, else the
+  /// values that reach \p Use (its initializer and assignments).
+  template <class Trace>
+  std::optional<Origin> throughVariable(const VarDecl *VD, const Expr *Use, unsigned Depth, Trace T) {
     if (const auto *PV = dyn_cast<ParmVarDecl>(VD)) {
       const auto *FD = dyn_cast<FunctionDecl>(PV->getDeclContext());
       FD = FD ? FD->getDefinition() : nullptr;
@@ -167,9 +192,15 @@ private:
       }
       return std::nullopt;
     }
-    if (!VD->isLocalVarDecl() || assignedIn(VD))
+    if (!VD->isLocalVarDecl())
       return std::nullopt;
-    return T(VD->getInit(), Depth - 1);
+    bool Complete = false;
+    llvm::SmallVector<const Expr *, 4> Values = reachingValues(VD, Use, A, Complete);
+    if (Complete)
+      return allOf(Values, Depth, T);
+    // Written where reachingValues does not follow (a static, a method that
+    // changes the object): the initializer, when nothing is assigned.
+    return assignedIn(VD) || !VD->getInit() ? std::nullopt : T(VD->getInit(), Depth - 1);
   }
 
   /// Whether \p CE pins memory (pin_memory(), pinned_memory(true), or a

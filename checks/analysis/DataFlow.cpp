@@ -190,7 +190,9 @@ llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *
   Complete = false;
   llvm::SmallVector<const Expr *, 4> Out;
   const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-  if (!V->isLocalVarDecl() || V->isStaticLocal() || !V->getInit() || !FD || !FD->getBody())
+  // A scalar declared without a value has none until it is assigned (reading it before is undefined).
+  if (!V->isLocalVarDecl() || V->isStaticLocal() || (!V->getInit() && !V->getType()->isScalarType()) || !FD ||
+      !FD->getBody())
     return Out;
   llvm::SmallVector<Write, 4> Writes;
   if (!collectWrites(FD->getBody(), V, false, Writes))
@@ -200,7 +202,7 @@ llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *
   for (const Stmt *P = A.parent(Use); P && !InLambda; P = A.parent(P))
     InLambda = isa<LambdaExpr>(P);
   if (InLambda) {
-    Complete = Writes.empty();
+    Complete = Writes.empty() && V->getInit();
     if (Complete)
       Out.push_back(V->getInit());
     return Out;
@@ -214,7 +216,8 @@ llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *
       Last = &W;
   SourceLocation From = Last ? Last->At->getBeginLoc() : V->getLocation();
   std::vector<const Stmt *> Loops = A.enclosingLoops(Use);
-  Out.push_back(Last ? Last->Value : V->getInit());
+  if (const Expr *First = Last ? Last->Value : V->getInit())
+    Out.push_back(First);
   for (const Write &W : Writes) {
     if (&W == Last || !Before(From, W.At->getBeginLoc()))
       continue;

@@ -23,7 +23,8 @@ const Stmt *findInFlow(const Expr *E, llvm::function_ref<bool(const Stmt *)> Vis
 /// assignment, brings later ones back). Structured code only: none, and
 /// \p Complete false, when something else may write the variable (its
 /// address, a non-const reference or method, a compound assignment, a lambda)
-/// or it has no initializer.
+/// or it has no initializer and is not a scalar (a scalar declared without
+/// one has no value until it is assigned).
 llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *Use, const ModelAnalysis &A,
                                                   bool &Complete);
 /// The variable \p E's value initializes or is assigned to (`=`, also a
