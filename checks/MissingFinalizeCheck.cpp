@@ -107,32 +107,39 @@ static CostFacts leakFacts(const CallExpr *Call, const Acquisition &Acq, const H
   CostFacts F;
   bool Allocates = E.K == Kind::Allocation || E.K == Kind::DeviceTensor;
   F.Allocations = Allocates;
-  std::string Name = "'" + Handle.D->getName().str() + "'";
+  const ValueDecl *Named = Handle.Field ? Handle.Field : Handle.D;
+  std::string Name = "'" + Named->getName().str() + "'";
   // The size its call asks for, else what the handle is.
-  F.Retained = Retention{Acq.Via.empty() && E.SizeArg ? allocationBytes(Call, E, A.context())
-                                                      : Quantity::unknown(Handle.D->getName().str()),
-                         (Allocates ? "the allocation " : "what the handle ") + Name + (Allocates ? "" : " holds"),
-                         E.HostMemory};
+  F.Retained = Retention{
+      Acq.Via.empty() && E.SizeArg ? allocationBytes(Call, E, A.context()) : Quantity::unknown(Named->getName().str()),
+      (Allocates ? "the allocation " : "what the handle ") + Name + (Allocates ? "" : " holds"), E.HostMemory};
   return F;
 }
 
-/// A method called every step that acquires into a field of its object and
-/// never releases what the previous call left there.
+/// A function that acquires into a field of an object that outlives the
+/// call and does not release what the previous call left there: a method
+/// called every step or request (overwrittenMember), or any function when
+/// nothing ever releases that field (unreleasedField, \p Never).
 void MissingFinalizeCheck::reportOverwrite(const CallExpr *Call, const Acquisition &Acq, const HandleRef &Handle,
-                                           const FieldDecl *Kept, const HotContext &Hot,
+                                           const FieldDecl *Kept, const HotContext *Hot, bool Never,
                                            const MatchFinder::MatchResult &Result) {
   ModelAnalysis &A = analysis(*Result.Context);
   const SourceManager &SM = *Result.SourceManager;
   {
     auto D = diag(reportLoc(Call->getExprLoc(), SM),
-                  "%0 acquires a handle into %1 on every %select{step|request}2, and the next call overwrites it "
-                  "without releasing the one before; call %3 on %1 before acquiring again, or acquire it once when "
-                  "the object is built and reuse it");
+                  "%0 acquires a handle into %1 on every %select{step|request|call of %5}2, and the next call "
+                  "overwrites it without releasing the one before%select{|; nothing in this file releases %1, not "
+                  "even where the object is freed}4; call %3 on %1 before acquiring again%select{|, and when the "
+                  "object is freed}4, or acquire it once when the object is built and reuse it");
     addCallee(D, Call);
-    D << Kept << Hot.Request << Acq.Entry->Pair;
+    D << Kept << (Hot ? unsigned(Hot->Request) : 2u) << Acq.Entry->Pair << Never << A.owner(Call);
   }
-  explainHot(Hot, SM);
-  noteCost(reportLoc(Call->getExprLoc(), SM), leakFacts(Call, Acq, Handle, A), &Hot, Call, A);
+  if (Hot)
+    explainHot(*Hot, SM);
+  CostFacts Facts = leakFacts(Call, Acq, Handle, A);
+  if (!Hot)
+    Facts.Retained.reset(); // one handle per call of the function: how often it runs is not known here
+  noteCost(reportLoc(Call->getExprLoc(), SM), Facts, Hot, Call, A);
 }
 
 void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder::MatchResult &Result) {
@@ -140,16 +147,20 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   std::optional<Acquisition> Acq = acquisitionAt(Call, A);
   if (!Acq || !Acq->Entry->Owner || Acq->Entry->Raii)
     return;
-  std::optional<HotContext> Hot = A.perRequest(Call);
-  if (!Hot)
-    return;
   // The handle: an out-argument (`cudaMalloc(&p, n)`) or the returned value.
   bool Returned = false;
   HandleRef Handle = acquiredHandleRef(Call, *Acq, A, &Returned);
   if (Returned)
     return; // ownership escapes to the caller
+  std::optional<HotContext> Hot = A.perRequest(Call);
+  if (const FieldDecl *Kept = unreleasedField(Call, Handle, A)) {
+    reportOverwrite(Call, *Acq, Handle, Kept, Hot ? &*Hot : nullptr, /*Never=*/true, Result);
+    return;
+  }
+  if (!Hot)
+    return;
   if (const FieldDecl *Kept = overwrittenMember(Call, Handle, A)) {
-    reportOverwrite(Call, *Acq, Handle, Kept, *Hot, Result);
+    reportOverwrite(Call, *Acq, Handle, Kept, &*Hot, /*Never=*/false, Result);
     return;
   }
   if (!Handle.isLocal() || heldByRaii(Handle))

@@ -129,6 +129,10 @@ public:
   /// The translation unit's constant layer and batch sizes (modelSizesOf), computed once.
   const ModelSizes &modelSizes();
 
+  /// Whether \p Pred holds for the body of a function or lambda of this translation unit.
+  bool anyBody(llvm::function_ref<bool(const Stmt *Body)> Pred) const {
+    return llvm::any_of(Functions, [&](const auto &F) { return Pred(F.second.Body); });
+  }
   /// The calls and constructions in this translation unit of \p FD (a definition).
   std::vector<const Expr *> callSites(const FunctionDecl *FD) const;
 

@@ -169,15 +169,21 @@ llvm::ArrayRef<unsigned> releasedParameters(const FunctionDecl *FD, ModelAnalysi
         P && !H.element() && !llvm::is_contained(Out, P->getFunctionScopeIndex()))
       Out.push_back(P->getFunctionScopeIndex());
   };
+  // What a pointer parameter points to is the caller's handle
+  // (`cudaFree(*ptr)` in a helper called as `free_checked(&model->inputs)`).
+  auto Pointee = [](const Expr *E) {
+    const auto *U = dyn_cast<UnaryOperator>(stripWrappers(E)->IgnoreParenCasts());
+    return U && U->getOpcode() == UO_Deref ? U->getSubExpr() : E;
+  };
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S || isa<CXXCatchStmt, LambdaExpr>(S))
       return;
     if (const auto *CE = dyn_cast<CallExpr>(S))
       for (unsigned I = 0; I < CE->getNumArgs(); ++I)
-        if (isa_and_nonnull<ParmVarDecl>(handleRefOf(CE->getArg(I)).D) && releasesArgument(CE, I, A))
-          Note(CE->getArg(I));
+        if (isa_and_nonnull<ParmVarDecl>(handleRefOf(Pointee(CE->getArg(I))).D) && releasesArgument(CE, I, A))
+          Note(Pointee(CE->getArg(I)));
     if (const auto *DE = dyn_cast<CXXDeleteExpr>(S))
-      Note(DE->getArgument());
+      Note(Pointee(DE->getArgument()));
     for (const Stmt *C : S->children())
       Walk(C);
   };
@@ -439,6 +445,60 @@ bool testedIn(const Stmt *S, const FieldDecl *F) {
   return llvm::any_of(S->children(), [&](const Stmt *C) { return testedIn(C, F); });
 }
 
+/// Whether \p S runs on every call of the function whose body is \p Body:
+/// not under a branch of it.
+bool onEveryCall(const Stmt *S, const Stmt *Body, const ModelAnalysis &A) {
+  for (const Stmt *P = A.parent(S); P && P != Body; P = A.parent(P))
+    if (isa<IfStmt, SwitchStmt, AbstractConditionalOperator, CXXCatchStmt, LambdaExpr>(P))
+      return false;
+  return true;
+}
+
+/// Whether \p E is the field \p F of some object or its address (`ctx->allocr`,
+/// `buf_`, `&model->inputs` given to a helper that frees through it).
+bool namesField(const Expr *E, const FieldDecl *F) {
+  E = E ? stripWrappers(E)->IgnoreParenCasts() : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenCasts();
+  const auto *ME = dyn_cast_or_null<MemberExpr>(E);
+  return ME && ME->getMemberDecl() == F;
+}
+
+/// Whether a function of this translation unit releases what the field \p F
+/// of any object holds: passes it, or a local holding or bound to it, to a
+/// release, `delete`s it or calls its releasing method.
+bool releasedAnywhere(const FieldDecl *F, ModelAnalysis &A) {
+  return A.anyBody([&](const Stmt *Body) {
+    llvm::SmallPtrSet<const VarDecl *, 2> Aliases;
+    auto Held = [&](const Expr *E) {
+      if (namesField(E, F))
+        return true;
+      const VarDecl *V = E ? namedVar(E) : nullptr;
+      return V && Aliases.contains(V);
+    };
+    std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S)
+        return false;
+      if (const auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *D : DS->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() && namesField(VD->getInit(), F))
+            Aliases.insert(VD);
+      if (const auto *CE = dyn_cast<CallExpr>(S)) {
+        for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+          if (Held(CE->getArg(I)) && releasesArgument(CE, I, A))
+            return true;
+        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE); MC && Held(MC->getImplicitObjectArgument()))
+          if (std::optional<RoleMatch> M = A.role(MC); M && M->R == Role::Release && M->Entry->ReleasesObject)
+            return true;
+      }
+      if (const auto *DE = dyn_cast<CXXDeleteExpr>(S); DE && Held(DE->getArgument()))
+        return true;
+      return llvm::any_of(S->children(), Walk);
+    };
+    return Walk(Body);
+  });
+}
+
 /// The field of `this` that \p Body assigns the handle to (`buf_ = tmp`).
 const FieldDecl *assignedField(const Stmt *S, const HandleRef &Handle) {
   if (!S)
@@ -466,10 +526,8 @@ const FieldDecl *overwrittenMember(const CallExpr *Call, const HandleRef &Handle
                                                                              : nullptr;
   if (!F || F->getParent() != MD->getParent() || testedIn(Body, F))
     return nullptr;
-  // On every call: not under a branch of the method.
-  for (const Stmt *P = A.parent(Call); P && P != Body; P = A.parent(P))
-    if (isa<IfStmt, SwitchStmt, AbstractConditionalOperator, CXXCatchStmt, LambdaExpr>(P))
-      return nullptr;
+  if (!onEveryCall(Call, Body, A))
+    return nullptr;
   HandleRef Kept;
   Kept.D = F;
   Kept.Member = true;
@@ -484,6 +542,31 @@ const FieldDecl *overwrittenMember(const CallExpr *Call, const HandleRef &Handle
       return nullptr;
   }
   return F;
+}
+
+const FieldDecl *unreleasedField(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A) {
+  const FunctionDecl *FD = A.owner(Call);
+  if (!FD || !FD->getBody() || isa<CXXConstructorDecl, CXXDestructorDecl>(FD) || !Handle || Handle.element())
+    return nullptr;
+  const FieldDecl *F = nullptr;
+  const auto *RD = dyn_cast_or_null<CXXRecordDecl>(Handle.Field ? Handle.Field->getParent() : nullptr);
+  if (Handle.Field && isa<ParmVarDecl>(Handle.D)) {
+    // A struct the caller passes (`ctx->allocr = ggml_gallocr_new(...)`):
+    // an opaque C API's context, defined in this file, so no other file
+    // can release its fields.
+    const SourceManager &SM = A.context().getSourceManager();
+    if (RD && SM.isInMainFile(SM.getExpansionLoc(RD->getLocation())) && onEveryCall(Call, FD->getBody(), A) &&
+        !testedIn(FD->getBody(), Handle.Field))
+      F = Handle.Field;
+  } else if ((F = overwrittenMember(Call, Handle, A))) {
+    RD = dyn_cast<CXXRecordDecl>(F->getParent());
+  }
+  if (!F || !RD || !F->getType()->isPointerType())
+    return nullptr;
+  // A destructor defined in another file may release it.
+  if (const CXXDestructorDecl *Dtor = RD->getDestructor(); Dtor && Dtor->isUserProvided() && !Dtor->hasBody())
+    return nullptr;
+  return releasedAnywhere(F, A) ? nullptr : F;
 }
 
 } // namespace clang::tidy::mlperf

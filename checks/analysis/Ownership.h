@@ -89,6 +89,16 @@ const Expr *findReleaseOf(const Stmt *Region, const HandleRef &Handle, ModelAnal
 /// use). Each call then leaks the previous call's handle. Null otherwise.
 const FieldDecl *overwrittenMember(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A);
 
+/// The field a function (not a constructor) acquires \p Call's handle into on
+/// every call, for an object that outlives the call (`this`, see
+/// overwrittenMember, or a struct its caller passes, `ctx->allocr =
+/// ggml_gallocr_new(...)`, defined in this file: an opaque C API's context),
+/// when the function does not test the field first and nothing in this
+/// translation unit ever releases what the field holds (the destructor and
+/// the object's free function included). Every call leaks the handle of the
+/// call before, and the last one is never released. Null otherwise.
+const FieldDecl *unreleasedField(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A);
+
 /// The parameters \p FD releases on some path (its own releases, and the
 /// calls it passes them to that release them); releasing a field of a
 /// parameter (`cudaFreeHost(m->data)`) releases what the parameter holds.
