@@ -52,7 +52,7 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call); OC && OC->getNumArgs() == 2 && onHost(OC->getArg(1), A))
     return;
   // One read per element of a loop is mlperf-per-element-read's finding.
-  if (elementRead(Call, A))
+  if (elementRead(Call, A) || A.onCpuOnly(Call))
     return;
   std::optional<HotContext> Hot = A.perStep(Call);
   if (!Hot)

@@ -56,7 +56,7 @@ void PerElementReadCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
   std::optional<ElementRead> Read = elementRead(Call, A);
-  if (!Read)
+  if (!Read || A.onCpuOnly(Call))
     return;
   const SourceManager &SM = *Result.SourceManager;
   if (Read->Selection) {

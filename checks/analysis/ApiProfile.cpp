@@ -131,6 +131,7 @@ void ApiProfiles::index(const Profile &P) {
   Append(Devices.OptionsTypes, D.OptionsTypes);
   Append(Devices.NotDeviceTypes, D.NotDeviceTypes);
   Append(Devices.DeviceGetters, D.DeviceGetters);
+  Append(Devices.DeviceNames, D.DeviceNames);
   Append(Devices.DeviceFollowingTypes, D.DeviceFollowingTypes);
   Append(Devices.OptionsGetters, D.OptionsGetters);
   Append(Devices.CpuNames, D.CpuNames);

@@ -172,6 +172,7 @@ struct DeviceModel {
   std::string OptionsDeviceMethod;          // ... set through this method
   std::vector<std::string> NotDeviceTypes;  // other arguments of the same calls (dtypes, layouts)
   std::vector<std::string> DeviceGetters;   // calls whose device is known only at run time
+  std::vector<std::string> DeviceNames;     // a device's name, the same device (`d.str()` given to `to`)
   /// Values whose device a move follows (`t.to(other)`, `t.to(other.options())`):
   /// a tensor type, and the getter of its options.
   std::vector<std::string> DeviceFollowingTypes, OptionsGetters;
@@ -257,7 +258,8 @@ public:
   /// reads are asked of \p Variable first (ModelAnalysis::deviceKind follows
   /// their values through the function and the calls of its parameters).
   DeviceKind classifyDeviceArg(const clang::Expr *E, DeviceVariableKind Variable = {}) const;
-  /// Whether \p E is of a device, device-kind or options type of the device model.
+  /// Whether \p E is of a device, device-kind or options type of the device model,
+  /// or a device's name (DeviceModel::DeviceNames).
   bool isDeviceModelArg(const clang::Expr *E) const;
   /// The tensor whose device a device argument follows (`other` in
   /// `t.to(other)` or `t.to(other.options())`), or null.

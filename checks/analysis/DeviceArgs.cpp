@@ -61,9 +61,13 @@ static std::string typeNameOf(const Expr *E) {
 }
 
 bool ApiProfiles::isDeviceModelArg(const Expr *E) const {
-  std::string Type = typeNameOf(stripConversions(E));
+  const Expr *Value = stripConversions(E);
+  std::string Type = typeNameOf(Value);
+  const auto *Name = dyn_cast<CXXMemberCallExpr>(Value);
+  const FunctionDecl *FD = Name ? Name->getDirectCallee() : nullptr;
   return llvm::is_contained(Devices.DeviceTypes, Type) || llvm::is_contained(Devices.DeviceKindTypes, Type) ||
-         llvm::is_contained(Devices.OptionsTypes, Type);
+         llvm::is_contained(Devices.OptionsTypes, Type) ||
+         (FD && llvm::is_contained(Devices.DeviceNames, plainQualifiedName(FD)));
 }
 
 const Expr *ApiProfiles::followedTensor(const Expr *E) const {
@@ -150,11 +154,22 @@ DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E, DeviceVariableKind Vari
     }
     if (const auto *CE = dyn_cast<CallExpr>(E); CE && IsSetter(CE->getDirectCallee(), CE->getNumArgs()))
       return classifyDeviceArg(CE->getArg(0), Variable);
+    // Options converted from one value (`t.to(name)`: c10::TensorOptions from a device or its name).
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() == 1 && !C->isListInitialization())
+      return classifyDeviceArg(C->getArg(0), Variable);
     return DeviceKind::NotDevice;
   }
-  if (const auto *CE = dyn_cast<CallExpr>(E))
-    if (const auto *FD = CE->getDirectCallee(); FD && llvm::is_contained(D.DeviceGetters, plainQualifiedName(FD)))
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const auto *FD = CE->getDirectCallee();
+    if (FD && llvm::is_contained(D.DeviceGetters, plainQualifiedName(FD)))
       return DeviceKind::UnknownDevice;
+    // `t.to(device->str())`: the name of a device is that device.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+        MC && FD && llvm::is_contained(D.DeviceNames, plainQualifiedName(FD))) {
+      DeviceKind K = classifyDeviceArg(MC->getImplicitObjectArgument(), Variable);
+      return K == DeviceKind::NotDevice ? DeviceKind::UnknownDevice : K; // a device behind a pointer
+    }
+  }
   return DeviceKind::NotDevice;
 }
 

@@ -26,7 +26,56 @@ DeviceKind join(std::optional<DeviceKind> A, DeviceKind B) {
 bool callableUnseen(const FunctionDecl *FD, const ModelAnalysis &A) {
   return !A.project() && FD->isExternallyVisible();
 }
+/// Whether \p Cond, when it holds, says the program computes on the CPU
+/// (`device == torch::kCPU`: true) or not (`device != kCPU`: false); nullopt
+/// when it says neither.
+std::optional<bool> testsCpu(const Expr *Cond, const ApiProfiles &P) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot) {
+    std::optional<bool> Inner = testsCpu(U->getSubExpr(), P);
+    return Inner ? std::optional<bool>(!*Inner) : std::nullopt;
+  }
+  const Expr *L = nullptr, *R = nullptr;
+  bool Equal = true;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond); BO && BO->isEqualityOp()) {
+    L = BO->getLHS();
+    R = BO->getRHS();
+    Equal = BO->getOpcode() == BO_EQ;
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Cond);
+             OC && OC->getNumArgs() == 2 &&
+             (OC->getOperator() == OO_EqualEqual || OC->getOperator() == OO_ExclaimEqual)) {
+    L = OC->getArg(0);
+    R = OC->getArg(1);
+    Equal = OC->getOperator() == OO_EqualEqual;
+  }
+  if (!L)
+    return std::nullopt;
+  for (auto [Value, Constant] : {std::pair{L, R}, std::pair{R, L}})
+    if (P.isDeviceModelArg(Value) && P.classifyDeviceArg(Constant) == DeviceKind::Cpu)
+      return Equal;
+  return std::nullopt;
+}
 } // namespace
+
+bool ModelAnalysis::onCpuOnly(const Stmt *S) {
+  const FunctionDecl *FD = owner(S);
+  if (!FD)
+    return false;
+  for (const Stmt *Child = S, *P = parent(S); P && P != FD->getBody(); Child = P, P = parent(P))
+    if (const auto *If = dyn_cast<IfStmt>(P); If && Child != If->getCond())
+      if (std::optional<bool> Cpu = testsCpu(If->getCond(), Profiles); Cpu && *Cpu == (Child == If->getThen()))
+        return true;
+  auto [It, New] = CpuOnlyMemo.try_emplace(FD, 0); // a call cycle sees no
+  if (!New)
+    return It->second;
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  bool OnlyHere = (MD && MD->getAccess() == AS_private) || !FD->isExternallyVisible() ||
+                  (Project && !Project->calledFrom(usrOf(FD), mainFileName()));
+  std::vector<const Expr *> Sites = callSites(FD);
+  bool Cpu = OnlyHere && !Sites.empty() && llvm::all_of(Sites, [&](const Expr *Site) { return onCpuOnly(Site); });
+  CpuOnlyMemo[FD] = Cpu;
+  return Cpu;
+}
 
 DeviceKind ModelAnalysis::deviceKindAt(const Expr *E, unsigned Depth) const {
   return Profiles.classifyDeviceArg(E,

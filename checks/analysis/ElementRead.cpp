@@ -90,6 +90,12 @@ const VarDecl *appendedTo(const Expr *Arg, const ModelAnalysis &A) {
       bool IsArgument = llvm::is_contained(MC->arguments(), Child);
       return Appends && IsArgument ? namedVar(MC->getImplicitObjectArgument()) : nullptr;
     }
+    // `xs.push_back(std::move(x.to(device)))`: std::move hands the value on.
+    if (const auto *CE = dyn_cast<CallExpr>(P)) {
+      const FunctionDecl *FD = CE->getDirectCallee();
+      if (FD && FD->isInStdNamespace() && FD->getIdentifier() && llvm::is_contained({"move", "forward"}, FD->getName()))
+        continue;
+    }
     if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXConstructExpr, ParenExpr,
              CXXFunctionalCastExpr>(P))
       return nullptr;

@@ -24,8 +24,21 @@ bool isInstantiatedTemplate(const FunctionDecl *FD) {
     return true;
   for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
     if (const auto *RD = dyn_cast<CXXRecordDecl>(DC))
-      if (const ClassTemplateDecl *CT = RD->getDescribedClassTemplate(); CT && !CT->specializations().empty())
-        return true;
+      if (const ClassTemplateDecl *CT = RD->getDescribedClassTemplate(); CT && !CT->specializations().empty()) {
+        // A member of the class template itself: instantiated when some
+        // specialization has its body (a virtual trainer loop nothing calls
+        // here, nor the constructors that are not used, are only patterns).
+        const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        if (!MD || MD->getParent() != RD || MD->getDescribedFunctionTemplate())
+          return true;
+        const FunctionDecl *Canonical = MD->getCanonicalDecl();
+        for (const ClassTemplateSpecializationDecl *S : CT->specializations())
+          for (const CXXMethodDecl *M : S->methods())
+            if (const FunctionDecl *From = M->getInstantiatedFromMemberFunction();
+                From && From->getCanonicalDecl() == Canonical && M->hasBody())
+              return true;
+        return false;
+      }
   return false;
 }
 

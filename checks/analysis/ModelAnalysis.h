@@ -96,6 +96,12 @@ public:
   /// parameter, by what every call in the project passes (this file's calls,
   /// other files' through their summaries, default arguments included).
   DeviceKind deviceKind(const Expr *E) const { return deviceKindAt(E, 0); }
+  /// Whether \p S runs only when the program computes on the CPU: in the
+  /// branch of `if (device == torch::kCPU)` (or the else of `!= kCPU`), or in
+  /// a function every call of which does (a private method or one with
+  /// internal linkage, called so in this file; or one the project's other
+  /// files do not call). Its tensors are host tensors.
+  bool onCpuOnly(const Stmt *S);
   /// For the whole-project summaries: each device argument this file passes
   /// to a function of the project (\p Callee, parameter \p Index).
   void
@@ -242,6 +248,7 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::optional<HotContext>> HotMemo;
   llvm::DenseSet<const FunctionDecl *> HotInProgress, CallersInProgress;
   OwnershipMemo Ownership;
+  llvm::DenseMap<const FunctionDecl *, int> CpuOnlyMemo;
   std::optional<ModelSizes> Sizes;
   /// What variables and members are assigned (member initializers included).
   llvm::DenseMap<const ValueDecl *, llvm::SmallVector<const Expr *, 1>> Assigned;

@@ -493,8 +493,8 @@ void parseDevices(const json &V, DeviceModel &D) {
   const char *W = "'devices'";
   const json &O = object(V, "", "devices",
                          {"device_types", "device_kind_types", "options_types", "options_device_method",
-                          "not_device_types", "device_getters", "cpu_names", "accelerator_names", "cpu_string_prefixes",
-                          "device_following_types", "options_getters"});
+                          "not_device_types", "device_getters", "device_names", "cpu_names", "accelerator_names",
+                          "cpu_string_prefixes", "device_following_types", "options_getters"});
   auto Strs = [&](const char *K, std::vector<std::string> &Out) {
     if (O.contains(K))
       Out = getStrings(O.at(K), W, K);
@@ -506,6 +506,7 @@ void parseDevices(const json &V, DeviceModel &D) {
     D.OptionsDeviceMethod = getString(O.at("options_device_method"), W, "options_device_method");
   Strs("not_device_types", D.NotDeviceTypes);
   Strs("device_getters", D.DeviceGetters);
+  Strs("device_names", D.DeviceNames);
   Strs("device_following_types", D.DeviceFollowingTypes);
   Strs("options_getters", D.OptionsGetters);
   Strs("cpu_names", D.CpuNames);
