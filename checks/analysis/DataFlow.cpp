@@ -287,10 +287,9 @@ static std::optional<bool> trueWhenNull(const Expr *Cond, llvm::function_ref<boo
       return !*Inner;
     return std::nullopt;
   }
-  if (const auto *BO = dyn_cast<BinaryOperator>(Cond); BO && BO->isEqualityOp()) {
-    const Expr *L = BO->getLHS(), *R = BO->getRHS();
-    if ((isNullLiteral(R) && IsHandle(L)) || (isNullLiteral(L) && IsHandle(R)))
-      return BO->getOpcode() == BO_EQ;
+  if (std::optional<Equality> Eq = equalityOperands(Cond)) {
+    if ((isNullLiteral(Eq->RHS) && IsHandle(Eq->LHS)) || (isNullLiteral(Eq->LHS) && IsHandle(Eq->RHS)))
+      return Eq->Equal;
     return std::nullopt;
   }
   if (Cond->getType()->isPointerType() && IsHandle(Cond))

@@ -60,14 +60,18 @@ static std::string typeNameOf(const Expr *E) {
   return "";
 }
 
+/// The device whose name \p E is (`device->str()`: the object `device`), or null.
+static const Expr *namedDevice(const Expr *E, const DeviceModel &D) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+  const FunctionDecl *FD = MC ? MC->getDirectCallee() : nullptr;
+  return FD && llvm::is_contained(D.DeviceNames, plainQualifiedName(FD)) ? MC->getImplicitObjectArgument() : nullptr;
+}
+
 bool ApiProfiles::isDeviceModelArg(const Expr *E) const {
   const Expr *Value = stripConversions(E);
   std::string Type = typeNameOf(Value);
-  const auto *Name = dyn_cast<CXXMemberCallExpr>(Value);
-  const FunctionDecl *FD = Name ? Name->getDirectCallee() : nullptr;
   return llvm::is_contained(Devices.DeviceTypes, Type) || llvm::is_contained(Devices.DeviceKindTypes, Type) ||
-         llvm::is_contained(Devices.OptionsTypes, Type) ||
-         (FD && llvm::is_contained(Devices.DeviceNames, plainQualifiedName(FD)));
+         llvm::is_contained(Devices.OptionsTypes, Type) || namedDevice(Value, Devices);
 }
 
 const Expr *ApiProfiles::followedTensor(const Expr *E) const {
@@ -164,9 +168,8 @@ DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E, DeviceVariableKind Vari
     if (FD && llvm::is_contained(D.DeviceGetters, plainQualifiedName(FD)))
       return DeviceKind::UnknownDevice;
     // `t.to(device->str())`: the name of a device is that device.
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
-        MC && FD && llvm::is_contained(D.DeviceNames, plainQualifiedName(FD))) {
-      DeviceKind K = classifyDeviceArg(MC->getImplicitObjectArgument(), Variable);
+    if (const Expr *Named = namedDevice(CE, D)) {
+      DeviceKind K = classifyDeviceArg(Named, Variable);
       return K == DeviceKind::NotDevice ? DeviceKind::UnknownDevice : K; // a device behind a pointer
     }
   }

@@ -35,24 +35,12 @@ std::optional<bool> testsCpu(const Expr *Cond, const ApiProfiles &P) {
     std::optional<bool> Inner = testsCpu(U->getSubExpr(), P);
     return Inner ? std::optional<bool>(!*Inner) : std::nullopt;
   }
-  const Expr *L = nullptr, *R = nullptr;
-  bool Equal = true;
-  if (const auto *BO = dyn_cast<BinaryOperator>(Cond); BO && BO->isEqualityOp()) {
-    L = BO->getLHS();
-    R = BO->getRHS();
-    Equal = BO->getOpcode() == BO_EQ;
-  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Cond);
-             OC && OC->getNumArgs() == 2 &&
-             (OC->getOperator() == OO_EqualEqual || OC->getOperator() == OO_ExclaimEqual)) {
-    L = OC->getArg(0);
-    R = OC->getArg(1);
-    Equal = OC->getOperator() == OO_EqualEqual;
-  }
-  if (!L)
+  std::optional<Equality> Eq = equalityOperands(Cond);
+  if (!Eq)
     return std::nullopt;
-  for (auto [Value, Constant] : {std::pair{L, R}, std::pair{R, L}})
+  for (auto [Value, Constant] : {std::pair{Eq->LHS, Eq->RHS}, std::pair{Eq->RHS, Eq->LHS}})
     if (P.isDeviceModelArg(Value) && P.classifyDeviceArg(Constant) == DeviceKind::Cpu)
-      return Equal;
+      return Eq->Equal;
   return std::nullopt;
 }
 } // namespace

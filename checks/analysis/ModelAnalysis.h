@@ -129,6 +129,7 @@ public:
   struct OwnershipMemo {
     llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<unsigned, 2>> Released;
     llvm::DenseMap<const FunctionDecl *, const ProfileEntry *> Returned;
+    llvm::DenseMap<const FieldDecl *, bool> FieldReleased;
   };
   OwnershipMemo &ownershipMemo() { return Ownership; }
 

@@ -468,7 +468,10 @@ bool namesField(const Expr *E, const FieldDecl *F) {
 /// of any object holds: passes it, or a local holding or bound to it, to a
 /// release, `delete`s it or calls its releasing method.
 bool releasedAnywhere(const FieldDecl *F, ModelAnalysis &A) {
-  return A.anyBody([&](const Stmt *Body) {
+  auto &Memo = A.ownershipMemo().FieldReleased;
+  if (auto It = Memo.find(F); It != Memo.end())
+    return It->second;
+  return Memo[F] = A.anyBody([&](const Stmt *Body) {
     llvm::SmallPtrSet<const VarDecl *, 2> Aliases;
     auto Held = [&](const Expr *E) {
       if (namesField(E, F))

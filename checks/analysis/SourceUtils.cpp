@@ -84,6 +84,16 @@ bool contains(const Stmt *Region, SourceLocation Loc, const SourceManager &SM) {
   return !SM.isBeforeInTranslationUnit(Loc, R.getBegin()) && !SM.isBeforeInTranslationUnit(R.getEnd(), Loc);
 }
 
+std::optional<Equality> equalityOperands(const Expr *Cond) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond); BO && BO->isEqualityOp())
+    return Equality{BO->getLHS(), BO->getRHS(), BO->getOpcode() == BO_EQ};
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Cond);
+      OC && OC->getNumArgs() == 2 && (OC->getOperator() == OO_EqualEqual || OC->getOperator() == OO_ExclaimEqual))
+    return Equality{OC->getArg(0), OC->getArg(1), OC->getOperator() == OO_EqualEqual};
+  return std::nullopt;
+}
+
 unsigned objectArguments(const Expr *Call) {
   const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(Call);
   return OC && isa_and_nonnull<CXXMethodDecl>(OC->getDirectCallee()) ? 1 : 0;

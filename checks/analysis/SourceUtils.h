@@ -44,6 +44,17 @@ unsigned objectArguments(const Expr *Call);
 /// null when \p DefaultValue is false; null when there is none.
 const Expr *argumentFor(const Expr *Call, std::optional<unsigned> Param, bool DefaultValue = true);
 
+/// The two operands of an equality test, built-in or overloaded, and whether
+/// it tests for equal (`==`) or different (`!=`).
+struct Equality {
+  const Expr *LHS;
+  const Expr *RHS;
+  bool Equal;
+};
+/// \p Cond as an equality test (`a == b`, `a != b`, either built in or a
+/// class's `operator==`/`operator!=`), or nullopt.
+std::optional<Equality> equalityOperands(const Expr *Cond);
+
 /// The variable \p E names (through casts, temporaries and `&`), or null.
 const VarDecl *namedVar(const Expr *E);
 /// namedVar(E), or the variable whose element \p E is: `bufs[i]` of an array,

@@ -26,6 +26,23 @@ using lint::parseMakefile;
 
 const std::string Projects = MLPERF_SOURCE_DIR "/tests/lint/data/projects/";
 
+/// A unique temporary directory with the given subdirectories, removed at the end of its scope.
+struct ScratchTree {
+  std::string Root;
+  ScratchTree(const char *Prefix, std::initializer_list<const char *> Subdirs) {
+    llvm::SmallString<128> Dir;
+    if (llvm::sys::fs::createUniqueDirectory(Prefix, Dir))
+      return;
+    Root = std::string(Dir);
+    for (const char *Sub : Subdirs)
+      llvm::sys::fs::create_directories(Root + Sub);
+  }
+  ~ScratchTree() {
+    if (!Root.empty())
+      llvm::sys::fs::remove_directories(Root);
+  }
+};
+
 class ProjectLayout : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -188,11 +205,9 @@ TEST_F(ProjectLayout, BadBuildFilesStateNothing) {
 }
 
 TEST(BuildFlags, CMakeCommandsAreReadAsCMakeSplitsThem) {
-  llvm::SmallString<128> Dir;
-  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mlperf-cmake", Dir));
-  std::string D(Dir);
-  for (const char *Sub : {"/src", "/include", "/sub/inc", "/gen"})
-    llvm::sys::fs::create_directories(D + Sub);
+  ScratchTree Tree("mlperf-cmake", {"/src", "/include", "/sub/inc", "/gen"});
+  ASSERT_FALSE(Tree.Root.empty());
+  const std::string &D = Tree.Root;
   std::string Text = "# include_directories(commented)\n"
                      "#[==[ include_directories(src) ]==]\n"
                      "cmake_minimum_required(VERSION 3.20)\n"
@@ -220,15 +235,12 @@ TEST(BuildFlags, CMakeCommandsAreReadAsCMakeSplitsThem) {
   EXPECT_EQ(M.Standard, "c++17");
   EXPECT_EQ(M.Includes, (std::vector<std::string>{D + "/src", D + "/include"}));
   EXPECT_EQ(M.Definitions, (std::vector<std::string>{"K=2"}));
-  llvm::sys::fs::remove_directories(D);
 }
 
 TEST(BuildFlags, BranchesKnownNotToBeTakenOnLinuxStateNothing) {
-  llvm::SmallString<128> Dir;
-  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mlperf-cmake-if", Dir));
-  std::string D(Dir);
-  for (const char *Sub : {"/win", "/unix", "/perf", "/found", "/shim"})
-    llvm::sys::fs::create_directories(D + Sub);
+  ScratchTree Tree("mlperf-cmake-if", {"/win", "/unix", "/perf", "/found", "/shim"});
+  ASSERT_FALSE(Tree.Root.empty());
+  const std::string &D = Tree.Root;
   std::string Text = "option(WITH_PERF \"timings\" OFF)\n"
                      "option(WITH_FAST \"fast\" ON)\n"
                      "set(USE_SHIM NO)\n"
@@ -246,7 +258,6 @@ TEST(BuildFlags, BranchesKnownNotToBeTakenOnLinuxStateNothing) {
   EXPECT_EQ(F.Includes, (std::vector<std::string>{D + "/unix", D + "/found"}))
       << "a branch known not taken states nothing; one not known (a package found) is read";
   EXPECT_EQ(F.Definitions, (std::vector<std::string>{"FAST", "UNSURE"}));
-  llvm::sys::fs::remove_directories(D);
 }
 
 TEST(BuildFlags, AnyTextIsReadWithoutCrashing) {
