@@ -61,8 +61,9 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   // Read to the host only to be copied back: the value never needed to leave.
   const CallExpr *Back = reuploadOf(Call, A);
   // An inference loop that prints each input's prediction: the printout is
-  // the program's output.
-  bool Needed = !Back && (Why == Purpose::Return || Why == Purpose::Store || Why == Purpose::Other ||
+  // the program's output; one that keeps each batch's loss only to average it is not.
+  bool Needed = !Back && (Why == Purpose::Return || Why == Purpose::Other ||
+                          (Why == Purpose::Store && storedFor(Call, A) == Purpose::Store) ||
                           (Why == Purpose::Log && printsPrediction(Call, readObject(Call), A)));
   const SourceManager &SM = *Result.SourceManager;
   if (IgnoreInferenceOutputs && !Hot->Training && Needed)

@@ -70,7 +70,9 @@ private:
   const VarDecl *VD;
 };
 
-Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth);
+/// \p ThroughCalls: a value given to a call whose result is used has the
+/// purpose of that result (a container given to `mean(losses)`).
+Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth, bool ThroughCalls = false);
 
 Purpose purposeOfVar(const VarDecl *VD, const ModelAnalysis &A, int Depth, const Expr *Skip = nullptr) {
   const Stmt *Top = VD->getInit();
@@ -117,7 +119,7 @@ Purpose purposeOfDiscarded(const Expr *E, const ModelAnalysis &A, int Depth) {
   return Purpose::Other;
 }
 
-Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
+Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth, bool ThroughCalls) {
   const Stmt *Child = E;
   // The value is a pointer into the tensor's host memory (`data_ptr<T>()`):
   // handed whole to a container or a copy, the data itself is what the
@@ -177,6 +179,8 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
       }
       if (Pointer)
         return Purpose::Store;
+      if (ThroughCalls && !MC->getType()->isVoidType() && !isLoggingCallee(MC->getMethodDecl()))
+        continue;
       if (const auto *MD = MC->getMethodDecl(); MD && MD->getIdentifier() &&
                                                 (MD->getName() == "push_back" || MD->getName() == "emplace_back" ||
                                                  MD->getName() == "insert" || MD->getName() == "emplace"))
@@ -195,6 +199,8 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
         return Purpose::Condition;
       if (Pointer)
         return Purpose::Store;
+      if (ThroughCalls && !CE->getType()->isVoidType() && !isLoggingCallee(CE->getDirectCallee()))
+        continue;
       return isLoggingCallee(CE->getDirectCallee()) ? Purpose::Log : Purpose::Other;
     }
     if (const auto *If = dyn_cast<IfStmt>(P))
@@ -224,6 +230,64 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth) {
 } // namespace
 
 Purpose purposeOf(const Expr *E, const ModelAnalysis &A) { return purposeAt(E, A, 0); }
+
+namespace {
+bool addsElement(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  return MD && MD->getIdentifier() &&
+         llvm::is_contained({"push_back", "emplace_back", "insert", "emplace"}, MD->getName());
+}
+} // namespace
+
+Purpose storedFor(const Expr *E, const ModelAnalysis &A) {
+  auto [S, P] = climbThrough<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                             CXXFunctionalCastExpr, CStyleCastExpr>(E, A);
+  const auto *Add = dyn_cast_or_null<CXXMemberCallExpr>(P);
+  const VarDecl *Container = Add && addsElement(Add) ? namedVar(Add->getImplicitObjectArgument()) : nullptr;
+  const FunctionDecl *FD = A.owner(E);
+  if (!E->getType()->isArithmeticType() || !Container || !Container->isLocalVarDecl() || Container->isStaticLocal() ||
+      Container->getType()->isReferenceType() || !FD || !FD->getBody())
+    return Purpose::Store;
+  UseFinder F(Container);
+  F.TraverseStmt(FD->getBody());
+  const SourceManager &SM = A.context().getSourceManager();
+  llvm::SmallVector<const CXXForRangeStmt *, 2> Loops;
+  Purpose Best = Purpose::Log;
+  auto Consider = [&](Purpose Q) {
+    if (neededRank(Q) > neededRank(Best))
+      Best = Q;
+  };
+  for (const DeclRefExpr *Use : F.Uses) {
+    if (llvm::any_of(Loops,
+                     [&](const CXXForRangeStmt *L) { return contains(L->getRangeInit(), Use->getBeginLoc(), SM); }))
+      continue;
+    auto [Object, User] = climbThrough<ImplicitCastExpr>(Use, A);
+    const auto *Member = dyn_cast_or_null<MemberExpr>(User);
+    const auto *Method = Member ? dyn_cast_or_null<CXXMemberCallExpr>(A.parent(Member)) : nullptr;
+    if (Method && (addsElement(Method) || Method->getType()->isVoidType()))
+      continue; // filled, cleared or reserved
+    // One element read back (`labels.front()`, `labels[0]`): the values themselves are kept.
+    const auto *Index = dyn_cast_or_null<CXXOperatorCallExpr>(User);
+    if ((Method && Method->isGLValue()) ||
+        (Index && Index->getOperator() == OO_Subscript && Index->getArg(0) == Object)) {
+      Consider(Purpose::Store);
+      continue;
+    }
+    // `for (float l : losses) sum += l;`: summed; printed one by one, kept.
+    const Stmt *Up = Use;
+    while (Up && !isa<CXXForRangeStmt>(Up) && isa<Expr, DeclStmt>(Up))
+      Up = A.parent(Up);
+    if (const auto *Loop = dyn_cast_or_null<CXXForRangeStmt>(Up);
+        Loop && contains(Loop->getRangeInit(), Use->getBeginLoc(), SM)) {
+      Loops.push_back(Loop);
+      Purpose Each = purposeOfVar(Loop->getLoopVariable(), A, 1);
+      Consider(Each == Purpose::Accumulate ? Each : Purpose::Store);
+      continue;
+    }
+    Consider(purposeAt(Use, A, 1, /*ThroughCalls=*/true));
+  }
+  return neededRank(Best) < neededRank(Purpose::Other) ? Best : Purpose::Store;
+}
 
 Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, llvm::ArrayRef<const Expr *> CallChain) {
   Purpose P = purposeOf(E, A);

@@ -14,6 +14,16 @@ enum class Purpose { Log, Condition, Accumulate, Store, Return, Other };
 /// the use that explains it. Of several uses, the most "needed" one wins.
 Purpose purposeOf(const Expr *E, const ModelAnalysis &A);
 llvm::StringRef describe(Purpose P);
+/// For a host scalar \p E that the function adds to a container of its own
+/// (`losses.push_back(loss.item<float>())`), what it then does with the
+/// container: the most needed purpose of its uses, where a call that takes
+/// the container and whose result is used stands for that result
+/// (`mean(losses)`, `std::accumulate(l.begin(), l.end(), 0.f)`) and a
+/// range-for over it that sums its elements accumulates. Store when the
+/// values are kept or that is not known (the container returned, stored,
+/// given to a call whose result is not used, one element read back, its
+/// elements printed one by one), or \p E is not so stored.
+Purpose storedFor(const Expr *E, const ModelAnalysis &A);
 /// Like purposeOf, but a value that a per-step helper or lambda returns is
 /// followed to its call site, the last of \p CallChain (innermost last).
 Purpose purposeThroughCalls(const Expr *E, const ModelAnalysis &A, llvm::ArrayRef<const Expr *> CallChain);
