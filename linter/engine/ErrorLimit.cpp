@@ -5,6 +5,8 @@
 
 namespace mlperf::lint {
 
+static constexpr const char *SummaryPrefix = "too many errors emitted (";
+
 std::optional<unsigned> errorLimitOf(const clang::tooling::CommandLineArguments &Args) {
   std::optional<unsigned> Limit;
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -46,9 +48,16 @@ std::optional<clang::tidy::ClangTidyError> ErrorLimit::summary(const std::string
   clang::tidy::ClangTidyError E("clang-diagnostic-error", clang::tidy::ClangTidyError::Error, BuildDirectory, false);
   if (FirstDropped)
     E.Message = *FirstDropped;
-  E.Message.Message =
-      "too many errors emitted (" + std::to_string(Dropped) + " more not shown; -ferror-limit=0 shows them all)";
+  E.Message.Message = SummaryPrefix + std::to_string(Dropped) + " more not shown; -ferror-limit=0 shows them all)";
   return E;
+}
+
+unsigned errorsIn(const clang::tidy::ClangTidyError &E) {
+  llvm::StringRef Rest = E.Message.Message;
+  unsigned N = 0;
+  if (Rest.consume_front(SummaryPrefix) && !Rest.consumeInteger(10, N))
+    return N;
+  return 1;
 }
 
 } // namespace mlperf::lint

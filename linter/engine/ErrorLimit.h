@@ -47,4 +47,8 @@ private:
   std::optional<clang::tooling::DiagnosticMessage> FirstDropped;
 };
 
+/// How many compiler errors \p E stands for: those that summary() counts,
+/// else 1.
+unsigned errorsIn(const clang::tidy::ClangTidyError &E);
+
 } // namespace mlperf::lint

@@ -19,6 +19,8 @@
 #include "clang/Tooling/Inclusions/StandardLibrary.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
 #include <optional>
@@ -228,6 +230,24 @@ ArgumentsAdjuster configuredArgs(ClangTidyContext &Context) {
   };
 }
 
+/// `FILE:LINE:COL: message` of a diagnostic, FILE relative to the working
+/// directory when it is under it.
+std::string located(const clang::tooling::DiagnosticMessage &M, llvm::vfs::FileSystem &FS) {
+  std::string Where = M.FilePath;
+  if (llvm::SmallString<256> Cwd; !llvm::sys::fs::current_path(Cwd)) {
+    Cwd += llvm::sys::path::get_separator();
+    if (StringRef(Where).starts_with(Cwd))
+      Where.erase(0, Cwd.size());
+  }
+  if (auto Buffer = FS.getBufferForFile(M.FilePath); Buffer && M.FileOffset <= (*Buffer)->getBufferSize()) {
+    StringRef Before = (*Buffer)->getBuffer().take_front(M.FileOffset);
+    size_t LineStart = Before.rfind('\n');
+    Where += ":" + std::to_string(Before.count('\n') + 1) + ":" +
+             std::to_string(Before.size() - (LineStart == StringRef::npos ? 0 : LineStart + 1) + 1);
+  }
+  return Where.empty() ? M.Message : Where + ": " + M.Message;
+}
+
 /// An error of the compiler's own (not a check's, nor a configuration's).
 bool isParseError(const ClangTidyError &E) {
   return E.DiagLevel == ClangTidyError::Error && StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
@@ -356,8 +376,12 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   if (Summary)
     Summary->File = File;
   if (!Run.MissingIncludes.empty()) {
-    auto Following = std::remove_if(Run.Errors.begin(), Run.Errors.end(), isParseError);
-    Run.FollowingErrors = Run.Errors.end() - Following;
+    auto Following = std::stable_partition(Run.Errors.begin(), Run.Errors.end(),
+                                           [](const ClangTidyError &E) { return !isParseError(E); });
+    for (auto It = Following; It != Run.Errors.end(); ++It)
+      Run.FollowingErrors += errorsIn(*It);
+    if (Following != Run.Errors.end())
+      Run.FirstFollowingError = located(Following->Message, *FS);
     Run.Errors.erase(Following, Run.Errors.end());
   }
   return Run;
@@ -403,9 +427,14 @@ std::string incompleteMessage(const std::string &File, const FileRun &Run) {
                                  (M == 1 ? "its" : "their") + " API that mlperf-lint ships (" +
                                  llvm::join(Run.StandIns, ", ") + ")"
                            : "";
+  size_t E = Run.FollowingErrors;
+  std::string Following = E ? "; " + std::to_string(E) + (E == 1 ? " compiler error" : " compiler errors") +
+                                  " set aside as following from " + (N == 1 ? "it" : "them") + " (" +
+                                  (E == 1 ? "" : "the first: ") + Run.FirstFollowingError + ")"
+                            : "";
   return File + ": " + std::to_string(N) + (N == 1 ? " include" : " includes") + " not found (" +
-         llvm::join(Run.MissingIncludes, ", ") + ")" + Replaced + (Standard.empty() ? "" : "; " + Standard) +
-         IncompleteTail;
+         llvm::join(Run.MissingIncludes, ", ") + ")" + Replaced + Following +
+         (Standard.empty() ? "" : "; " + Standard) + IncompleteTail;
 }
 
 std::string withIncludeNotes(const std::string &File, const std::string &Incomplete,

@@ -48,6 +48,7 @@ struct FileRun {
   std::vector<std::string> MissingIncludes;        // as spelled, in order of first use, without duplicates
   std::vector<std::string> StandIns;               // those of them found among mlperf-lint's stand-in headers
   size_t FollowingErrors = 0;                      // compiler errors dropped because headers were missing
+  std::string FirstFollowingError;                 // the first of them: `h.h:3:1: extraneous closing brace`
   /// Standard headers included for names the file uses without them
   /// (`<fstream> (std::basic_ifstream)`), in the order they were added.
   std::vector<std::string> StandardHeaders;
@@ -64,7 +65,8 @@ FileRun runTidyOnFile(clang::tidy::ClangTidyContext &Context, const clang::tooli
 
 /// `FILE: N includes not found (a.h, b.h); results may be incomplete`, or ""
 /// when every include was found; it names those that stand-in headers
-/// replaced, and the standard headers included for names the file uses
+/// replaced, how many compiler errors were set aside as following from
+/// them and where the first one is, and the standard headers included for names the file uses
 /// without them (`FILE: included <fstream> (std::basic_ifstream), whose names
 /// the file uses without including it`).
 std::string incompleteMessage(const std::string &File, const FileRun &Run);

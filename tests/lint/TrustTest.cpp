@@ -118,7 +118,19 @@ TEST_F(TrustTest, ErrorsAfterAMissingHeaderAreCountedAndTheRestIsStillAnalysed) 
   EXPECT_EQ(R.Exit, 1) << R.Err;
   EXPECT_NE(R.Out.find("missing.cc:7:5: warning:"), std::string::npos) << R.Out;
   EXPECT_EQ(R.Out.find("error:"), std::string::npos) << R.Out.substr(0, 2000);
-  EXPECT_NE(R.Err.find("missing.cc: 1 include not found (not/installed.h); results may be incomplete"),
+  EXPECT_NE(R.Err.find("missing.cc: 1 include not found (not/installed.h); 20000 compiler errors set aside as "
+                       "following from it (the first: missing.cc:10:17: use of undeclared identifier "
+                       "'undeclared_fn'); results may be incomplete"),
+            std::string::npos)
+      << R.Err;
+}
+
+TEST_F(TrustTest, AnErrorNoMissingHeaderExplainsIsNamedInTheIncompleteLine) {
+  write("h.h", "inline int one() { return 1; }\n}\n");
+  write("broken.cc", "#include <not/installed.h>\n#include \"h.h\"\n" + syncLoop("train"));
+  ProcessResult R = lint({"--no-cache", "broken.cc"});
+  EXPECT_NE(R.Err.find("broken.cc: 1 include not found (not/installed.h); 1 compiler error set aside as following "
+                       "from it (h.h:2:1: extraneous closing brace ('}')); results may be incomplete"),
             std::string::npos)
       << R.Err;
 }
