@@ -296,6 +296,7 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
                                     IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
                                     std::function<std::unique_ptr<FrontendAction>(std::vector<std::string> *)> Make,
                                     std::vector<std::string> *Missing, bool &Ok, std::string *Stats,
+                                    IntrusiveRefCntPtr<DiagnosticIDs> IDs,
                                     llvm::ArrayRef<std::string> PreIncludes = {}) {
   if (isCudaInput(File))
     addCudaOverlay(*FS);
@@ -305,7 +306,7 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
   ClangTidyDiagnosticConsumer Consumer(Context, nullptr, /*RemoveIncompatibleErrors=*/true, /*GetFixesFromNotes=*/true);
   ErrorLimit Limit(Consumer, 0);
   addAdjusters(Tool, Context, File, *FS, Options, Limit, PreIncludes);
-  DiagnosticsEngine Engine(new DiagnosticIDs(), new DiagnosticOptions(), &Consumer, /*ShouldOwnClient=*/false);
+  DiagnosticsEngine Engine(IDs, new DiagnosticOptions(), &Consumer, /*ShouldOwnClient=*/false);
   Context.setDiagnosticsEngine(&Engine);
   Tool.setDiagnosticConsumer(&Limit);
   // ClangTool writes its "Error while processing" line straight to stderr, in
@@ -346,13 +347,16 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   std::vector<std::string> *StandIns = &Run.StandIns;
   bool Ok = false;
   const bool SystemHeaders = Context.getOptions().SystemHeaders.value_or(false);
+  // One table of diagnostic IDs for every parse of the file: the context
+  // names a finding's check by its ID, kept from the first parse that made it.
+  IntrusiveRefCntPtr<DiagnosticIDs> IDs(new DiagnosticIDs());
   auto Parse = [&](llvm::ArrayRef<std::string> PreIncludes) {
     return runTool(
         Context, DB, File, FS, Options,
         [&](std::vector<std::string> *M) {
           return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles->get(), M, StandIns, Options);
         },
-        Missing, Ok, &Run.CompilerStats, PreIncludes);
+        Missing, Ok, &Run.CompilerStats, IDs, PreIncludes);
   };
   Run.Errors = Parse({});
   // Names of the standard library used without their header: parsed again
