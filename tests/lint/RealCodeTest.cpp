@@ -70,6 +70,14 @@ TEST(RealCodeTest, StandardHeadersThatAFileUsesWithoutIncludingThemAreIncluded) 
   EXPECT_NE(Strict.Out.find("std::basic_ifstream"), std::string::npos) << Strict.Out;
 }
 
+TEST(RealCodeTest, AFindingKeepsItsCheckNameAcrossTheStandardHeaderRounds) {
+  ProcessResult R = lint({"--format=json", "standard_header_rounds.cc"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_EQ(findings(R.Out), (std::vector<std::string>{"15 mlperf-sync-in-loop", "22 mlperf-alloc-in-loop"})) << R.Out;
+  ProcessResult Text = lint({"standard_header_rounds.cc"});
+  EXPECT_EQ(Text.Out.find("] ["), std::string::npos) << "one check name per finding: " << Text.Out;
+}
+
 TEST(RealCodeTest, RolesNeverDependOnUnresolvedTypes) {
   ProcessResult R = lint({"--format=json", "unresolved_types.cc"});
   EXPECT_EQ(R.Exit, 1) << R.Err;
