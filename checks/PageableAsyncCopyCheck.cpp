@@ -54,7 +54,12 @@ public:
       const VarDecl *Owner = MC ? namedVarOrElementOf(MC->getImplicitObjectArgument()) : nullptr;
       if (MC && (!Owner || !(Owner->isLocalVarDecl() || isa<ParmVarDecl>(Owner))))
         return std::nullopt; // a global's or another object's storage: it may be registered anywhere
-      return Owner && pinned(Owner) ? std::nullopt : std::optional<Origin>(Origin{E});
+      if (Owner && pinned(Owner))
+        return std::nullopt;
+      // An object built on memory passed in (`cv::Mat m(h, w, CV_32F, buf)`) holds that memory.
+      if (const Expr *Viewed = Owner ? viewedPointer(Owner) : nullptr)
+        return pointer(Viewed, Depth - 1);
+      return Origin{E};
     }
     if (const FieldDecl *F = ownField(E))
       return field(F, E, Depth);
@@ -228,6 +233,17 @@ private:
 
   /// Whether the function holding \p VD pins it: registers or allocates it as
   /// page-locked memory, or assigns it a pinned value.
+  /// The pointer argument of \p VD's construction, when it is built on one.
+  static const Expr *viewedPointer(const VarDecl *VD) {
+    const auto *C = VD->getInit() ? dyn_cast<CXXConstructExpr>(stripWrappers(VD->getInit())) : nullptr;
+    if (!C)
+      return nullptr;
+    for (const Expr *Arg : C->arguments())
+      if (!isa<CXXDefaultArgExpr>(Arg) && Arg->IgnoreParenImpCasts()->getType()->isPointerType())
+        return Arg;
+    return nullptr;
+  }
+
   bool pinned(const VarDecl *VD) {
     const auto *FD = dyn_cast<FunctionDecl>(VD->getDeclContext());
     const Stmt *Body = FD && FD->getDefinition() ? FD->getDefinition()->getBody() : nullptr;

@@ -29,10 +29,11 @@ static bool calls(const Stmt *S, Role R, const ApiProfiles &P) {
   return llvm::any_of(S->children(), [&](const Stmt *C) { return calls(C, R, P); });
 }
 
-/// A copy made whenever the statement runs: not one under a condition
-/// (`if (last_step) cudaMemcpyAsync(...)`, whose wait is needed only then).
+/// A copy made whenever the statement runs, also each one of a loop over the
+/// outputs; not one under a condition (`if (last_step) cudaMemcpyAsync(...)`,
+/// whose wait is needed only then).
 static bool callsAsyncCopyToHost(const Stmt *S, const ModelAnalysis &A) {
-  if (!S || isa<LambdaExpr, IfStmt, SwitchStmt, ConditionalOperator>(S) || A.isLoop(S))
+  if (!S || isa<LambdaExpr, IfStmt, SwitchStmt, ConditionalOperator>(S))
     return false;
   if (const auto *CE = dyn_cast<CallExpr>(S))
     if (auto R = A.role(CE); R && R->R == Role::Materialize && A.profiles().find(CE, Role::AsyncCopy))

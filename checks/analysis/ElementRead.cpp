@@ -65,8 +65,10 @@ std::optional<ElementRead> elementRead(const CallExpr *Read, ModelAnalysis &A) {
           llvm::any_of(Sel->Indices, [&](const Expr *I) { return readsChangedIn(I, Loop); }))
         return ElementRead{Loop, Sel->Outer, Sel->Entry, A.perStep(Read)};
   }
-  // A whole tensor copied per iteration (`cpu()` per image) is not one element.
-  if (A.profiles().autogradTensorProfile(Read->getType()))
+  // A whole tensor copied per iteration (`cpu()` per image) is not one
+  // element; an asynchronous copy per output buffer does not wait (from
+  // pageable memory it does: mlperf-pageable-async-copy's finding).
+  if (A.profiles().autogradTensorProfile(Read->getType()) || A.profiles().find(Read, Role::AsyncCopy))
     return std::nullopt;
   std::optional<HotContext> Hot = A.perStep(Read);
   const Stmt *Inner = Hot ? A.innermostLoop(Read) : nullptr;
