@@ -132,6 +132,7 @@ struct ProfileEntry {
   bool HostMemory = false;           // for Acquire: the memory it holds is the host's ("memory": "host")
   bool Synchronizes = false;         // for Release: waits for the device as a side effect (cudaFree)
   bool ReleasesObject = false;       // for Release: a method releasing the object it is called on (`ctx->destroy()`)
+  bool AbsentMeansCpu = false;       // for DeviceProbe: false or 0 means the program computes on the CPU
   std::vector<unsigned> PointerArgs; // for AsyncCopy: arguments that may be host memory
   std::string FlagParam;             // for AsyncCopy: the parameter that makes a method copy asynchronously
   std::optional<unsigned> FlagArg;   // for Pinned: an argument that pins only unless it is `false`

@@ -27,20 +27,43 @@ bool callableUnseen(const FunctionDecl *FD, const ModelAnalysis &A) {
   return !A.project() && FD->isExternallyVisible();
 }
 /// Whether \p Cond, when it holds, says the program computes on the CPU
-/// (`device == torch::kCPU`: true) or not (`device != kCPU`: false); nullopt
-/// when it says neither.
-std::optional<bool> testsCpu(const Expr *Cond, const ApiProfiles &P) {
+/// (`device == torch::kCPU`, `!torch::cuda::is_available()`: true) or not
+/// (`device != kCPU`, `device_count() > 0` written `device_count()`: false);
+/// nullopt when it says neither.
+std::optional<bool> testsCpu(const Expr *Cond, const ApiProfiles &P, unsigned Depth = 0) {
   Cond = Cond->IgnoreParenImpCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot) {
-    std::optional<bool> Inner = testsCpu(U->getSubExpr(), P);
+    std::optional<bool> Inner = testsCpu(U->getSubExpr(), P, Depth);
     return Inner ? std::optional<bool>(!*Inner) : std::nullopt;
   }
+  // `bool gpu = torch::cuda::is_available(); ... if (!gpu)`: a local never assigned again.
+  if (const VarDecl *V = namedVar(Cond); V && V->isLocalVarDecl() && V->getInit() && Depth < 2) {
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+    return FD && !assignsTo(FD->getBody(), V) ? testsCpu(V->getInit(), P, Depth + 1) : std::nullopt;
+  }
+  // A probe for the accelerator holds when there is one (`is_available()`, `device_count()`).
+  auto AbsentMeansCpu = [&](const Expr *E) {
+    const ProfileEntry *Probe = P.find(E->IgnoreParenImpCasts(), Role::DeviceProbe);
+    return Probe && Probe->AbsentMeansCpu;
+  };
+  if (AbsentMeansCpu(Cond))
+    return false;
   std::optional<Equality> Eq = equalityOperands(Cond);
   if (!Eq)
     return std::nullopt;
-  for (auto [Value, Constant] : {std::pair{Eq->LHS, Eq->RHS}, std::pair{Eq->RHS, Eq->LHS}})
+  for (auto [Value, Constant] : {std::pair{Eq->LHS, Eq->RHS}, std::pair{Eq->RHS, Eq->LHS}}) {
     if (P.isDeviceModelArg(Value) && P.classifyDeviceArg(Constant) == DeviceKind::Cpu)
       return Eq->Equal;
+    // `device_count() == 0`, `is_available() == false`.
+    const Expr *C = Constant->IgnoreParenImpCasts();
+    std::optional<bool> Zero;
+    if (const auto *I = dyn_cast<IntegerLiteral>(C))
+      Zero = I->getValue() == 0;
+    else if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(C))
+      Zero = !B->getValue();
+    if (Zero && AbsentMeansCpu(Value))
+      return *Zero == Eq->Equal;
+  }
   return std::nullopt;
 }
 } // namespace

@@ -120,6 +120,7 @@ const std::vector<KeySpec> &keySpecs() {
       {"memory", {R::Acquire}},
       {"synchronizes", {R::Release}},
       {"releases_object", {R::Release}},
+      {"absent_means_cpu", {R::DeviceProbe}},
       {"pointer_args", {R::AsyncCopy}},
       {"flag_param", {R::AsyncCopy}},
       {"flag_arg", {R::Pinned}},
@@ -414,6 +415,8 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
     E.Synchronizes = getBool(J.at("synchronizes"), W, "synchronizes");
   if (J.contains("releases_object"))
     E.ReleasesObject = getBool(J.at("releases_object"), W, "releases_object");
+  if (J.contains("absent_means_cpu"))
+    E.AbsentMeansCpu = getBool(J.at("absent_means_cpu"), W, "absent_means_cpu");
   if (J.contains("pointer_args")) {
     const json &PA = J.at("pointer_args");
     if (!PA.is_array() || PA.empty())
