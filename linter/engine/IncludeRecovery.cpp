@@ -253,6 +253,22 @@ bool isParseError(const ClangTidyError &E) {
   return E.DiagLevel == ClangTidyError::Error && StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
 }
 
+/// Removes the compiler's errors from \p Run, which headers not found
+/// explain, counting them and keeping where the first one is.
+void setAsideFollowingErrors(FileRun &Run, llvm::vfs::FileSystem &FS) {
+  std::vector<ClangTidyError> Kept;
+  for (ClangTidyError &E : Run.Errors) {
+    if (!isParseError(E)) {
+      Kept.push_back(std::move(E));
+      continue;
+    }
+    if (!Run.FollowingErrors)
+      Run.FirstFollowingError = located(E.Message, FS);
+    Run.FollowingErrors += errorsIn(E);
+  }
+  Run.Errors = std::move(Kept);
+}
+
 /// clang-tidy's adjusters, CUDA's, and with recovery from missing headers:
 /// no spelling correction (an unknown name stays an error expression instead
 /// of becoming a guess at a similar declaration), the command's error limit
@@ -379,15 +395,8 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   }
   if (Summary)
     Summary->File = File;
-  if (!Run.MissingIncludes.empty()) {
-    auto Following = std::stable_partition(Run.Errors.begin(), Run.Errors.end(),
-                                           [](const ClangTidyError &E) { return !isParseError(E); });
-    for (auto It = Following; It != Run.Errors.end(); ++It)
-      Run.FollowingErrors += errorsIn(*It);
-    if (Following != Run.Errors.end())
-      Run.FirstFollowingError = located(Following->Message, *FS);
-    Run.Errors.erase(Following, Run.Errors.end());
-  }
+  if (!Run.MissingIncludes.empty())
+    setAsideFollowingErrors(Run, *FS);
   return Run;
 }
 
