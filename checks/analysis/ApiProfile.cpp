@@ -315,8 +315,7 @@ static std::optional<std::pair<unsigned, const CallExpr *>> tupleElementOf(const
     return std::nullopt;
   const Expr *Tuple = stripWrappers(CE->getArg(0));
   if (const VarDecl *V = namedVar(Tuple); V && V->isLocalVarDecl() && V->getInit()) {
-    const auto *Owner = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-    if (!Owner || assignsTo(Owner->getBody(), V))
+    if (assignedAfterDeclaration(V))
       return std::nullopt;
     Tuple = stripWrappers(V->getInit());
   }

@@ -15,13 +15,6 @@ static bool nameIn(llvm::StringRef Name, const std::vector<std::string> &Pattern
   return false;
 }
 
-/// Whether the local variable is assigned anywhere in its function after its
-/// declaration.
-static bool assignedLater(const VarDecl *V) {
-  const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-  return !FD || assignsTo(FD->getBody(), V);
-}
-
 llvm::StringRef deviceKindName(DeviceKind K) {
   switch (K) {
   case DeviceKind::Cpu:
@@ -123,7 +116,7 @@ DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E, DeviceVariableKind Vari
           return classifyDeviceArg(Init, Variable);
         // `auto device = Device(kCPU); if (gpu) device = Device(kCUDA);`: the CPU only if never reassigned.
         if (Init && Var->isLocalVarDecl())
-          return classifyDeviceArg(Init, Variable) == DeviceKind::Cpu && !assignedLater(Var)
+          return classifyDeviceArg(Init, Variable) == DeviceKind::Cpu && !assignedAfterDeclaration(Var)
                      ? DeviceKind::Cpu
                      : DeviceKind::UnknownDevice;
         return DeviceKind::UnknownDevice;

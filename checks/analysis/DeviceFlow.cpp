@@ -37,10 +37,8 @@ std::optional<bool> testsCpu(const Expr *Cond, const ApiProfiles &P, unsigned De
     return Inner ? std::optional<bool>(!*Inner) : std::nullopt;
   }
   // `bool gpu = torch::cuda::is_available(); ... if (!gpu)`: a local never assigned again.
-  if (const VarDecl *V = namedVar(Cond); V && V->isLocalVarDecl() && V->getInit() && Depth < 2) {
-    const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-    return FD && !assignsTo(FD->getBody(), V) ? testsCpu(V->getInit(), P, Depth + 1) : std::nullopt;
-  }
+  if (const VarDecl *V = namedVar(Cond); V && V->isLocalVarDecl() && V->getInit() && Depth < 2)
+    return assignedAfterDeclaration(V) ? std::nullopt : testsCpu(V->getInit(), P, Depth + 1);
   // A probe for the accelerator holds when there is one (`is_available()`, `device_count()`).
   auto AbsentMeansCpu = [&](const Expr *E) {
     const ProfileEntry *Probe = P.find(E->IgnoreParenImpCasts(), Role::DeviceProbe);

@@ -15,6 +15,13 @@
 namespace clang::tidy::mlperf {
 
 namespace {
+/// `xs.push_back(x)` and the other calls that add an element to a container.
+bool addsElement(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  return MD && MD->getIdentifier() &&
+         llvm::is_contained({"push_back", "emplace_back", "insert", "emplace"}, MD->getName());
+}
+
 bool isLoggingCallee(const FunctionDecl *FD) {
   if (!FD || !FD->getIdentifier())
     return false;
@@ -181,9 +188,7 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth, bool Through
         return Purpose::Store;
       if (ThroughCalls && !MC->getType()->isVoidType() && !isLoggingCallee(MC->getMethodDecl()))
         continue;
-      if (const auto *MD = MC->getMethodDecl(); MD && MD->getIdentifier() &&
-                                                (MD->getName() == "push_back" || MD->getName() == "emplace_back" ||
-                                                 MD->getName() == "insert" || MD->getName() == "emplace"))
+      if (addsElement(MC))
         return Purpose::Store;
       return isLoggingCallee(MC->getMethodDecl()) ? Purpose::Log : Purpose::Other;
     }
@@ -230,14 +235,6 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth, bool Through
 } // namespace
 
 Purpose purposeOf(const Expr *E, const ModelAnalysis &A) { return purposeAt(E, A, 0); }
-
-namespace {
-bool addsElement(const CXXMemberCallExpr *MC) {
-  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
-  return MD && MD->getIdentifier() &&
-         llvm::is_contained({"push_back", "emplace_back", "insert", "emplace"}, MD->getName());
-}
-} // namespace
 
 Purpose storedFor(const Expr *E, const ModelAnalysis &A) {
   auto [S, P] = climbThrough<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,

@@ -84,6 +84,11 @@ bool contains(const Stmt *Region, SourceLocation Loc, const SourceManager &SM) {
   return !SM.isBeforeInTranslationUnit(Loc, R.getBegin()) && !SM.isBeforeInTranslationUnit(R.getEnd(), Loc);
 }
 
+bool assignedAfterDeclaration(const VarDecl *V) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  return !FD || assignsTo(FD->getBody(), V);
+}
+
 std::optional<Equality> equalityOperands(const Expr *Cond) {
   Cond = Cond->IgnoreParenImpCasts();
   if (const auto *BO = dyn_cast<BinaryOperator>(Cond); BO && BO->isEqualityOp())

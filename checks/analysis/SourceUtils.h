@@ -68,6 +68,9 @@ llvm::SmallVector<const ReturnStmt *, 4> returnStatements(const Stmt *Body);
 /// Whether the variable is assigned (`v = ...`) anywhere in \p S other than at
 /// its declaration.
 bool assignsTo(const Stmt *S, const VarDecl *V);
+/// Whether the local variable \p V is assigned anywhere in its function after
+/// its declaration (true when it has no function to look in).
+bool assignedAfterDeclaration(const VarDecl *V);
 /// The values assigned to \p V (`V = value`) anywhere in \p S.
 llvm::SmallVector<const Expr *, 2> assignedValues(const Stmt *S, const VarDecl *V);
 /// The value of a constant integer expression, through const variables.
