@@ -46,10 +46,8 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   // `t.cpu().item()`, `auto h = t.cpu(); h.sum().item()`, a host factory's
   // tensor: reading memory already on the host is free; a copy is reported
   // once, at the call that does it.
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    if (onHost(MC->getImplicitObjectArgument(), A))
-      return;
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call); OC && OC->getNumArgs() == 2 && onHost(OC->getArg(1), A))
+  const Expr *Object = readObject(Call, A.profiles());
+  if (Object && onHost(Object, A))
     return;
   // One read per element of a loop is mlperf-per-element-read's finding.
   if (elementRead(Call, A) || A.onCpuOnly(Call))
@@ -64,27 +62,29 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   // the program's output; one that keeps each batch's loss only to average it is not.
   bool Needed = !Back && (Why == Purpose::Return || Why == Purpose::Other ||
                           (Why == Purpose::Store && storedFor(Call, A) == Purpose::Store) ||
-                          (Why == Purpose::Log && printsPrediction(Call, readObject(Call), A)));
+                          (Why == Purpose::Log && printsPrediction(Call, Object, A)));
   const SourceManager &SM = *Result.SourceManager;
   if (IgnoreInferenceOutputs && !Hot->Training && Needed)
     return;
   // A greedy decode's stop test: the token the step produced is both the
   // next step's input and, on the host, whether to go on.
   if (!Hot->Training && Why == Purpose::Condition && Hot->Loop && A.isRepeatedBy(Call, Hot->Loop) &&
-      feedsNextIteration(Call, readObject(Call), Hot->Loop, A))
+      feedsNextIteration(Call, Object, Hot->Loop, A))
     return;
   std::string Reason = describe(Why).str();
   {
-    auto D = diag(reportLoc(calleeLoc(Call), SM),
-                  "%0 copies a tensor from the device and waits for it on every %select{step|training step}1%2; "
-                  "%select{accumulate on the device and read the value every N steps or after the loop|keep the "
-                  "value on the device}3");
+    const RoleMatch R = *A.role(Call);
+    auto D = diag(reportLoc(calleeLoc(Call), SM), "%0 %3 on every %select{step|training step}1%2; %4");
     addCallee(D, Call);
+    // What the program does with a result that stays on the device is no reason to wait.
     D << Hot->Training
-      << (Back             ? " only to copy it back to the device"
-          : Reason.empty() ? ""
-                           : " (" + Reason + ")")
-      << (Back != nullptr);
+      << (Back                              ? " only to copy it back to the device"
+          : Reason.empty() || R.waitsOnly() ? ""
+                                            : " (" + Reason + ")")
+      << waitText(R, "its result")
+      << (R.waitsOnly() ? llvm::StringRef(R.Entry->Message)
+          : Back        ? "keep the value on the device"
+                        : "accumulate on the device and read the value every N steps or after the loop");
   }
   if (Back)
     diag(reportLoc(calleeLoc(Back), SM),
@@ -92,7 +92,7 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
          DiagnosticIDs::Note);
   explainHot(*Hot, SM);
   noteIfByName(Call, A, SM);
-  noteCost(reportLoc(calleeLoc(Call), SM), readFacts(readBytes(Call, readObject(Call), A)), &*Hot, Call, A);
+  noteCost(reportLoc(calleeLoc(Call), SM), readFacts(readBytes(Call, Object, A)), &*Hot, Call, A);
 }
 
 } // namespace clang::tidy::mlperf

@@ -90,8 +90,8 @@ public:
     if (!CE || pins(CE))
       return std::nullopt;
     std::optional<RoleMatch> M = A.role(CE);
-    if (M && (M->R == Role::Materialize || M->R == Role::Factory))
-      return M->R == Role::Materialize || hostFactory(CE) ? std::optional<Origin>(Origin{E}) : std::nullopt;
+    if (M && (M->copiesToHost() || M->R == Role::Factory))
+      return M->copiesToHost() || hostFactory(CE) ? std::optional<Origin>(Origin{E}) : std::nullopt;
     if (M && M->R == Role::HostWrap)
       return CE->getNumArgs() > 0 && pointer(CE->getArg(0), Depth - 1) ? std::optional<Origin>(Origin{E})
                                                                        : std::nullopt;

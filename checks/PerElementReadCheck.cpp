@@ -62,26 +62,28 @@ void PerElementReadCheck::check(const MatchFinder::MatchResult &Result) {
   if (Read->Selection) {
     {
       auto D = diag(reportLoc(calleeLoc(Call), SM),
-                    "%0 reads one element of a device tensor per loop iteration, each a device-to-host copy and a "
-                    "wait%select{| on every step}1; %2");
+                    "%0 %3 per loop iteration, each a device-to-host copy and a wait%select{| on every step}1; %2");
       addCallee(D, Call);
-      D << Read->Hot.has_value() << Read->Entry->Message;
+      const RoleMatch R = *A.role(Call);
+      D << Read->Hot.has_value() << Read->Entry->Message
+        << (R.waitsOnly() ? waitText(R, "a result computed from one element of a device tensor")
+                          : "reads one element of a device tensor");
     }
     diag(reportLoc(Read->Loop->getBeginLoc(), SM), "the loop over the elements", DiagnosticIDs::Note);
   } else {
     {
       auto D = diag(reportLoc(calleeLoc(Call), SM),
-                    "%0 copies a tensor from the device and waits for it on every step, once per iteration of an "
-                    "inner loop; copy the tensor to the host once before that loop, or keep the loop's work on the "
-                    "device");
+                    "%0 %1 on every step, once per iteration of an inner loop; copy the tensor to the host once "
+                    "before that loop, or keep the loop's work on the device");
       addCallee(D, Call);
+      D << waitText(*A.role(Call), "its result");
     }
     diag(reportLoc(Read->Loop->getBeginLoc(), SM), "the inner loop", DiagnosticIDs::Note);
   }
   if (Read->Hot)
     explainHot(*Read->Hot, SM);
   noteIfByName(Call, A, SM);
-  CostFacts F = readFacts(readBytes(Call, readObject(Call), A));
+  CostFacts F = readFacts(readBytes(Call, readObject(Call, A.profiles()), A));
   F.Repeats = tripCount(Read->Loop, *Result.Context);
   noteCost(reportLoc(calleeLoc(Call), SM), F, Read->Hot ? &*Read->Hot : nullptr, Call, A);
 }

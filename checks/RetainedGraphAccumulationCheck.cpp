@@ -91,7 +91,7 @@ void RetainedGraphAccumulationCheck::check(const MatchFinder::MatchResult &Resul
     if (!E || !isa<CallExpr, CXXConstructExpr>(E))
       return false;
     if (auto M = A.role(E)) {
-      if (M->R == Role::Detach || M->R == Role::Materialize) {
+      if (M->R == Role::Detach || M->copiesToHost()) {
         Detached = true;
         return true;
       }

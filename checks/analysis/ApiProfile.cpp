@@ -17,6 +17,17 @@ llvm::StringRef lastComponent(llvm::StringRef Qualified) {
   return Pos == llvm::StringRef::npos ? Qualified : Qualified.substr(Pos + 2);
 }
 
+const Expr *readObject(const CallExpr *Read, const ApiProfiles &P) {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Read))
+    return MC->getImplicitObjectArgument();
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Read))
+    return OC->getNumArgs() == 2 ? OC->getArg(1) : nullptr;
+  for (const Expr *Arg : Read->arguments())
+    if (P.autogradTensorProfile(Arg->getType()))
+      return Arg;
+  return nullptr;
+}
+
 /// The index key of callees spelled with `*`: no function is named that.
 static constexpr llvm::StringLiteral PatternKey = "*";
 

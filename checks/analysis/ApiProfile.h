@@ -133,6 +133,10 @@ struct ProfileEntry {
   bool Synchronizes = false;         // for Release: waits for the device as a side effect (cudaFree)
   bool ReleasesObject = false;       // for Release: a method releasing the object it is called on (`ctx->destroy()`)
   bool AbsentMeansCpu = false;       // for DeviceProbe: false or 0 means the program computes on the CPU
+  /// For Materialize: what a call that only waits for the device waits for
+  /// (its result stays where its input is): the size of its result
+  /// (`nonzero`), or an error check of it (`linalg_inv`).
+  enum class Wait { None, Shape, ErrorCheck } WaitsFor = Wait::None;
   std::vector<unsigned> PointerArgs; // for AsyncCopy: arguments that may be host memory
   std::string FlagParam;             // for AsyncCopy: the parameter that makes a method copy asynchronously
   std::optional<unsigned> FlagArg;   // for Pinned: an argument that pins only unless it is `false`
@@ -209,7 +213,18 @@ struct RoleMatch {
   bool ByName = false;
   Kind kind() const { return Entry->K; }
   bool deviceAlways() const { return Entry->Owner->Device == DeviceContext::Always; }
+  /// A read whose result is on the host (`item()`, `cpu()`), not one that
+  /// only waits for a data-dependent size (`nonzero()`).
+  bool copiesToHost() const { return R == Role::Materialize && Entry->WaitsFor == ProfileEntry::Wait::None; }
+  /// A read that only waits for the device (`nonzero()`, `linalg_inv()`).
+  bool waitsOnly() const { return R == Role::Materialize && Entry->WaitsFor != ProfileEntry::Wait::None; }
 };
+
+class ApiProfiles;
+/// The tensor a read copies or waits for: a method's object, an operator's
+/// tensor operand (`os << t`), a function's first tensor argument
+/// (`torch::nonzero(t)`); null for anything else.
+const Expr *readObject(const CallExpr *Read, const ApiProfiles &P);
 
 /// Where an argument says a tensor goes.
 enum class DeviceKind { Cpu, Accelerator, UnknownDevice, NotDevice };
@@ -259,6 +274,8 @@ public:
   /// reads are asked of \p Variable first (ModelAnalysis::deviceKind follows
   /// their values through the function and the calls of its parameters).
   DeviceKind classifyDeviceArg(const clang::Expr *E, DeviceVariableKind Variable = {}) const;
+  /// The device that text held in a variable names (\p E, converted to a device).
+  DeviceKind textDeviceKind(const clang::Expr *E, DeviceVariableKind Variable) const;
   /// Whether \p E is of a device, device-kind or options type of the device model,
   /// or a device's name (DeviceModel::DeviceNames).
   bool isDeviceModelArg(const clang::Expr *E) const;

@@ -134,6 +134,8 @@ Quantity allocationBytes(const CallExpr *Call, const ProfileEntry &E, const ASTC
 }
 
 Quantity readBytes(const CallExpr *Read, const Expr *Object, const ModelAnalysis &A) {
+  if (std::optional<RoleMatch> R = A.role(Read); R && R->waitsOnly())
+    return Quantity::known(8); // the count of the result's elements
   QualType T = Read->getType().getNonReferenceType();
   if (!T->isDependentType() && T->isArithmeticType())
     return Quantity::known(static_cast<double>(A.context().getTypeSizeInChars(T).getQuantity()));

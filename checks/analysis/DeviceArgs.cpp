@@ -1,6 +1,7 @@
 // Where a device argument (`t.to(x)`, a module's `to(x)`) sends a tensor,
 // from the profiles' `devices` model.
 #include "ApiProfile.h"
+#include "Invariance.h"
 #include "SourceUtils.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -60,11 +61,24 @@ static const Expr *namedDevice(const Expr *E, const DeviceModel &D) {
   return FD && llvm::is_contained(D.DeviceNames, plainQualifiedName(FD)) ? MC->getImplicitObjectArgument() : nullptr;
 }
 
+/// Whether \p E's value is text (`std::string`, `std::string_view`, `const char *`).
+static bool isText(const Expr *E) {
+  QualType T = E->getType().getNonReferenceType();
+  if (T->isPointerType())
+    return T->getPointeeType()->isAnyCharacterType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+         (RD->getName() == "basic_string" || RD->getName() == "basic_string_view");
+}
+
 bool ApiProfiles::isDeviceModelArg(const Expr *E) const {
   const Expr *Value = stripConversions(E);
-  std::string Type = typeNameOf(Value);
-  return llvm::is_contained(Devices.DeviceTypes, Type) || llvm::is_contained(Devices.DeviceKindTypes, Type) ||
-         llvm::is_contained(Devices.OptionsTypes, Type) || namedDevice(Value, Devices);
+  auto IsModelType = [&](const std::string &Type) {
+    return llvm::is_contained(Devices.DeviceTypes, Type) || llvm::is_contained(Devices.DeviceKindTypes, Type) ||
+           llvm::is_contained(Devices.OptionsTypes, Type);
+  };
+  // A device's name converted to a device where it is passed (`model.to(name)`).
+  return IsModelType(typeNameOf(Value)) || namedDevice(Value, Devices) || (isText(Value) && IsModelType(typeNameOf(E)));
 }
 
 const Expr *ApiProfiles::followedTensor(const Expr *E) const {
@@ -83,7 +97,14 @@ const Expr *ApiProfiles::followedTensor(const Expr *E) const {
 DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E, DeviceVariableKind Variable) const {
   if (!E || isa<CXXDefaultArgExpr>(E))
     return DeviceKind::NotDevice;
+  const std::string ConvertedTo = typeNameOf(E);
   E = stripConversions(E);
+  // A device named by text that a variable holds (`std::string device` from
+  // the command line, converted to a device where it is passed): what the
+  // variable is known to hold, else a device chosen when the program runs.
+  if (!isa<StringLiteral>(E) && isText(E) &&
+      (llvm::is_contained(Devices.DeviceTypes, ConvertedTo) || llvm::is_contained(Devices.OptionsTypes, ConvertedTo)))
+    return textDeviceKind(E, Variable);
   std::string TypeName = typeNameOf(E);
   const DeviceModel &D = Devices;
   bool IsDevice = llvm::is_contained(D.DeviceTypes, TypeName);
@@ -167,6 +188,29 @@ DeviceKind ApiProfiles::classifyDeviceArg(const Expr *E, DeviceVariableKind Vari
     }
   }
   return DeviceKind::NotDevice;
+}
+
+DeviceKind ApiProfiles::textDeviceKind(const Expr *E, DeviceVariableKind Variable) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *Var = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!Var)
+    return DeviceKind::UnknownDevice;
+  // A parameter: what its calls pass; text the program computes (`argv[1]`,
+  // a parsed option) names a device chosen when it runs.
+  if (isa<ParmVarDecl>(Var)) {
+    std::optional<DeviceKind> K = Variable ? Variable(Var, DRE) : std::nullopt;
+    return K && *K != DeviceKind::NotDevice ? *K : DeviceKind::UnknownDevice;
+  }
+  // A constant, or a local nothing changes: its initial text.
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
+  bool Fixed = Var->getType().isConstQualified() ||
+               (Var->isLocalVarDecl() && FD && FD->getBody() && !isWrittenIn(Var, FD->getBody()));
+  const auto *Literal = Fixed && Var->getInit() ? dyn_cast<StringLiteral>(stripConversions(Var->getInit())) : nullptr;
+  if (!Literal)
+    return DeviceKind::UnknownDevice;
+  return llvm::any_of(Devices.CpuStringPrefixes, [&](llvm::StringRef P) { return Literal->getString().starts_with(P); })
+             ? DeviceKind::Cpu
+             : DeviceKind::Accelerator;
 }
 
 } // namespace clang::tidy::mlperf

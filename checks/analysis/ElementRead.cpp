@@ -1,5 +1,6 @@
 #include "ElementRead.h"
 #include "Cost.h"
+#include "DataFlow.h"
 #include "Facts.h"
 #include "Invariance.h"
 #include "Purpose.h"
@@ -9,14 +10,6 @@
 #include "clang/Basic/SourceManager.h"
 
 namespace clang::tidy::mlperf {
-
-const Expr *readObject(const CallExpr *Read) {
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Read))
-    return MC->getImplicitObjectArgument();
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Read); OC && OC->getNumArgs() == 2)
-    return OC->getArg(1);
-  return nullptr;
-}
 
 namespace {
 
@@ -51,30 +44,62 @@ std::optional<Selection> selectionOf(const Expr *E, const ApiProfiles &P) {
   S.Base = E;
   return S;
 }
+
+/// A selection that \p E is computed from element by element: the selection
+/// itself, the one value of a local variable (`auto ret = ...; ret.item()`),
+/// or a tensor operand of an operator on tensors (`t[i][6] == c`).
+std::optional<Selection> selectionIn(const Expr *E, const ModelAnalysis &A, unsigned Depth = 3) {
+  if (std::optional<Selection> S = selectionOf(E, A.profiles()))
+    return S;
+  E = stripWrappers(E);
+  if (Depth == 0 || !A.profiles().autogradTensorProfile(E->getType()))
+    return std::nullopt;
+  if (const VarDecl *V = namedVar(E); V && V->isLocalVarDecl()) {
+    bool Complete = false;
+    llvm::SmallVector<const Expr *, 4> Values = reachingValues(V, E, A, Complete);
+    return Complete && Values.size() == 1 ? selectionIn(Values.front(), A, Depth - 1) : std::nullopt;
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getNumArgs() == 2)
+    for (const Expr *Operand : OC->arguments())
+      if (std::optional<Selection> S = selectionIn(Operand, A, Depth - 1))
+        return S;
+  return std::nullopt;
+}
 } // namespace
 
+std::string waitText(const RoleMatch &Read, llvm::StringRef Result) {
+  if (!Read.waitsOnly())
+    return "copies a tensor from the device and waits for it";
+  return (Read.Entry->WaitsFor == ProfileEntry::Wait::Shape ? "waits for the device to learn the size of "
+                                                            : "waits for the device to check for errors in ") +
+         Result.str();
+}
+
 std::optional<ElementRead> elementRead(const CallExpr *Read, ModelAnalysis &A) {
-  const Expr *Object = readObject(Read);
+  const Expr *Object = readObject(Read, A.profiles());
   if ((Object && onHost(Object, A)) || A.neverRuns(Read))
     return std::nullopt;
-  if (std::optional<Selection> Sel = Object ? selectionOf(Object, A.profiles()) : std::nullopt) {
+  if (std::optional<Selection> Sel = Object ? selectionIn(Object, A) : std::nullopt) {
     if (onHost(Sel->Base, A))
       return std::nullopt;
     for (const Stmt *Loop : A.enclosingLoops(Read))
-      if (!readsChangedIn(Sel->Base, Loop) &&
+      if (!A.onceBeforeLeaving(Read, Loop) && !readsChangedIn(Sel->Base, Loop) &&
           llvm::any_of(Sel->Indices, [&](const Expr *I) { return readsChangedIn(I, Loop); }))
         return ElementRead{Loop, Sel->Outer, Sel->Entry, A.perStep(Read)};
   }
   // A whole tensor copied per iteration (`cpu()` per image) is not one
   // element; an asynchronous copy per output buffer does not wait (from
-  // pageable memory it does: mlperf-pageable-async-copy's finding).
-  if (A.profiles().autogradTensorProfile(Read->getType()) || A.profiles().find(Read, Role::AsyncCopy))
+  // pageable memory it does: mlperf-pageable-async-copy's finding). A call
+  // that only waits (`nonzero()` per kept box) waits whatever its result is for.
+  std::optional<RoleMatch> Role = A.role(Read);
+  const bool WaitsOnly = Role && Role->waitsOnly();
+  if ((A.profiles().autogradTensorProfile(Read->getType()) && !WaitsOnly) || A.profiles().find(Read, Role::AsyncCopy))
     return std::nullopt;
   std::optional<HotContext> Hot = A.perStep(Read);
   const Stmt *Inner = Hot ? A.innermostLoop(Read) : nullptr;
-  if (!Inner || Inner == Hot->Loop)
+  if (!Inner || Inner == Hot->Loop || A.onceBeforeLeaving(Read, Inner))
     return std::nullopt;
-  Purpose Why = purposeThroughCalls(Read, A, *Hot);
+  Purpose Why = WaitsOnly ? Purpose::Other : purposeThroughCalls(Read, A, *Hot);
   if (Why != Purpose::Return && Why != Purpose::Store && Why != Purpose::Other)
     return std::nullopt;
   return ElementRead{Inner, nullptr, nullptr, std::move(Hot)};

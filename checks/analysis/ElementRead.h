@@ -20,9 +20,10 @@ struct ElementRead {
   std::optional<HotContext> Hot;
 };
 
-/// The tensor a read copies: a method's object, or an operator's tensor
-/// operand (`os << t`); null for anything else.
-const Expr *readObject(const CallExpr *Read);
+/// What a read that only waits for the device (RoleMatch::waitsOnly) does,
+/// for a message: "waits for the device to learn the size of <Result>";
+/// otherwise "copies a tensor from the device and waits for it".
+std::string waitText(const RoleMatch &Read, llvm::StringRef Result);
 
 /// Whether \p Read, a device -> host read (role materialize) of a tensor that
 /// is not known to be on the host, reads one element per iteration of a loop

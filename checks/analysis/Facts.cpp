@@ -292,8 +292,14 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
         return hostFactory(CE, A, Depth);
       if (const Expr *Other = R->R == Role::ToDevice ? followedByMove(CE, *R, A) : nullptr)
         return onHostAt(Other, A, Depth + 1);
-      if (R->R != Role::Detach) // dropping history keeps the tensor where it is
-        return R->R == Role::Materialize || R->R == Role::HostWrap;
+      // Dropping history, or waiting for a data-dependent size, keeps the
+      // tensor where it is.
+      if (R->waitsOnly()) {
+        const Expr *In = readObject(CE, A.profiles());
+        return In && onHostAt(In, A, Depth + 1);
+      }
+      if (R->R != Role::Detach)
+        return R->copiesToHost() || R->R == Role::HostWrap;
     }
     // A function of the program that returns host tensors (a data class's `next()`).
     if (const FunctionDecl *FD = CE->getDirectCallee(); FD && isUserCode(FD, A.context()))
@@ -336,12 +342,8 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
       return onHostAt(V->getInit(), A, Depth + 1);
     return false;
   }
-  if (const VarDecl *V = namedVar(E); V && V->isLocalVarDecl() && V->getInit()) {
-    const FunctionDecl *FD = A.owner(V->getInit());
-    if (!FD || assignsTo(FD->getBody(), V))
-      return false;
+  if (const VarDecl *V = namedVar(E); V && V->isLocalVarDecl() && V->getInit() && !assignedAfterDeclaration(V))
     return onHostAt(V->getInit(), A, Depth + 1);
-  }
   return false;
 }
 } // namespace

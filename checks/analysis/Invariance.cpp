@@ -55,6 +55,15 @@ bool isMutableReference(QualType T) {
   return (T->isReferenceType() || T->isPointerType()) && !T->getPointeeType().isConstQualified();
 }
 
+/// A temporary given by rvalue reference to the standard library
+/// (`xs.push_back(t[i])`): moved into a container or a result, never
+/// written where it came from.
+bool temporaryMovedIntoStd(const FunctionDecl *FD, QualType Param, const Expr *Arg) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  return Param->isRValueReferenceType() && (MD ? MD->getParent()->isInStdNamespace() : FD->isInStdNamespace()) &&
+         isa<MaterializeTemporaryExpr>(Arg->IgnoreParens());
+}
+
 /// Whether parameter \p Index of \p FD is a library function template's
 /// forwarding reference (`T&&`, `Args&&...` of its own template parameters):
 /// it passes the argument on to be copied or constructed from
@@ -139,7 +148,7 @@ public:
     for (unsigned I = Offset; I < CE->getNumArgs() && I - Offset < FD->getNumParams(); ++I) {
       QualType PT = FD->getParamDecl(I - Offset)->getType();
       if (isMutableReference(PT) && !libraryForwardingParam(FD, I - Offset) &&
-          !write(CE->getArg(I), PT->isPointerType()))
+          !temporaryMovedIntoStd(FD, PT, CE->getArg(I)) && !write(CE->getArg(I), PT->isPointerType()))
         return false;
     }
     // A non-const member operator other than an accessor (`rng()`, `it += 2`).
@@ -320,6 +329,14 @@ bool initializedWith(const FieldDecl *F, const ModelAnalysis &A, llvm::function_
 } // namespace
 
 bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self) { return changedIn(VD, Region, Self); }
+
+bool isWrittenIn(const VarDecl *VD, const Stmt *Region) {
+  auto Writes = [&](const Expr *E, bool) { return refersTo(E, VD); };
+  auto Declares = [](const VarDecl *) { return false; };
+  WriteFinder F(Writes, Declares, nullptr); // holds references to both
+  F.TraverseStmt(const_cast<Stmt *>(Region));
+  return F.Stopped;
+}
 
 std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *F) {
   const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());

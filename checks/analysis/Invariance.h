@@ -13,6 +13,9 @@ namespace clang::tidy::mlperf {
 /// declared there. Arguments \p Self (a call) writes through its parameters
 /// are its outputs, not changes of its inputs.
 bool isChangedIn(const VarDecl *VD, const Stmt *Region, const Stmt *Self = nullptr);
+/// isChangedIn, except that a declaration of \p VD in \p Region is not a
+/// change: whether anything writes the variable after it is declared.
+bool isWrittenIn(const VarDecl *VD, const Stmt *Region);
 
 /// The memory an object's data pointer reaches (`buf.data()`,
 /// `pair.hostBuffer.data()`): a local variable or parameter and the members

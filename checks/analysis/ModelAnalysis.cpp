@@ -859,6 +859,14 @@ bool ModelAnalysis::leavesLoop(const Stmt *Branch, const Stmt *Loop) const {
   return false;
 }
 
+bool ModelAnalysis::onceBeforeLeaving(const Stmt *S, const Stmt *Loop) const {
+  for (const Stmt *Child = S, *P = parent(S); P && P != Loop; Child = P, P = parent(P))
+    if (const auto *If = dyn_cast<IfStmt>(P);
+        If && Child != If->getCond() && Child != If->getInit() && leavesLoop(Child, Loop))
+      return true;
+  return false;
+}
+
 bool ModelAnalysis::partOfTrainingStep(const Stmt *Loop) {
   if (isTraining(Loop))
     return false;

@@ -75,6 +75,9 @@ public:
   bool isLoop(const Stmt *S) const;
   /// Whether S is part of what a loop repeats (body, condition, increment).
   bool isRepeatedBy(const Stmt *S, const Stmt *Loop) const;
+  /// Whether \p S, inside \p Loop, is in a branch of an `if` that always
+  /// leaves the loop (leavesLoop): it runs at most once per run of the loop.
+  bool onceBeforeLeaving(const Stmt *S, const Stmt *Loop) const;
 
   /// Under a branch whose condition is a constant that excludes it.
   bool neverRuns(const Stmt *S) const;

@@ -121,6 +121,7 @@ const std::vector<KeySpec> &keySpecs() {
       {"synchronizes", {R::Release}},
       {"releases_object", {R::Release}},
       {"absent_means_cpu", {R::DeviceProbe}},
+      {"waits_for", {R::Materialize}},
       {"pointer_args", {R::AsyncCopy}},
       {"flag_param", {R::AsyncCopy}},
       {"flag_arg", {R::Pinned}},
@@ -128,7 +129,8 @@ const std::vector<KeySpec> &keySpecs() {
       {"name_arg", {R::BackendChoice}},
       {"name", {R::BackendChoice}},
       {"slow_values", {R::BackendChoice}},
-      {"message", {R::BackendChoice, R::Acquire, R::AsyncCopy, R::ElementIndex, R::TokenBatch, R::OutputFlags}},
+      {"message",
+       {R::BackendChoice, R::Acquire, R::AsyncCopy, R::ElementIndex, R::TokenBatch, R::OutputFlags, R::Materialize}},
       {"grad_mode_arg", {R::NoGradGuard}},
       {"drop_last_method", {R::Construct}},
       {"metadata_when_set", {R::Construct}},
@@ -417,6 +419,15 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
     E.ReleasesObject = getBool(J.at("releases_object"), W, "releases_object");
   if (J.contains("absent_means_cpu"))
     E.AbsentMeansCpu = getBool(J.at("absent_means_cpu"), W, "absent_means_cpu");
+  if (J.contains("waits_for")) {
+    const json &V = J.at("waits_for");
+    if (V == "shape")
+      E.WaitsFor = ProfileEntry::Wait::Shape;
+    else if (V == "error-check")
+      E.WaitsFor = ProfileEntry::Wait::ErrorCheck;
+    else
+      fail(W, "'waits_for' must be \"shape\" or \"error-check\", not " + describeJson(V));
+  }
   if (J.contains("pointer_args")) {
     const json &PA = J.at("pointer_args");
     if (!PA.is_array() || PA.empty())
@@ -459,6 +470,8 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
   if (!E.SlowValues.empty() && !E.ValueArg)
     fail(W, "'slow_values' needs 'value_arg'");
   Str("message", E.Message);
+  if (E.WaitsFor != ProfileEntry::Wait::None && E.Message.empty())
+    fail(W, "'waits_for' needs a 'message', the fix");
   if (E.R == Role::BackendChoice) {
     if (E.Message.empty())
       fail(W, "role 'backend-choice' needs a 'message'");

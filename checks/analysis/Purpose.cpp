@@ -382,7 +382,7 @@ const Expr *movedValue(const CallExpr *Call, const ProfileEntry &E) {
 
 const CallExpr *reuploadOf(const CallExpr *Read, const ModelAnalysis &A) {
   std::optional<RoleMatch> R = A.role(Read);
-  if (!R || R->R != Role::Materialize || R->Entry->R != Role::Materialize)
+  if (!R || !R->copiesToHost() || R->Entry->R != Role::Materialize)
     return nullptr;
   const VarDecl *Buffer = R->Entry->ValueArg ? hostBuffer(movedValue(Read, *R->Entry)) : resultVariable(Read, A);
   if (!Buffer || !Buffer->isLocalVarDecl())
