@@ -329,6 +329,148 @@ const Stmt *exitBetween(const Stmt *Region, SourceLocation From, SourceLocation 
   return Found;
 }
 
+bool addsElement(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  return MD && MD->getIdentifier() &&
+         llvm::is_contained({"push_back", "emplace_back", "insert", "emplace"}, MD->getName());
+}
+
+namespace {
+/// Collects the values a container receives, one use of it at a time.
+class ContainerUses {
+public:
+  ContainerUses(const VarDecl *V, const ModelAnalysis &A) : V(V), A(A) {}
+  llvm::SmallVector<const Expr *, 4> Values;
+  bool Complete = true;
+
+  void initializer(const Expr *Init) {
+    const auto *C = dyn_cast<CXXConstructExpr>(stripWrappers(Init));
+    if (!C) {
+      Values.push_back(Init); // a container returned by a call, copied
+      return;
+    }
+    for (const Expr *Arg : C->arguments()) {
+      Arg = stripWrappers(Arg);
+      if (const auto *L = dyn_cast<CXXStdInitializerListExpr>(Arg))
+        Values.push_back(L); // `{a, b}`: onHost looks at each
+      else if (!Arg->getType()->isIntegralOrEnumerationType() && !isa<CXXDefaultArgExpr>(Arg))
+        Values.push_back(Arg); // a copied container, or the fill value of `(n, value)`
+    }
+  }
+
+  void use(const DeclRefExpr *Ref) {
+    auto [S, P] = climbThrough<ImplicitCastExpr, ParenExpr>(Ref, A);
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
+      const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(A.parent(ME));
+      return MC ? method(MC) : fail();
+    }
+    if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P); OC && OC->getNumArgs() > 0 && OC->getArg(0) == S) {
+      if (OC->getOperator() == OO_Subscript)
+        return element(OC);
+      if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+        return Values.push_back(OC->getArg(1));
+      return fail();
+    }
+    if (isa_and_nonnull<ReturnStmt>(P))
+      return;
+    if (const auto *FR = dyn_cast_or_null<CXXForRangeStmt>(A.parent(P)); FR && P == FR->getRangeStmt())
+      return readOnlyRef(FR->getLoopVariable()->getType()) ? void() : fail();
+    // Copied or moved into another container (`return out;`): nothing enters this one.
+    if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(P); C && C->getConstructor()->isCopyOrMoveConstructor())
+      return;
+    if (isa_and_nonnull<CallExpr, CXXConstructExpr>(P))
+      return byValueOrConst(S, P) ? void() : fail();
+    if (const auto *D = dyn_cast_or_null<VarDecl>(declOf(P)); D && D->getInit() == S)
+      return readOnlyRef(D->getType()) ? void() : fail();
+    fail();
+  }
+
+private:
+  void fail() { Complete = false; }
+  static bool readOnlyRef(QualType T) { return !T->isReferenceType() || T.getNonReferenceType().isConstQualified(); }
+  static const Decl *declOf(const Stmt *P) {
+    const auto *DS = dyn_cast_or_null<DeclStmt>(P);
+    return DS && DS->isSingleDecl() ? DS->getSingleDecl() : nullptr;
+  }
+  /// \p Arg given to the call or construction \p P: by value or const reference.
+  static bool byValueOrConst(const Stmt *Arg, const Stmt *P) {
+    const FunctionDecl *FD = nullptr;
+    llvm::ArrayRef<const Expr *> Args;
+    if (const auto *CE = dyn_cast<CallExpr>(P)) {
+      FD = CE->getDirectCallee();
+      Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+    } else if (const auto *C = dyn_cast<CXXConstructExpr>(P)) {
+      FD = C->getConstructor();
+      Args = llvm::ArrayRef(C->getArgs(), C->getNumArgs());
+    }
+    unsigned Offset = isa_and_nonnull<CXXOperatorCallExpr>(P) && isa_and_nonnull<CXXMethodDecl>(FD) ? 1 : 0;
+    for (unsigned I = Offset; FD && I < Args.size() && I - Offset < FD->getNumParams(); ++I)
+      if (Args[I] == Arg)
+        return readOnlyRef(FD->getParamDecl(I - Offset)->getType());
+    return false;
+  }
+  void method(const CXXMemberCallExpr *MC) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    llvm::StringRef Name = MD && MD->getIdentifier() ? MD->getName() : "";
+    if (llvm::is_contained({"push_back", "emplace_back", "push_front", "emplace_front"}, Name) && MC->getNumArgs() == 1)
+      return Values.push_back(MC->getArg(0));
+    if (llvm::is_contained({"at", "back", "front"}, Name))
+      return element(MC);
+    if (llvm::is_contained(
+            {"size", "empty", "clear", "reserve", "capacity", "pop_back", "pop_front", "shrink_to_fit", "resize"},
+            Name) ||
+        (MD && MD->isConst()))
+      return;
+    fail();
+  }
+  /// An element (`xs[i]`, `xs.back()`): assigned a value, or read.
+  void element(const Expr *Access) {
+    auto [S, P] = climbThrough<ImplicitCastExpr, ParenExpr>(Access, A);
+    if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P);
+        OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && OC->getArg(0) == S)
+      return Values.push_back(OC->getArg(1));
+    // A handle's method returns new tensors or changes values, never the
+    // device of the element; a non-const reference to it may reassign it.
+    if (isa_and_nonnull<MemberExpr>(P))
+      return;
+    if (const auto *D = dyn_cast_or_null<VarDecl>(declOf(P)); D && D->getInit() == S && !readOnlyRef(D->getType()))
+      return fail();
+    if (isa_and_nonnull<CallExpr, CXXConstructExpr>(P) && !byValueOrConst(S, P))
+      return fail();
+    if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P); OC && OC->isAssignmentOp() && OC->getArg(0) == S)
+      return fail(); // `xs[i] += y` keeps the device, but say nothing of unusual assignments
+  }
+
+  const VarDecl *V;
+  const ModelAnalysis &A;
+};
+
+void forEachRef(const Stmt *S, const VarDecl *V, llvm::function_ref<void(const DeclRefExpr *)> Fn) {
+  if (!S)
+    return;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == V)
+    Fn(Ref);
+  for (const Stmt *C : S->children())
+    forEachRef(C, V, Fn);
+}
+} // namespace
+
+llvm::SmallVector<const Expr *, 4> containerValues(const VarDecl *V, const ModelAnalysis &A, bool &Complete) {
+  Complete = false;
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!FD || !FD->getBody() || !V->isLocalVarDecl() || V->isStaticLocal() || V->getType()->isReferenceType())
+    return {};
+  ContainerUses U(V, A);
+  if (const Expr *Init = V->getInit())
+    U.initializer(Init);
+  forEachRef(FD->getBody(), V, [&](const DeclRefExpr *Ref) {
+    if (U.Complete)
+      U.use(Ref);
+  });
+  Complete = U.Complete;
+  return U.Values;
+}
+
 const VarDecl *resultVariable(const Expr *E, const ModelAnalysis &A) {
   auto [S, P] = climbThrough<ImplicitCastExpr, CXXFunctionalCastExpr, CStyleCastExpr, ParenExpr,
                              MaterializeTemporaryExpr, CXXBindTemporaryExpr, ExprWithCleanups>(E, A);

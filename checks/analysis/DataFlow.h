@@ -27,6 +27,18 @@ const Stmt *findInFlow(const Expr *E, llvm::function_ref<bool(const Stmt *)> Vis
 /// one has no value until it is assigned).
 llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *Use, const ModelAnalysis &A,
                                                   bool &Complete);
+/// `xs.push_back(x)` and the other calls that add an element to a container.
+bool addsElement(const CXXMemberCallExpr *MC);
+/// The values a local container (`std::vector<Tensor> out;`) may hold: the
+/// elements its initializer lists or the container it copies, the values
+/// added to it (`push_back`, `emplace_back` of one value), assigned to one of
+/// its elements (`out[i] = x`, `out.back() = x`) or assigned to it whole
+/// (`out = other`), in its function. Elements read, sizes queried and the
+/// container passed by value or const reference change nothing. \p Complete
+/// is false when something else may put a value in it: a non-const
+/// reference or pointer to it or to an element, an iterator, an insertion of
+/// a range, a move.
+llvm::SmallVector<const Expr *, 4> containerValues(const VarDecl *V, const ModelAnalysis &A, bool &Complete);
 /// The variable \p E's value initializes or is assigned to (`=`, also a
 /// class's operator=), through casts, conversions and temporaries; null
 /// when it goes elsewhere.

@@ -70,8 +70,10 @@ bool aggregateOfTensors(QualType T, const ApiProfiles &P) {
   return llvm::any_of(RD->fields(), [&](const FieldDecl *F) { return isTensorType(F->getType(), P); });
 }
 
-/// A type a function can return tensors in: a tensor, a tuple of them, a batch.
-bool carriesTensors(QualType T, const ApiProfiles &P) { return holdsTensor(T, P) || aggregateOfTensors(T, P); }
+/// A type a function can return tensors in: a tensor, a tuple or a list of them, a batch.
+bool carriesTensors(QualType T, const ApiProfiles &P) {
+  return holdsTensor(T, P) || holdsTensorList(T, P) || aggregateOfTensors(T, P);
+}
 
 bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth);
 
@@ -280,11 +282,47 @@ const CallExpr *madeFromConstantsAt(const Expr *E, const ModelAnalysis &A, int D
   return nullptr;
 }
 
+/// The list whose element \p CE reads (`xs[i]`, `xs.at(i)`, `xs.back()`,
+/// `xs.front()` of a std::vector of tensors), or null.
+const Expr *elementOf(const CallExpr *CE, const ApiProfiles &P) {
+  const Expr *List = nullptr;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE); OC && OC->getOperator() == OO_Subscript)
+    List = OC->getArg(0);
+  else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+           MC && MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() &&
+           llvm::is_contained({"at", "back", "front"}, MC->getMethodDecl()->getName()))
+    List = MC->getImplicitObjectArgument();
+  return List && holdsTensorList(List->getType(), P) ? List : nullptr;
+}
+
+/// A parameter nothing in its function reassigns, of a function whose every
+/// call is in this translation unit, on the host at each of those calls.
+bool parameterOnHost(const ParmVarDecl *P, const ModelAnalysis &A, int Depth) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+  FD = FD ? FD->getDefinition() : nullptr;
+  if (!FD || !FD->getBody() || isWrittenIn(P, FD->getBody()))
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
+    return false;
+  // Calls from other files: unknown unless a whole-project run says there are none.
+  if (FD->isExternallyVisible() && (!A.project() || A.project()->calledFrom(usrOf(FD), A.mainFileName())))
+    return false;
+  std::vector<const Expr *> Sites = A.callSites(FD);
+  return !Sites.empty() && llvm::all_of(Sites, [&](const Expr *Call) {
+    const Expr *Arg = argumentFor(Call, P->getFunctionScopeIndex());
+    return Arg && onHostAt(stripConversions(Arg), A, Depth + 1);
+  });
+}
+
 bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
-  if (!E || Depth > 8)
+  // Deep enough for a list returned through two functions and read in a third.
+  if (!E || Depth > 12)
     return false;
   E = stripWrappers(E);
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    // An element of a list of tensors (`xs[i]`, `xs.back()`): where the list's tensors are.
+    if (const Expr *List = elementOf(CE, A.profiles()))
+      return onHostAt(List, A, Depth + 1);
     if (A.profiles().find(CE, Role::ModuleState))
       return false; // the module's to(device) moves what it registers
     if (auto R = A.role(CE)) {
@@ -298,6 +336,9 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
         const Expr *In = readObject(CE, A.profiles());
         return In && onHostAt(In, A, Depth + 1);
       }
+      // Selecting an element or joining tensors keeps them where they are.
+      if (R->R == Role::ElementIndex || R->R == Role::Join)
+        return hostOperation(CE, A, Depth);
       if (R->R != Role::Detach)
         return R->copiesToHost() || R->R == Role::HostWrap;
     }
@@ -342,8 +383,17 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
       return onHostAt(V->getInit(), A, Depth + 1);
     return false;
   }
-  if (const VarDecl *V = namedVar(E); V && V->isLocalVarDecl() && V->getInit() && !assignedAfterDeclaration(V))
+  const VarDecl *V = namedVar(E);
+  if (V && V->isLocalVarDecl() && holdsTensorList(V->getType(), A.profiles())) {
+    bool Complete = false;
+    llvm::SmallVector<const Expr *, 4> Values = containerValues(V, A, Complete);
+    return Complete && !Values.empty() &&
+           llvm::all_of(Values, [&](const Expr *Value) { return onHostAt(Value, A, Depth + 1); });
+  }
+  if (V && V->isLocalVarDecl() && V->getInit() && !assignedAfterDeclaration(V))
     return onHostAt(V->getInit(), A, Depth + 1);
+  if (const auto *P = dyn_cast_or_null<ParmVarDecl>(V))
+    return parameterOnHost(P, A, Depth);
   return false;
 }
 } // namespace

@@ -15,13 +15,6 @@
 namespace clang::tidy::mlperf {
 
 namespace {
-/// `xs.push_back(x)` and the other calls that add an element to a container.
-bool addsElement(const CXXMemberCallExpr *MC) {
-  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
-  return MD && MD->getIdentifier() &&
-         llvm::is_contained({"push_back", "emplace_back", "insert", "emplace"}, MD->getName());
-}
-
 bool isLoggingCallee(const FunctionDecl *FD) {
   if (!FD || !FD->getIdentifier())
     return false;
