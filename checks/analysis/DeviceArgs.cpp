@@ -206,11 +206,7 @@ DeviceKind ApiProfiles::textDeviceKind(const Expr *E, DeviceVariableKind Variabl
   bool Fixed = Var->getType().isConstQualified() ||
                (Var->isLocalVarDecl() && FD && FD->getBody() && !isWrittenIn(Var, FD->getBody()));
   const auto *Literal = Fixed && Var->getInit() ? dyn_cast<StringLiteral>(stripConversions(Var->getInit())) : nullptr;
-  if (!Literal)
-    return DeviceKind::UnknownDevice;
-  return llvm::any_of(Devices.CpuStringPrefixes, [&](llvm::StringRef P) { return Literal->getString().starts_with(P); })
-             ? DeviceKind::Cpu
-             : DeviceKind::Accelerator;
+  return Literal ? classifyDeviceArg(Literal, Variable) : DeviceKind::UnknownDevice;
 }
 
 } // namespace clang::tidy::mlperf

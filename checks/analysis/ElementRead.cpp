@@ -91,8 +91,8 @@ std::optional<ElementRead> elementRead(const CallExpr *Read, ModelAnalysis &A) {
   // element; an asynchronous copy per output buffer does not wait (from
   // pageable memory it does: mlperf-pageable-async-copy's finding). A call
   // that only waits (`nonzero()` per kept box) waits whatever its result is for.
-  std::optional<RoleMatch> Role = A.role(Read);
-  const bool WaitsOnly = Role && Role->waitsOnly();
+  std::optional<RoleMatch> Match = A.role(Read);
+  const bool WaitsOnly = Match && Match->waitsOnly();
   if ((A.profiles().autogradTensorProfile(Read->getType()) && !WaitsOnly) || A.profiles().find(Read, Role::AsyncCopy))
     return std::nullopt;
   std::optional<HotContext> Hot = A.perStep(Read);
