@@ -339,22 +339,21 @@ namespace {
 /// Collects the values a container receives, one use of it at a time.
 class ContainerUses {
 public:
-  ContainerUses(const VarDecl *V, const ModelAnalysis &A) : V(V), A(A) {}
-  llvm::SmallVector<const Expr *, 4> Values;
-  bool Complete = true;
+  explicit ContainerUses(const ModelAnalysis &A) : A(A) {}
+  ContainerContents Out{{}, {}, true};
 
   void initializer(const Expr *Init) {
     const auto *C = dyn_cast<CXXConstructExpr>(stripWrappers(Init));
     if (!C) {
-      Values.push_back(Init); // a container returned by a call, copied
+      Out.Values.push_back(Init); // a container returned by a call, copied
       return;
     }
     for (const Expr *Arg : C->arguments()) {
       Arg = stripWrappers(Arg);
       if (const auto *L = dyn_cast<CXXStdInitializerListExpr>(Arg))
-        Values.push_back(L); // `{a, b}`: onHost looks at each
+        Out.Values.push_back(L); // `{a, b}`: onHost looks at each
       else if (!Arg->getType()->isIntegralOrEnumerationType() && !isa<CXXDefaultArgExpr>(Arg))
-        Values.push_back(Arg); // a copied container, or the fill value of `(n, value)`
+        Out.Values.push_back(Arg); // a copied container, or the fill value of `(n, value)`
     }
   }
 
@@ -368,7 +367,7 @@ public:
       if (OC->getOperator() == OO_Subscript)
         return element(OC);
       if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
-        return Values.push_back(OC->getArg(1));
+        return Out.Values.push_back(OC->getArg(1));
       return fail();
     }
     if (isa_and_nonnull<ReturnStmt>(P))
@@ -378,15 +377,20 @@ public:
     // Copied or moved into another container (`return out;`): nothing enters this one.
     if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(P); C && C->getConstructor()->isCopyOrMoveConstructor())
       return;
-    if (isa_and_nonnull<CallExpr, CXXConstructExpr>(P))
-      return byValueOrConst(S, P) ? void() : fail();
+    if (isa_and_nonnull<CallExpr, CXXConstructExpr>(P)) {
+      if (byValueOrConst(S, P))
+        return;
+      if (const ParmVarDecl *Filler = fillerOf(S, P))
+        return Out.Fillers.push_back(Filler);
+      return fail();
+    }
     if (const auto *D = dyn_cast_or_null<VarDecl>(declOf(P)); D && D->getInit() == S)
       return readOnlyRef(D->getType()) ? void() : fail();
     fail();
   }
 
 private:
-  void fail() { Complete = false; }
+  void fail() { Out.Complete = false; }
   static bool readOnlyRef(QualType T) { return !T->isReferenceType() || T.getNonReferenceType().isConstQualified(); }
   static const Decl *declOf(const Stmt *P) {
     const auto *DS = dyn_cast_or_null<DeclStmt>(P);
@@ -409,11 +413,31 @@ private:
         return readOnlyRef(FD->getParamDecl(I - Offset)->getType());
     return false;
   }
+  /// The parameter of a function defined here, not virtual, that receives
+  /// \p Arg of the direct call \p P by non-const reference to its own type.
+  static const ParmVarDecl *fillerOf(const Stmt *Arg, const Stmt *P) {
+    const auto *CE = dyn_cast<CallExpr>(P);
+    const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+    FD = FD ? FD->getDefinition() : nullptr;
+    if (!FD || !FD->hasBody() || isa<CXXOperatorCallExpr>(CE))
+      return nullptr;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
+      return nullptr;
+    for (unsigned I = 0; I < CE->getNumArgs() && I < FD->getNumParams(); ++I) {
+      const ParmVarDecl *Param = FD->getParamDecl(I);
+      QualType T = Param->getType();
+      if (CE->getArg(I) == Arg && T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
+          T.getNonReferenceType().getCanonicalType().getUnqualifiedType() ==
+              cast<Expr>(Arg)->getType().getCanonicalType().getUnqualifiedType())
+        return Param;
+    }
+    return nullptr;
+  }
   void method(const CXXMemberCallExpr *MC) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
     llvm::StringRef Name = MD && MD->getIdentifier() ? MD->getName() : "";
     if (llvm::is_contained({"push_back", "emplace_back", "push_front", "emplace_front"}, Name) && MC->getNumArgs() == 1)
-      return Values.push_back(MC->getArg(0));
+      return Out.Values.push_back(MC->getArg(0));
     if (llvm::is_contained({"at", "back", "front"}, Name))
       return element(MC);
     if (llvm::is_contained(
@@ -428,10 +452,15 @@ private:
     auto [S, P] = climbThrough<ImplicitCastExpr, ParenExpr>(Access, A);
     if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P);
         OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 && OC->getArg(0) == S)
-      return Values.push_back(OC->getArg(1));
-    // A handle's method returns new tensors or changes values, never the
-    // device of the element; a non-const reference to it may reassign it.
+      return Out.Values.push_back(OC->getArg(1));
+    // A handle's method or operator (`xs.back()[i]`) returns new tensors or
+    // changes values, never the device of the element; a non-const reference
+    // to it may reassign it.
     if (isa_and_nonnull<MemberExpr>(P))
+      return;
+    if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P);
+        OC && OC->getNumArgs() > 0 && OC->getArg(0) == S && !OC->isAssignmentOp() &&
+        isa_and_nonnull<CXXMethodDecl>(OC->getDirectCallee()))
       return;
     if (const auto *D = dyn_cast_or_null<VarDecl>(declOf(P)); D && D->getInit() == S && !readOnlyRef(D->getType()))
       return fail();
@@ -441,7 +470,6 @@ private:
       return fail(); // `xs[i] += y` keeps the device, but say nothing of unusual assignments
   }
 
-  const VarDecl *V;
   const ModelAnalysis &A;
 };
 
@@ -455,20 +483,25 @@ void forEachRef(const Stmt *S, const VarDecl *V, llvm::function_ref<void(const D
 }
 } // namespace
 
-llvm::SmallVector<const Expr *, 4> containerValues(const VarDecl *V, const ModelAnalysis &A, bool &Complete) {
-  Complete = false;
+ContainerContents containerContents(const VarDecl *V, const ModelAnalysis &A) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-  if (!FD || !FD->getBody() || !V->isLocalVarDecl() || V->isStaticLocal() || V->getType()->isReferenceType())
+  if (const auto *P = dyn_cast<ParmVarDecl>(V))
+    FD = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+  bool Local = V->isLocalVarDecl() && !V->isStaticLocal() && !V->getType()->isReferenceType();
+  // A parameter by value, or by non-const reference: what its function puts in it.
+  bool Parameter = isa<ParmVarDecl>(V) &&
+                   (!V->getType()->isReferenceType() ||
+                    (V->getType()->isLValueReferenceType() && !V->getType().getNonReferenceType().isConstQualified()));
+  if (!FD || !FD->getBody() || !(Local || Parameter))
     return {};
-  ContainerUses U(V, A);
-  if (const Expr *Init = V->getInit())
+  ContainerUses U(A);
+  if (const Expr *Init = Local ? V->getInit() : nullptr)
     U.initializer(Init);
   forEachRef(FD->getBody(), V, [&](const DeclRefExpr *Ref) {
-    if (U.Complete)
+    if (U.Out.Complete)
       U.use(Ref);
   });
-  Complete = U.Complete;
-  return U.Values;
+  return U.Out;
 }
 
 const VarDecl *resultVariable(const Expr *E, const ModelAnalysis &A) {

@@ -29,16 +29,29 @@ llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *
                                                   bool &Complete);
 /// `xs.push_back(x)` and the other calls that add an element to a container.
 bool addsElement(const CXXMemberCallExpr *MC);
-/// The values a local container (`std::vector<Tensor> out;`) may hold: the
-/// elements its initializer lists or the container it copies, the values
-/// added to it (`push_back`, `emplace_back` of one value), assigned to one of
-/// its elements (`out[i] = x`, `out.back() = x`) or assigned to it whole
-/// (`out = other`), in its function. Elements read, sizes queried and the
-/// container passed by value or const reference change nothing. \p Complete
-/// is false when something else may put a value in it: a non-const
-/// reference or pointer to it or to an element, an iterator, an insertion of
-/// a range, a move.
-llvm::SmallVector<const Expr *, 4> containerValues(const VarDecl *V, const ModelAnalysis &A, bool &Complete);
+/// What a container may hold (containerContents).
+struct ContainerContents {
+  /// The values put in it in its function.
+  llvm::SmallVector<const Expr *, 4> Values;
+  /// Parameters of functions defined here that receive it by non-const
+  /// reference (`filter(boxes)` with `void filter(std::vector<Tensor> &r)`):
+  /// what each puts in its parameter is in it too.
+  llvm::SmallVector<const ParmVarDecl *, 2> Fillers;
+  /// False when something else may put a value in it: a non-const reference
+  /// or pointer to it or to an element that goes elsewhere, an iterator, an
+  /// insertion of a range, a move.
+  bool Complete = false;
+};
+/// What a local container (`std::vector<Tensor> out;`) or a container
+/// parameter receives in its function: the elements its initializer lists or
+/// the container it copies, the values added to it (`push_back`,
+/// `emplace_back` of one value), assigned to one of its elements (`out[i] =
+/// x`, `out.back() = x`) or assigned to it whole (`out = other`), and what
+/// the functions it is passed to by reference put in it. A parameter's
+/// contents on entry (its call sites' arguments) are not among them. Elements
+/// read, sizes queried and the container passed by value or const reference
+/// change nothing.
+ContainerContents containerContents(const VarDecl *V, const ModelAnalysis &A);
 /// The variable \p E's value initializes or is assigned to (`=`, also a
 /// class's operator=), through casts, conversions and temporaries; null
 /// when it goes elsewhere.

@@ -8,6 +8,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
 
@@ -70,10 +72,13 @@ bool aggregateOfTensors(QualType T, const ApiProfiles &P) {
   return llvm::any_of(RD->fields(), [&](const FieldDecl *F) { return isTensorType(F->getType(), P); });
 }
 
-/// A type a function can return tensors in: a tensor, a tuple or a list of them, a batch.
+} // namespace
+
 bool carriesTensors(QualType T, const ApiProfiles &P) {
   return holdsTensor(T, P) || holdsTensorList(T, P) || aggregateOfTensors(T, P);
 }
+
+namespace {
 
 bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth);
 
@@ -295,28 +300,77 @@ const Expr *elementOf(const CallExpr *CE, const ApiProfiles &P) {
   return List && holdsTensorList(List->getType(), P) ? List : nullptr;
 }
 
-/// A parameter nothing in its function reassigns, of a function whose every
-/// call is in this translation unit, on the host at each of those calls.
-bool parameterOnHost(const ParmVarDecl *P, const ModelAnalysis &A, int Depth) {
+/// The parameters whose arguments are being followed on this thread: a value
+/// that comes back around a cycle of calls (a list a function filters and
+/// passes on) holds what enters the cycle elsewhere.
+thread_local llvm::SmallPtrSet<const ParmVarDecl *, 8> ArgumentsInProgress;
+
+/// Whether every argument that \p P may receive is on the host: at each call
+/// in this translation unit, and at each call from another file as the
+/// project's summaries record it. A function of the program that nothing
+/// calls nor names receives nothing.
+bool argumentsOnHost(const ParmVarDecl *P, const ModelAnalysis &A, int Depth) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
   FD = FD ? FD->getDefinition() : nullptr;
-  if (!FD || !FD->getBody() || isWrittenIn(P, FD->getBody()))
+  if (!FD || !FD->getBody())
     return false;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
     return false;
-  // Calls from other files: unknown unless a whole-project run says there are none.
-  if (FD->isExternallyVisible() && (!A.project() || A.project()->calledFrom(usrOf(FD), A.mainFileName())))
-    return false;
+  if (!ArgumentsInProgress.insert(P).second)
+    return true;
+  auto Done = llvm::make_scope_exit([&] { ArgumentsInProgress.erase(P); });
+  unsigned Index = P->getFunctionScopeIndex();
   std::vector<const Expr *> Sites = A.callSites(FD);
-  return !Sites.empty() && llvm::all_of(Sites, [&](const Expr *Call) {
-    const Expr *Arg = argumentFor(Call, P->getFunctionScopeIndex());
+  // Callers this file cannot see: of a function it names besides calling, of
+  // a lambda or a function object (handed to a library), of a template's
+  // instantiations.
+  bool Unseen = A.referencedBesidesCalls(FD);
+  if (Sites.empty() && (FD->isTemplated() || FD->isTemplateInstantiation() || FD->getOverloadedOperator() == OO_Call ||
+                        (isa<CXXMethodDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent()->isLambda())))
+    Unseen = true;
+  if (FD->isExternallyVisible()) {
+    const ProjectSummaries *Project = A.project();
+    if (!Project)
+      return false;
+    if (Project->calledFrom(usrOf(FD), A.mainFileName())) {
+      if (!Project->hostArgument(usrOf(FD), A.mainFileName(), Index))
+        return false;
+    } else if (Sites.empty() && !Project->hasMain()) {
+      Unseen = true; // a library's function: its callers are elsewhere
+    }
+  }
+  return !Unseen && llvm::all_of(Sites, [&](const Expr *Call) {
+    const Expr *Arg = argumentFor(Call, Index);
     return Arg && onHostAt(stripConversions(Arg), A, Depth + 1);
   });
 }
 
+/// A parameter nothing in its function reassigns, on the host at each call.
+bool parameterOnHost(const ParmVarDecl *P, const ModelAnalysis &A, int Depth) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+  FD = FD ? FD->getDefinition() : nullptr;
+  return FD && FD->getBody() && !isWrittenIn(P, FD->getBody()) && argumentsOnHost(P, A, Depth);
+}
+
+/// Whether every tensor a list of tensors (a local or a parameter) may hold
+/// is on the host: what its function and the functions it is passed to by
+/// reference put in it, and with \p Entry, a parameter's arguments.
+bool listOnHost(const VarDecl *V, const ModelAnalysis &A, int Depth, bool Entry) {
+  if (Depth > 16)
+    return false;
+  ContainerContents C = containerContents(V, A);
+  const auto *P = dyn_cast<ParmVarDecl>(V);
+  if (!C.Complete || (C.Values.empty() && C.Fillers.empty() && !(Entry && P)))
+    return false;
+  return llvm::all_of(C.Values, [&](const Expr *Value) { return onHostAt(Value, A, Depth + 1); }) &&
+         llvm::all_of(C.Fillers, [&](const ParmVarDecl *F) { return listOnHost(F, A, Depth + 1, false); }) &&
+         (!Entry || !P || argumentsOnHost(P, A, Depth));
+}
+
 bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
-  // Deep enough for a list returned through two functions and read in a third.
-  if (!E || Depth > 12)
+  // Deep enough for a list returned through two functions, filled by a third
+  // and read in a fourth.
+  if (!E || Depth > 16)
     return false;
   E = stripWrappers(E);
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
@@ -384,12 +438,8 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
     return false;
   }
   const VarDecl *V = namedVar(E);
-  if (V && V->isLocalVarDecl() && holdsTensorList(V->getType(), A.profiles())) {
-    bool Complete = false;
-    llvm::SmallVector<const Expr *, 4> Values = containerValues(V, A, Complete);
-    return Complete && !Values.empty() &&
-           llvm::all_of(Values, [&](const Expr *Value) { return onHostAt(Value, A, Depth + 1); });
-  }
+  if (V && (V->isLocalVarDecl() || isa<ParmVarDecl>(V)) && holdsTensorList(V->getType(), A.profiles()))
+    return listOnHost(V, A, Depth, true);
   if (V && V->isLocalVarDecl() && V->getInit() && !assignedAfterDeclaration(V))
     return onHostAt(V->getInit(), A, Depth + 1);
   if (const auto *P = dyn_cast_or_null<ParmVarDecl>(V))

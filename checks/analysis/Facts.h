@@ -11,6 +11,9 @@ namespace clang::tidy::mlperf {
 /// `break` or `return` and no `continue` starts another iteration.
 bool runsOnce(const Stmt *Loop);
 
+/// A type that carries tensors: a tensor, a tuple or a list of them, a
+/// batch (a class of the program with tensor fields).
+bool carriesTensors(QualType T, const ApiProfiles &P);
 /// Whether \p E is a tensor in host memory: a copy to the host (`cpu()`,
 /// `to(kCPU)`), wrapped host memory, a data loader's example, a factory
 /// without a device, a framework operation whose tensor operands are all on

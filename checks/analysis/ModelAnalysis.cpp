@@ -186,6 +186,7 @@ void ModelAnalysis::collect() {
   for (size_t I = 0; I < Calls.size(); ++I)
     if (Calls[I].Callee)
       Callers[Calls[I].Callee].push_back(I);
+  CalleeNames.clear();
   resolveCallables();
   // Without a device model (which arguments are devices), naming one is enough.
   const DeviceModel &D = Profiles.devices();
@@ -281,6 +282,12 @@ void ModelAnalysis::walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *
       Calls.push_back(Site);
     }
   }
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    if (const auto *Name = dyn_cast_or_null<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
+      CalleeNames.insert(Name);
+  if (const auto *Name = dyn_cast<DeclRefExpr>(S))
+    if (const auto *FD = dyn_cast<FunctionDecl>(Name->getDecl()); FD && !CalleeNames.contains(Name))
+      NamedBesidesCalls.insert(FD->getCanonicalDecl());
   if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign) {
     if (const ValueDecl *D = assignedDecl(B->getLHS()))
       Assigned[D].push_back(B->getRHS());

@@ -145,6 +145,11 @@ public:
   }
   /// The calls and constructions in this translation unit of \p FD (a definition).
   std::vector<const Expr *> callSites(const FunctionDecl *FD) const;
+  /// Whether this translation unit's code names \p FD other than to call it
+  /// (`&f`, `std::thread(f, x)`): then it may run from calls not seen here.
+  bool referencedBesidesCalls(const FunctionDecl *FD) const {
+    return NamedBesidesCalls.contains(FD->getCanonicalDecl());
+  }
 
   /// Functions whose every call is a model step by construction (forward).
   bool isHotRoot(const FunctionDecl *FD) const;
@@ -260,6 +265,10 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::pair<std::string, unsigned>> PassedAcross;
   /// Model functions and lambdas handed to an executable's constructor.
   llvm::DenseSet<const FunctionDecl *> ModelFunctions;
+  /// Functions named other than as the callee of a call (canonical
+  /// declarations), and while collecting, the names that are callees.
+  llvm::DenseSet<const FunctionDecl *> NamedBesidesCalls;
+  llvm::DenseSet<const DeclRefExpr *> CalleeNames;
 };
 
 } // namespace clang::tidy::mlperf

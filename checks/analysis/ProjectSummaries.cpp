@@ -357,6 +357,27 @@ std::optional<std::string> ProjectSummaries::deviceArgument(llvm::StringRef Usr,
   return Kind;
 }
 
+bool ProjectSummaries::hostArgument(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const {
+  const View &V = viewOf(NotFrom);
+  if (V.Ambiguous.count(Usr.str()))
+    return false;
+  bool Called = false;
+  for (const std::string &Key : V.callKeys(Usr))
+    for (const std::string &File : V.Files) {
+      const FileSummary &S = Files.at(File);
+      if (File == NotFrom || !S.Uses.count(Key))
+        continue;
+      auto Args = S.HostArgs.find(Key);
+      if (Args == S.HostArgs.end())
+        return false;
+      auto It = Args->second.find(Index);
+      if (It == Args->second.end() || !It->second)
+        return false;
+      Called = true;
+    }
+  return Called;
+}
+
 std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
@@ -416,6 +437,13 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
         if (File != S.File)
           for (const auto &[I, Kind] : Files.at(File).DeviceArgs.at(Usr))
             OS << "device-arg\x1f" << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Kind << '\n';
+  // The host tensors other files pass to them.
+  for (const auto &[Usr, Fn] : S.Functions)
+    if (calledFrom(Usr, S.File))
+      for (const std::string &File : viewOf(S.File).Files)
+        if (auto It = Files.at(File).HostArgs.find(Usr); File != S.File && It != Files.at(File).HostArgs.end())
+          for (const auto &[I, Host] : It->second)
+            OS << "host-arg\x1f" << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Host << '\n';
   if (!S.UsesDevice && anyUsesDevice(S.File))
     OS << "device\n";
   // The public fields other files change (a constant member is one no file

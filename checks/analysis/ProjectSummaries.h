@@ -106,6 +106,10 @@ struct FileSummary {
   /// callee's USR, then parameter): "cpu", "accelerator" or "unknown" when
   /// its calls pass different ones (deviceKindName).
   std::map<std::string, std::map<unsigned, std::string>> DeviceArgs;
+  /// The tensor arguments it passes to functions other files define (by the
+  /// callee's USR, then parameter): whether each of its calls passes a
+  /// tensor, or a list of them, on the host (onHost).
+  std::map<std::string, std::map<unsigned, bool>> HostArgs;
   /// USRs of the public fields its functions may change outside the
   /// constructors and destructor of their class (Invariance.h).
   std::set<std::string> WrittenFields;
@@ -168,6 +172,10 @@ public:
   /// parameter \p Index of the function ("cpu", "accelerator", "unknown"
   /// when they differ), or nothing when no other file passes one.
   std::optional<std::string> deviceArgument(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const;
+  /// Whether every call of the function from files other than \p NotFrom
+  /// passes a host tensor as parameter \p Index (FileSummary::HostArgs);
+  /// false when no other file calls it or one records nothing there.
+  bool hostArgument(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const;
   const std::map<std::string, FileSummary> &files() const { return Files; }
   /// Everything the analysis of the file that \p S summarizes reads of these
   /// summaries: the facts of the functions it calls from other files, and the

@@ -83,6 +83,19 @@ static void noteChurn(const CallExpr *Call, const std::string &CalleeUsr, ModelA
   }
 }
 
+/// For a call of another file's function: whether each tensor argument is on the host.
+static void noteHostArgs(const Expr *Call, const FunctionDecl *Callee, const std::string &CalleeUsr,
+                         const ModelAnalysis &A, FileSummary &S) {
+  for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
+    if (!carriesTensors(Callee->getParamDecl(I)->getType(), A.profiles()))
+      continue;
+    const Expr *Arg = argumentFor(Call, I);
+    bool Host = Arg && onHost(stripConversions(Arg), A);
+    auto [It, New] = S.HostArgs[CalleeUsr].try_emplace(I, Host);
+    It->second = It->second && Host;
+  }
+}
+
 /// The USRs of the virtual methods \p MD overrides, directly or not.
 static std::vector<std::string> overriddenMethods(const CXXMethodDecl *MD) {
   std::vector<std::string> Out;
@@ -149,6 +162,7 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
       }
     if (const auto *CE = dyn_cast<CallExpr>(Call))
       noteChurn(CE, CalleeUsr, A, S);
+    noteHostArgs(Call, Callee, CalleeUsr, A, S);
     if (std::optional<HotContext> L = A.inModelLoopThroughCallers(Call)) {
       HotCallSite Site = hotSite(Call, Caller, *L, SM);
       if (!L->Loop && L->External) { // the loop of another file's caller

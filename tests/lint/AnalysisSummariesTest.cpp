@@ -173,10 +173,10 @@ TEST(AnalysisSummaries, FromJsonRebuildsOlderVersionsAndNamesTheSourceOfErrors) 
     return P ? std::string() : llvm::toString(P.takeError());
   };
   EXPECT_EQ(Error(R"({"version": 99, "files": {}})"), "s.json: unknown summary version");
-  EXPECT_NE(Error(R"({"version": 13, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
+  EXPECT_NE(Error(R"({"version": 14, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
             std::string::npos);
   EXPECT_NE(Error("{").find("s.json: invalid summaries: "), std::string::npos);
-  EXPECT_EQ(Error(R"({"version": 13, "files": {}})"), "");
+  EXPECT_EQ(Error(R"({"version": 14, "files": {}})"), "");
 }
 
 FunctionFacts facts(const std::string &Name, const std::string &File, unsigned Line,
@@ -362,6 +362,44 @@ TEST(AnalysisSummaries, DependenciesListWhatAFileReadsOfTheOthers) {
                                  "grad-off\x1fu:f\n"
                                  "used\x1fu:f\n"
                                  "device\n");
+}
+
+/// draw.cc defines `draw(img, boxes)`; main.cc and tool.cc call it. Its
+/// boxes are host tensors when every other file's calls pass host tensors.
+TEST(AnalysisSummaries, AParameterIsOnTheHostWhenEveryOtherFilePassesAHostTensor) {
+  FileSummary Draw, Main, Tool;
+  Draw.File = "draw.cc";
+  Draw.Functions["u:draw"] = facts("draw", "draw.cc", 1);
+  Main.File = "main.cc";
+  Main.Uses = {"u:draw"};
+  Main.HostArgs["u:draw"] = {{1, true}};
+  Tool.File = "tool.cc";
+  Tool.Uses = {"u:draw"};
+  Tool.HostArgs["u:draw"] = {{1, true}};
+  ProjectSummaries P;
+  for (FileSummary *F : {&Draw, &Main, &Tool})
+    P.add(*F);
+  P.resolve();
+  EXPECT_TRUE(P.hostArgument("u:draw", "draw.cc", 1));
+  EXPECT_FALSE(P.hostArgument("u:draw", "draw.cc", 0)) << "nothing recorded for the image";
+  EXPECT_FALSE(P.hostArgument("u:other", "draw.cc", 1)) << "never called";
+  EXPECT_EQ(P.dependencies(Draw), "used\x1fu:draw\n"
+                                  "host-arg\x1fu:draw\x1fmain.cc\x1f"
+                                  "1\x1f"
+                                  "1\n"
+                                  "host-arg\x1fu:draw\x1ftool.cc\x1f"
+                                  "1\x1f"
+                                  "1\n");
+
+  Tool.HostArgs["u:draw"][1] = false;
+  P.add(Tool);
+  P.resolve();
+  EXPECT_FALSE(P.hostArgument("u:draw", "draw.cc", 1)) << "tool.cc passes a device tensor";
+  EXPECT_TRUE(P.hostArgument("u:draw", "tool.cc", 1)) << "a file's own calls do not count";
+  Tool.HostArgs.clear();
+  P.add(Tool);
+  P.resolve();
+  EXPECT_FALSE(P.hostArgument("u:draw", "draw.cc", 1)) << "a caller that recorded nothing";
 }
 
 /// Two lessons, each a program with a main, define `step` (the same USR);

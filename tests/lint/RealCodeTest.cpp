@@ -652,5 +652,31 @@ TEST_F(WholeProjectTest, ABatchAnotherFileReturnsOnTheHostIsReadOnTheHost) {
   EXPECT_EQ(placed(R.Out), Read) << "the labels are on the device now" << R.Out << R.Err;
 }
 
+/// detect.cc returns boxes copied to the host, main.cc hands one to draw.cc's
+/// helper on every frame: the helper's reads are host reads, linted with the
+/// project or alone. Without the copy they read the device.
+TEST_F(WholeProjectTest, ATensorEveryOtherFilePassesFromTheHostIsReadOnTheHost) {
+  const std::string Dir = Repo + "hostargs/";
+  for (const char *Name : {"detect.h", "detect.cc", "draw.cc", "main.cc", ".mlperf-lint"})
+    copy(Cases + "hostargs/" + Name, Dir + Name);
+  auto Lint = [&](const std::string &Path) {
+    return runProcess(
+        MLPERF_LINT_BINARY,
+        {"--format=json", Path, "--", "-std=c++17", "-isystem" MLPERF_SOURCE_DIR "/tests/lint/data/analysis"}, Dir,
+        {{"XDG_CACHE_HOME", Cache}});
+  };
+  ProcessResult R = Lint(".");
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << R.Out << R.Err;
+  EXPECT_EQ(placed(Lint("draw.cc").Out), std::vector<std::string>{});
+  std::string Detect = readFile(Dir + "detect.cc");
+  size_t At = Detect.find("out.cpu()");
+  ASSERT_NE(At, std::string::npos);
+  std::ofstream(Dir + "detect.cc") << Detect.replace(At, 9, "out");
+  const std::vector<std::string> Read{"draw.cc:6 mlperf-per-element-read"};
+  R = Lint(".");
+  EXPECT_EQ(placed(R.Out), Read) << "the boxes stay on the device now" << R.Out << R.Err;
+  EXPECT_EQ(placed(Lint("draw.cc").Out), Read);
+}
+
 } // namespace
 } // namespace mlperf::test
