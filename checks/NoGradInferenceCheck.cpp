@@ -2,6 +2,7 @@
 #include "analysis/DataFlow.h"
 #include "analysis/Facts.h"
 #include "analysis/SourceUtils.h"
+#include "analysis/SummaryCollector.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -39,11 +40,14 @@ static bool putsInEval(const Stmt *S, const ModelAnalysis &A) {
   return false;
 }
 
-/// Whether some call of \p FD runs in a loop, directly or through its callers.
+/// Whether some call of \p FD runs in a loop, directly or through its
+/// callers, here or in another file of the project (a loop that runs the model).
 static bool calledFromLoop(const FunctionDecl *FD, const ModelAnalysis &A,
                            llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
   if (!Seen.insert(FD).second)
     return false;
+  if (A.project() && FD->isExternallyVisible() && A.project()->loopCaller(usrOf(FD), A.mainFileName()))
+    return true;
   for (const Expr *E : A.callSites(FD))
     if (A.innermostLoop(E) || (A.owner(E) && calledFromLoop(A.owner(E), A, Seen)))
       return true;

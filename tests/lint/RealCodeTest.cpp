@@ -678,5 +678,31 @@ TEST_F(WholeProjectTest, ATensorEveryOtherFilePassesFromTheHostIsReadOnTheHost) 
   EXPECT_EQ(placed(Lint("draw.cc").Out), Read);
 }
 
+/// detector.cc's private prediction runs the model; its only caller there is
+/// predictImage, which main.cc calls on every frame: inference with autograd
+/// on. Called once, before any loop, it is a smoke test.
+TEST_F(WholeProjectTest, APredictionAnotherFilesLoopReachesThroughACallerIsInference) {
+  const std::string Dir = Repo + "predictloop/";
+  for (const char *Name : {"detector.h", "detector.cc", "main.cc", ".mlperf-lint"})
+    copy(Cases + "predictloop/" + Name, Dir + Name);
+  auto Lint = [&](const std::string &Path) {
+    return runProcess(
+        MLPERF_LINT_BINARY,
+        {"--format=json", Path, "--", "-std=c++17", "-isystem" MLPERF_SOURCE_DIR "/tests/lint/data/analysis"}, Dir,
+        {{"XDG_CACHE_HOME", Cache}});
+  };
+  const std::vector<std::string> Inference{"detector.cc:3 mlperf-no-grad-inference"};
+  ProcessResult R = Lint(".");
+  EXPECT_EQ(placed(R.Out), Inference) << R.Out << R.Err;
+  EXPECT_EQ(placed(Lint("detector.cc").Out), Inference);
+  std::string Main = readFile(Dir + "main.cc");
+  const std::string Loop = "  for (long f = 0; f < 100; ++f)\n  ";
+  size_t At = Main.find(Loop);
+  ASSERT_NE(At, std::string::npos);
+  std::ofstream(Dir + "main.cc") << Main.replace(At, Loop.size(), "  ");
+  R = Lint(".");
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << "one call before any loop" << R.Out << R.Err;
+}
+
 } // namespace
 } // namespace mlperf::test
