@@ -121,7 +121,7 @@ private:
     if (F->getType()->isArrayType())
       return Origin{E};
     std::optional<llvm::SmallVector<const Expr *, 4>> Values =
-        F->getType()->isPointerType() ? storedValues(F) : std::nullopt;
+        F->getType()->isPointerType() ? storedValues(F, A) : std::nullopt;
     if (!Values)
       return std::nullopt;
     return allOf(*Values, Depth, [&](const Expr *V, unsigned D) { return pointer(V, D); });

@@ -420,7 +420,7 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
       return false;
     const Expr *Base = stripWrappers(ME->getBase());
     if (isa<CXXThisExpr>(Base->IgnoreParenImpCasts())) {
-      if (std::optional<llvm::SmallVector<const Expr *, 4>> Values = storedValues(F); Values && !Values->empty())
+      if (std::optional<llvm::SmallVector<const Expr *, 4>> Values = storedValues(F, A); Values && !Values->empty())
         return llvm::all_of(*Values, [&](const Expr *V) { return onHostAt(V, A, Depth + 1); });
       return false;
     }

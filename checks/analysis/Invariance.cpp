@@ -338,7 +338,14 @@ bool isWrittenIn(const VarDecl *VD, const Stmt *Region) {
   return F.Stopped;
 }
 
-std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *F) {
+/// A method that no file of the program (a whole-project run with a `main`)
+/// defines: it never runs, a call of it would not link.
+static bool neverDefined(const CXXMethodDecl *M, const ModelAnalysis &A) {
+  const ProjectSummaries *P = A.project();
+  return P && P->hasMain() && !P->defines(usrOf(M), A.mainFileName());
+}
+
+std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *F, const ModelAnalysis &A) {
   const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
   if (!RD || F->getAccess() != AS_private || F->isMutable() || F->getType()->isReferenceType())
     return std::nullopt;
@@ -360,7 +367,7 @@ std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *
       continue; // copies a value stored by another constructor
     const FunctionDecl *Def = M->getDefinition();
     if (!Def || !Def->getBody()) {
-      if (Ctor || !M->isConst())
+      if ((Ctor || !M->isConst()) && !neverDefined(M, A))
         return std::nullopt;
       continue;
     }

@@ -83,11 +83,12 @@ const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A);
 /// constructor writes for it, and each plain assignment to it in a
 /// method of its class (a constructor's body included). Null when it may hold
 /// something else: a constructor or a non-const method of the class that this
-/// translation unit does not define, or any other write to the field itself (a
-/// compound assignment, its address or a non-const reference taken, a
-/// non-const method called on it, for an array or object a write into it; for
-/// a pointer, writes through it change what it points to, not its value).
-std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *F);
+/// translation unit does not define (unless no file of the program defines it:
+/// then it never runs), or any other write to the field itself (a compound
+/// assignment, its address or a non-const reference taken, a non-const method
+/// called on it, for an array or object a write into it; for a pointer, writes
+/// through it change what it points to, not its value).
+std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *F, const ModelAnalysis &A);
 
 /// Whether \p Loop loads state that changes with its iterations into \p VD:
 /// a `load-state` call on it (`torch::load(model, paths[i])`) with an

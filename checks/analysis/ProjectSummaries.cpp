@@ -193,6 +193,11 @@ const FunctionFacts *ProjectSummaries::function(llvm::StringRef Usr, llvm::Strin
   return It == V.Resolved.end() ? nullptr : &It->second;
 }
 
+bool ProjectSummaries::defines(llvm::StringRef Usr, llvm::StringRef From) const {
+  return llvm::any_of(viewOf(From).Files,
+                      [&](const std::string &File) { return Files.at(File).Functions.count(Usr.str()) > 0; });
+}
+
 bool ProjectSummaries::calledFrom(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   const View &V = viewOf(NotFrom);
   std::vector<std::string> Keys = V.callKeys(Usr);
@@ -444,6 +449,8 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
         if (auto It = Files.at(File).HostArgs.find(Usr); File != S.File && It != Files.at(File).HostArgs.end())
           for (const auto &[I, Host] : It->second)
             OS << "host-arg\x1f" << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Host << '\n';
+  for (const std::string &Usr : S.Undefined)
+    OS << "defined\x1f" << Usr << '\x1f' << defines(Usr, S.File) << '\n';
   if (!S.UsesDevice && anyUsesDevice(S.File))
     OS << "device\n";
   // The public fields other files change (a constant member is one no file

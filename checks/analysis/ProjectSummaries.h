@@ -110,6 +110,10 @@ struct FileSummary {
   /// callee's USR, then parameter): whether each of its calls passes a
   /// tensor, or a list of them, on the host (onHost).
   std::map<std::string, std::map<unsigned, bool>> HostArgs;
+  /// USRs of the methods that classes of its functions declare and it does
+  /// not define: whether another file defines them (ProjectSummaries::defines)
+  /// decides what a private field may hold (storedValues).
+  std::set<std::string> Undefined;
   /// USRs of the public fields its functions may change outside the
   /// constructors and destructor of their class (Invariance.h).
   std::set<std::string> WrittenFields;
@@ -140,6 +144,8 @@ public:
   const FunctionFacts *function(llvm::StringRef Usr, llvm::StringRef From = "") const;
   /// Whether a file other than \p NotFrom (of the files it sees) calls the function.
   bool calledFrom(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// Whether a file that \p From sees (\p From included) defines the function.
+  bool defines(llvm::StringRef Usr, llvm::StringRef From) const;
   /// Whether a file of the project defines main.
   bool hasMain() const { return !Mains.empty(); }
   /// A per-step call of the function from another file than \p NotFrom.

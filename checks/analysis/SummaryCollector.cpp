@@ -11,6 +11,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
 
@@ -136,6 +137,17 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     F.ReturnsHost = returnsHost(FD, A);
     if (MD)
       F.Overrides = overriddenMethods(MD);
+  });
+  // The methods its classes declare that it does not define.
+  llvm::SmallPtrSet<const CXXRecordDecl *, 8> Classes;
+  A.forEachFunction([&](const FunctionDecl *FD) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    if (!MD || MD->getParent()->isLambda() || !Classes.insert(MD->getParent()).second)
+      return;
+    for (const CXXMethodDecl *M : MD->getParent()->methods())
+      if (!M->isImplicit() && !M->isDeleted() && !M->isDefaulted() && !M->getDefinition())
+        if (std::string Usr = usrOf(M); !Usr.empty())
+          S.Undefined.insert(std::move(Usr));
   });
   A.forEachDeviceArgument([&](const FunctionDecl *Callee, unsigned Index, DeviceKind K) {
     std::string Usr = usrOf(Callee);

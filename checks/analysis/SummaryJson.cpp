@@ -2,7 +2,8 @@
 // {"version": N, "files": {FILE: {"mtime", "size", "functions": {USR: ...},
 // "hot_calls": {USR: [...]}, "churn_calls": {USR: [...]}, "loop_calls": {USR: [...]}, "passed": {USR: [...]},
 // "param_calls": {"USR#index": [...]}, "uses", "grad_off_calls", "uses_device",
-// "device_args": {USR: [[PARAM, KIND], ...]}, "host_args": {USR: [[PARAM, BOOL], ...]}, "written_fields": [USR,
+// "device_args": {USR: [[PARAM, KIND], ...]}, "host_args": {USR: [[PARAM, BOOL], ...]}, "undefined": [USR, ...],
+// "written_fields": [USR,
 // ...]}}}.
 #include "ProjectSummaries.h"
 
@@ -15,7 +16,7 @@ using nlohmann::json;
 namespace {
 // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire";
 // 7: "churn_calls"; 8: "result_use", "overrides"; 9: "device_args"; 10: "loop_calls", "passed", "param_calls";
-// 11: "result_reloaded"; 12: "written_fields"; 14: "host_args"
+// 11: "result_reloaded"; 12: "written_fields"; 14: "host_args", "undefined"
 constexpr int SummaryVersion = 14;
 
 json functionJson(const FunctionFacts &Fn) {
@@ -69,6 +70,7 @@ json fileJson(const FileSummary &S) {
             {"uses_device", S.UsesDevice},
             {"device_args", S.DeviceArgs},
             {"host_args", S.HostArgs},
+            {"undefined", S.Undefined},
             {"written_fields", S.WrittenFields}};
   for (const auto &[Usr, Fn] : S.Functions)
     F["functions"][Usr] = functionJson(Fn);
@@ -141,6 +143,7 @@ FileSummary parseFile(const std::string &File, const json &J) {
   S.UsesDevice = J.at("uses_device").get<bool>();
   S.DeviceArgs = J.at("device_args").get<std::map<std::string, std::map<unsigned, std::string>>>();
   S.HostArgs = J.at("host_args").get<std::map<std::string, std::map<unsigned, bool>>>();
+  S.Undefined = J.at("undefined").get<std::set<std::string>>();
   S.WrittenFields = J.at("written_fields").get<std::set<std::string>>();
   for (auto F = J.at("functions").begin(); F != J.at("functions").end(); ++F)
     S.Functions[F.key()] = parseFunction(*F);

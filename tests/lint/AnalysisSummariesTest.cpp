@@ -402,6 +402,33 @@ TEST(AnalysisSummaries, AParameterIsOnTheHostWhenEveryOtherFilePassesAHostTensor
   EXPECT_FALSE(P.hostArgument("u:draw", "draw.cc", 1)) << "a caller that recorded nothing";
 }
 
+/// detector.cc uses a class that declares `video`; no file defines it until
+/// video.cc does. What detector.cc's analysis read of that is a dependency.
+TEST(AnalysisSummaries, WhetherAnyFileDefinesAMethodIsAFactOfTheProgram) {
+  FileSummary Detector, Main, Video;
+  Detector.File = "detector.cc";
+  Detector.Functions["u:run"] = facts("run", "detector.cc", 3);
+  Detector.Undefined = {"u:video"};
+  Main.File = "main.cc";
+  Main.Functions["u:main"] = facts("main", "main.cc", 1);
+  ProjectSummaries P;
+  P.add(Detector);
+  P.add(Main);
+  P.resolve();
+  EXPECT_TRUE(P.hasMain());
+  EXPECT_TRUE(P.defines("u:run", "main.cc"));
+  EXPECT_FALSE(P.defines("u:video", "detector.cc"));
+  EXPECT_EQ(P.dependencies(Detector), "defined\x1fu:video\x1f"
+                                      "0\n");
+  Video.File = "video.cc";
+  Video.Functions["u:video"] = facts("video", "video.cc", 2);
+  P.add(Video);
+  P.resolve();
+  EXPECT_TRUE(P.defines("u:video", "detector.cc"));
+  EXPECT_EQ(P.dependencies(Detector), "defined\x1fu:video\x1f"
+                                      "1\n");
+}
+
 /// Two lessons, each a program with a main, define `step` (the same USR);
 /// lib/ is shared code; tools/ holds two mains that share common.cc.
 TEST(AnalysisSummaries, ProgramsSeeOnlyTheirOwnFiles) {

@@ -704,5 +704,28 @@ TEST_F(WholeProjectTest, APredictionAnotherFilesLoopReachesThroughACallerIsInfer
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << "one call before any loop" << R.Out << R.Err;
 }
 
+/// detector.h declares detectVideo and no file defines it: it never runs, so
+/// the constructor's new[] is all the output buffer holds, a pageable target
+/// of every frame's copy. Once video.cc defines it, it may store anything.
+TEST_F(WholeProjectTest, AMethodNoFileDefinesStoresNothingInAField) {
+  const std::string Dir = Repo + "undefinedmethod/";
+  for (const char *Name : {"detector.h", "detector.cc", "main.cc", ".mlperf-lint"})
+    copy(Cases + "undefinedmethod/" + Name, Dir + Name);
+  auto Lint = [&](const std::string &Path) {
+    return runProcess(MLPERF_LINT_BINARY,
+                      {"--format=json", Path, "--", "-std=c++17", "-isystem" MLPERF_SOURCE_DIR "/fixtures/common"}, Dir,
+                      {{"XDG_CACHE_HOME", Cache}});
+  };
+  const std::vector<std::string> Pageable{"detector.cc:9 mlperf-pageable-async-copy"};
+  ProcessResult R = Lint(".");
+  EXPECT_EQ(placed(R.Out), Pageable) << R.Out << R.Err;
+  EXPECT_EQ(placed(Lint("detector.cc").Out), Pageable);
+  std::ofstream(Dir + "video.cc") << "#include \"detector.h\"\n\n"
+                                     "void Detector::detectVideo(const std::string &path) { host_out_ = nullptr; }\n";
+  R = Lint(".");
+  EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << "video.cc defines it now" << R.Out << R.Err;
+  EXPECT_EQ(placed(Lint("detector.cc").Out), std::vector<std::string>{});
+}
+
 } // namespace
 } // namespace mlperf::test
