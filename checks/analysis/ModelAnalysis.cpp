@@ -878,7 +878,8 @@ bool ModelAnalysis::partOfTrainingStep(const Stmt *Loop) {
   if (isTraining(Loop))
     return false;
   std::vector<const Stmt *> Around = enclosingLoops(Loop);
-  return llvm::any_of(Around, [&](const Stmt *L) { return trainsDirectly(L); });
+  return llvm::any_of(Around, [&](const Stmt *L) { return trainsDirectly(L); }) ||
+         anyCall(owner(Loop), [&](const CallSite &C) { return !innermostLoop(C.E) && callTrains(C); });
 }
 
 const ModelSizes &ModelAnalysis::modelSizes() {

@@ -212,12 +212,14 @@ private:
   bool usesDevice(const CallSite &S) const;
   void walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *Owner);
   bool isStepLoop(const Stmt *Loop);
-  /// A loop that runs parts of the model without training (a head per task)
-  /// inside a loop whose own body trains: one iteration of that loop is the
-  /// step, and this loop is inside it.
   /// Whether \p Branch, a branch of an `if` inside \p Loop, always ends by
   /// leaving it (return, throw, a call that does not return, a break of it).
   bool leavesLoop(const clang::Stmt *Branch, const clang::Stmt *Loop) const;
+  /// A loop that runs parts of the model without training (a head per task,
+  /// a target per sample) inside a training step: a loop whose own body
+  /// trains, or a function that trains outside its loops (a `train_step`
+  /// called on every step). One iteration of that loop, or one call of that
+  /// function, is the step, and this loop is inside it.
   bool partOfTrainingStep(const Stmt *Loop);
   /// A loop whose iterations only compute (model calls; no copy to the device
   /// or back, no wait, no training) inside a loop whose own body copies each
