@@ -59,6 +59,10 @@ void ProjectSummaries::resolveView(View &V, const std::map<std::string, FileSumm
       V.ChurnCallers[Usr].push_back(File);
     for (const auto &[Usr, Args] : S.DeviceArgs)
       V.DeviceArgCallers[Usr].push_back(File);
+    for (const std::string &Usr : S.Uses)
+      V.Callers[Usr].push_back(File);
+    for (const auto &[Usr, F] : S.Functions)
+      V.Defined.insert(Usr);
     for (const auto &[Usr, Calls] : S.LoopCalls)
       V.LoopCallers[Usr].push_back(File);
     for (const auto &[Key, Calls] : S.ParamCalls)
@@ -194,15 +198,14 @@ const FunctionFacts *ProjectSummaries::function(llvm::StringRef Usr, llvm::Strin
 }
 
 bool ProjectSummaries::defines(llvm::StringRef Usr, llvm::StringRef From) const {
-  return llvm::any_of(viewOf(From).Files,
-                      [&](const std::string &File) { return Files.at(File).Functions.count(Usr.str()) > 0; });
+  return viewOf(From).Defined.count(Usr.str()) > 0;
 }
 
 bool ProjectSummaries::calledFrom(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
   const View &V = viewOf(NotFrom);
-  std::vector<std::string> Keys = V.callKeys(Usr);
-  return llvm::any_of(V.Files, [&](const std::string &File) {
-    return File != NotFrom && llvm::any_of(Keys, [&](const std::string &K) { return Files.at(File).Uses.count(K); });
+  return llvm::any_of(V.callKeys(Usr), [&](const std::string &K) {
+    auto It = V.Callers.find(K);
+    return It != V.Callers.end() && llvm::any_of(It->second, [&](const std::string &File) { return File != NotFrom; });
   });
 }
 
@@ -367,10 +370,13 @@ bool ProjectSummaries::hostArgument(llvm::StringRef Usr, llvm::StringRef NotFrom
   if (V.Ambiguous.count(Usr.str()))
     return false;
   bool Called = false;
-  for (const std::string &Key : V.callKeys(Usr))
-    for (const std::string &File : V.Files) {
+  for (const std::string &Key : V.callKeys(Usr)) {
+    auto Callers = V.Callers.find(Key);
+    if (Callers == V.Callers.end())
+      continue;
+    for (const std::string &File : Callers->second) {
       const FileSummary &S = Files.at(File);
-      if (File == NotFrom || !S.Uses.count(Key))
+      if (File == NotFrom)
         continue;
       auto Args = S.HostArgs.find(Key);
       if (Args == S.HostArgs.end())
@@ -380,6 +386,7 @@ bool ProjectSummaries::hostArgument(llvm::StringRef Usr, llvm::StringRef NotFrom
         return false;
       Called = true;
     }
+  }
   return Called;
 }
 
@@ -444,8 +451,8 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
             OS << "device-arg\x1f" << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Kind << '\n';
   // The host tensors other files pass to them.
   for (const auto &[Usr, Fn] : S.Functions)
-    if (calledFrom(Usr, S.File))
-      for (const std::string &File : viewOf(S.File).Files)
+    if (auto Callers = viewOf(S.File).Callers.find(Usr); Callers != viewOf(S.File).Callers.end())
+      for (const std::string &File : Callers->second)
         if (auto It = Files.at(File).HostArgs.find(Usr); File != S.File && It != Files.at(File).HostArgs.end())
           for (const auto &[I, Host] : It->second)
             OS << "host-arg\x1f" << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Host << '\n';

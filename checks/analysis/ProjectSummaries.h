@@ -205,6 +205,10 @@ private:
     // every file (dependencies() of each of 10,000 files was quadratic).
     std::map<std::string, std::vector<std::string>> HotCallers, GradOffCallers, ChurnCallers, DeviceArgCallers,
         LoopCallers, ParamCallers;
+    /// By USR: the files that call it (FileSummary::Uses).
+    std::map<std::string, std::vector<std::string>> Callers;
+    /// The USRs of the functions the files define (ambiguous ones included).
+    std::set<std::string> Defined;
     /// By a public field's USR: the files that may change it (WrittenFields).
     std::map<std::string, std::vector<std::string>> FieldWriters;
     /// By "USR#index": what the callables that Files pass there do, together.
