@@ -358,8 +358,24 @@ protected:
     std::sort(Out.begin(), Out.end());
     return Out;
   }
+  /// Copies \p Files of the case directory \p Name into the repository; the
+  /// directory they are in there.
+  std::string copyCase(const std::string &Name, std::initializer_list<const char *> Files) {
+    const std::string Dir = Repo + Name + "/";
+    for (const char *File : Files)
+      copy(Cases + Name + "/" + File, Dir + File);
+    return Dir;
+  }
+  /// mlperf-lint's JSON report of \p Path, run in \p Dir with \p Include as a
+  /// system include directory.
+  ProcessResult lintIn(const std::string &Dir, const std::string &Path, const std::string &Include) {
+    return runProcess(MLPERF_LINT_BINARY, {"--format=json", Path, "--", "-std=c++17", "-isystem" + Include}, Dir,
+                      {{"XDG_CACHE_HOME", Cache}});
+  }
   std::string Temp, Repo, Cache;
 };
+
+const std::string MiniTorch = MLPERF_SOURCE_DIR "/tests/lint/data/analysis";
 
 TEST_F(WholeProjectTest, FunctionsOfOtherFilesAndHeadersAreSeen) {
   ProcessResult R = lintProject({"."});
@@ -632,15 +648,8 @@ TEST_F(WholeProjectTest, APublicFieldNoFileChangesIsAConstant) {
 /// a host read, known only from data.cc's summary (FunctionFacts::ReturnsHost).
 /// When next() moves the labels to the device, the read is reported again.
 TEST_F(WholeProjectTest, ABatchAnotherFileReturnsOnTheHostIsReadOnTheHost) {
-  const std::string Dir = Repo + "hostbatch/";
-  for (const char *Name : {"data.h", "data.cc", "train.cc", ".mlperf-lint"})
-    copy(Cases + "hostbatch/" + Name, Dir + Name);
-  auto Lint = [&](const std::string &Path) {
-    return runProcess(
-        MLPERF_LINT_BINARY,
-        {"--format=json", Path, "--", "-std=c++17", "-isystem" MLPERF_SOURCE_DIR "/tests/lint/data/analysis"}, Dir,
-        {{"XDG_CACHE_HOME", Cache}});
-  };
+  const std::string Dir = copyCase("hostbatch", {"data.h", "data.cc", "train.cc", ".mlperf-lint"});
+  auto Lint = [&](const std::string &Path) { return lintIn(Dir, Path, MiniTorch); };
   const std::vector<std::string> Read{"train.cc:6 mlperf-materialize-in-loop"};
   ProcessResult R = Lint(".");
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << R.Out << R.Err;
@@ -656,15 +665,8 @@ TEST_F(WholeProjectTest, ABatchAnotherFileReturnsOnTheHostIsReadOnTheHost) {
 /// helper on every frame: the helper's reads are host reads, linted with the
 /// project or alone. Without the copy they read the device.
 TEST_F(WholeProjectTest, ATensorEveryOtherFilePassesFromTheHostIsReadOnTheHost) {
-  const std::string Dir = Repo + "hostargs/";
-  for (const char *Name : {"detect.h", "detect.cc", "draw.cc", "main.cc", ".mlperf-lint"})
-    copy(Cases + "hostargs/" + Name, Dir + Name);
-  auto Lint = [&](const std::string &Path) {
-    return runProcess(
-        MLPERF_LINT_BINARY,
-        {"--format=json", Path, "--", "-std=c++17", "-isystem" MLPERF_SOURCE_DIR "/tests/lint/data/analysis"}, Dir,
-        {{"XDG_CACHE_HOME", Cache}});
-  };
+  const std::string Dir = copyCase("hostargs", {"detect.h", "detect.cc", "draw.cc", "main.cc", ".mlperf-lint"});
+  auto Lint = [&](const std::string &Path) { return lintIn(Dir, Path, MiniTorch); };
   ProcessResult R = Lint(".");
   EXPECT_EQ(placed(R.Out), std::vector<std::string>{}) << R.Out << R.Err;
   EXPECT_EQ(placed(Lint("draw.cc").Out), std::vector<std::string>{});
@@ -682,15 +684,8 @@ TEST_F(WholeProjectTest, ATensorEveryOtherFilePassesFromTheHostIsReadOnTheHost) 
 /// predictImage, which main.cc calls on every frame: inference with autograd
 /// on. Called once, before any loop, it is a smoke test.
 TEST_F(WholeProjectTest, APredictionAnotherFilesLoopReachesThroughACallerIsInference) {
-  const std::string Dir = Repo + "predictloop/";
-  for (const char *Name : {"detector.h", "detector.cc", "main.cc", ".mlperf-lint"})
-    copy(Cases + "predictloop/" + Name, Dir + Name);
-  auto Lint = [&](const std::string &Path) {
-    return runProcess(
-        MLPERF_LINT_BINARY,
-        {"--format=json", Path, "--", "-std=c++17", "-isystem" MLPERF_SOURCE_DIR "/tests/lint/data/analysis"}, Dir,
-        {{"XDG_CACHE_HOME", Cache}});
-  };
+  const std::string Dir = copyCase("predictloop", {"detector.h", "detector.cc", "main.cc", ".mlperf-lint"});
+  auto Lint = [&](const std::string &Path) { return lintIn(Dir, Path, MiniTorch); };
   const std::vector<std::string> Inference{"detector.cc:3 mlperf-no-grad-inference"};
   ProcessResult R = Lint(".");
   EXPECT_EQ(placed(R.Out), Inference) << R.Out << R.Err;
@@ -708,14 +703,8 @@ TEST_F(WholeProjectTest, APredictionAnotherFilesLoopReachesThroughACallerIsInfer
 /// the constructor's new[] is all the output buffer holds, a pageable target
 /// of every frame's copy. Once video.cc defines it, it may store anything.
 TEST_F(WholeProjectTest, AMethodNoFileDefinesStoresNothingInAField) {
-  const std::string Dir = Repo + "undefinedmethod/";
-  for (const char *Name : {"detector.h", "detector.cc", "main.cc", ".mlperf-lint"})
-    copy(Cases + "undefinedmethod/" + Name, Dir + Name);
-  auto Lint = [&](const std::string &Path) {
-    return runProcess(MLPERF_LINT_BINARY,
-                      {"--format=json", Path, "--", "-std=c++17", "-isystem" MLPERF_SOURCE_DIR "/fixtures/common"}, Dir,
-                      {{"XDG_CACHE_HOME", Cache}});
-  };
+  const std::string Dir = copyCase("undefinedmethod", {"detector.h", "detector.cc", "main.cc", ".mlperf-lint"});
+  auto Lint = [&](const std::string &Path) { return lintIn(Dir, Path, MLPERF_SOURCE_DIR "/fixtures/common"); };
   const std::vector<std::string> Pageable{"detector.cc:9 mlperf-pageable-async-copy"};
   ProcessResult R = Lint(".");
   EXPECT_EQ(placed(R.Out), Pageable) << R.Out << R.Err;
