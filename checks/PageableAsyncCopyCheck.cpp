@@ -187,14 +187,12 @@ private:
     if (const auto *PV = dyn_cast<ParmVarDecl>(VD)) {
       const auto *FD = dyn_cast<FunctionDecl>(PV->getDeclContext());
       FD = FD ? FD->getDefinition() : nullptr;
-      for (const Expr *Site : FD ? A.callSites(FD) : std::vector<const Expr *>{}) {
-        const auto *Call = dyn_cast<CallExpr>(Site);
-        unsigned Offset = isa<CXXOperatorCallExpr>(Site) && isa<CXXMethodDecl>(FD) ? 1 : 0;
-        unsigned I = PV->getFunctionScopeIndex() + Offset;
-        if (Call && I < Call->getNumArgs())
-          if (std::optional<Origin> O = T(Call->getArg(I), Depth - 1))
-            return Origin{O->Where, O->PassedAt ? O->PassedAt : Call->getArg(I)};
-      }
+      if (!FD || !FD->getBody() || assignsTo(FD->getBody(), PV))
+        return std::nullopt;
+      for (const Expr *Site : A.callersOf(FD).Here)
+        if (const Expr *Arg = argumentFor(Site, PV->getFunctionScopeIndex(), false))
+          if (std::optional<Origin> O = T(Arg, Depth - 1))
+            return Origin{O->Where, O->PassedAt ? O->PassedAt : Arg};
       return std::nullopt;
     }
     if (!VD->isLocalVarDecl())

@@ -21,11 +21,6 @@ DeviceKind join(std::optional<DeviceKind> A, DeviceKind B) {
   return !A || *A == B ? B : DeviceKind::UnknownDevice;
 }
 
-/// Whether calls from other translation units may reach \p FD unseen: it has
-/// external linkage and no whole-project run records who calls it.
-bool callableUnseen(const FunctionDecl *FD, const ModelAnalysis &A) {
-  return !A.project() && FD->isExternallyVisible();
-}
 /// Whether \p Cond, when it holds, says the program computes on the CPU
 /// (`device == torch::kCPU`, `!torch::cuda::is_available()`: true) or not
 /// (`device != kCPU`, `device_count() > 0` written `device_count()`: false);
@@ -77,11 +72,12 @@ bool ModelAnalysis::onCpuOnly(const Stmt *S) {
   auto [It, New] = CpuOnlyMemo.try_emplace(FD, 0); // a call cycle sees no
   if (!New)
     return It->second;
+  WhoCalls C = callersOf(FD);
+  // A private method's callers are its class's methods, defined with it.
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  bool OnlyHere = (MD && MD->getAccess() == AS_private) || !FD->isExternallyVisible() ||
-                  (Project && !Project->calledFrom(usrOf(FD), mainFileName()));
-  std::vector<const Expr *> Sites = callSites(FD);
-  bool Cpu = OnlyHere && !Sites.empty() && llvm::all_of(Sites, [&](const Expr *Site) { return onCpuOnly(Site); });
+  bool Private = MD && MD->getAccess() == AS_private && !MD->isVirtual() && !referencedBesidesCalls(FD);
+  bool OnlyHere = !C.Elsewhere && (!C.Unseen || Private);
+  bool Cpu = OnlyHere && !C.Here.empty() && llvm::all_of(C.Here, [&](const Expr *Site) { return onCpuOnly(Site); });
   CpuOnlyMemo[FD] = Cpu;
   return Cpu;
 }
@@ -110,19 +106,20 @@ std::optional<DeviceKind> ModelAnalysis::variableDevice(const VarDecl *V, const 
 
 std::optional<DeviceKind> ModelAnalysis::parameterDevice(const ParmVarDecl *P, unsigned Depth) const {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
-  if (!FD || !FD->getBody() || assignsTo(FD->getBody(), P) || callableUnseen(FD, *this))
+  if (!FD || !FD->getBody() || assignsTo(FD->getBody(), P))
     return std::nullopt;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
+  WhoCalls C = callersOf(FD);
+  if (C.Unseen)
     return std::nullopt;
   unsigned Index = P->getFunctionScopeIndex();
   std::optional<DeviceKind> K;
-  for (const Expr *Call : callSites(FD)) {
+  for (const Expr *Call : C.Here) {
     const Expr *Arg = argumentFor(Call, Index);
     if (!Arg)
       return std::nullopt;
     K = join(K, deviceKindAt(Arg, Depth + 1));
   }
-  if (Project)
+  if (C.Elsewhere)
     if (std::optional<std::string> Elsewhere = Project->deviceArgument(usrOf(FD), mainFileName(), Index))
       K = join(K, deviceKindNamed(*Elsewhere));
   return K;

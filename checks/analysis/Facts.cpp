@@ -314,32 +314,14 @@ bool argumentsOnHost(const ParmVarDecl *P, const ModelAnalysis &A, int Depth) {
   FD = FD ? FD->getDefinition() : nullptr;
   if (!FD || !FD->getBody())
     return false;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
-    return false;
   if (!ArgumentsInProgress.insert(P).second)
     return true;
   auto Done = llvm::make_scope_exit([&] { ArgumentsInProgress.erase(P); });
   unsigned Index = P->getFunctionScopeIndex();
-  std::vector<const Expr *> Sites = A.callSites(FD);
-  // Callers this file cannot see: of a function it names besides calling, of
-  // a lambda or a function object (handed to a library), of a template's
-  // instantiations.
-  bool Unseen = A.referencedBesidesCalls(FD);
-  if (Sites.empty() && (FD->isTemplated() || FD->isTemplateInstantiation() || FD->getOverloadedOperator() == OO_Call ||
-                        (isa<CXXMethodDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent()->isLambda())))
-    Unseen = true;
-  if (FD->isExternallyVisible()) {
-    const ProjectSummaries *Project = A.project();
-    if (!Project)
-      return false;
-    if (Project->calledFrom(usrOf(FD), A.mainFileName())) {
-      if (!Project->hostArgument(usrOf(FD), A.mainFileName(), Index))
-        return false;
-    } else if (Sites.empty() && !Project->hasMain()) {
-      Unseen = true; // a library's function: its callers are elsewhere
-    }
-  }
-  return !Unseen && llvm::all_of(Sites, [&](const Expr *Call) {
+  ModelAnalysis::WhoCalls C = A.callersOf(FD);
+  if (C.Unseen || (C.Elsewhere && !A.project()->hostArgument(usrOf(FD), A.mainFileName(), Index)))
+    return false;
+  return llvm::all_of(C.Here, [&](const Expr *Call) {
     const Expr *Arg = argumentFor(Call, Index);
     return Arg && onHostAt(stripConversions(Arg), A, Depth + 1);
   });

@@ -324,6 +324,25 @@ std::vector<const Expr *> ModelAnalysis::callSites(const FunctionDecl *FD) const
   return Sites;
 }
 
+ModelAnalysis::WhoCalls ModelAnalysis::callersOf(const FunctionDecl *FD) const {
+  WhoCalls C;
+  FD = FD->getDefinition() ? FD->getDefinition() : FD;
+  C.Here = callSites(FD);
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  C.Unseen = FD->isMain() || (MD && MD->isVirtual()) || referencedBesidesCalls(FD) ||
+             (C.Here.empty() && (FD->isTemplated() || FD->isTemplateInstantiation() ||
+                                 FD->getOverloadedOperator() == OO_Call || (MD && MD->getParent()->isLambda())));
+  if (FD->isExternallyVisible()) {
+    if (!Project)
+      C.Unseen = true;
+    else if (Project->calledFrom(usrOf(FD), mainFileName()))
+      C.Elsewhere = true;
+    else if (C.Here.empty() && !Project->hasMain())
+      C.Unseen = true;
+  }
+  return C;
+}
+
 void ModelAnalysis::callablesOf(const Expr *E, llvm::SmallVectorImpl<const FunctionDecl *> &Out,
                                 llvm::DenseSet<const Decl *> &Seen) const {
   while (E) {

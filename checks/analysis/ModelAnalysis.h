@@ -143,8 +143,29 @@ public:
   bool anyBody(llvm::function_ref<bool(const Stmt *Body)> Pred) const {
     return llvm::any_of(Functions, [&](const auto &F) { return Pred(F.second.Body); });
   }
+  /// Whether \p Pred holds for a function or lambda of this translation unit and its body.
+  bool anyFunction(llvm::function_ref<bool(const FunctionDecl *FD, const Stmt *Body)> Pred) const {
+    return llvm::any_of(Functions, [&](const auto &F) { return Pred(F.second.FD, F.second.Body); });
+  }
   /// The calls and constructions in this translation unit of \p FD (a definition).
   std::vector<const Expr *> callSites(const FunctionDecl *FD) const;
+  /// Who may call a function: the one answer every analysis that follows a
+  /// parameter to its arguments uses.
+  struct WhoCalls {
+    /// Its calls and constructions in this translation unit.
+    std::vector<const Expr *> Here;
+    /// Other files of the project call it (their summaries record how).
+    bool Elsewhere = false;
+    /// Calls nobody sees may reach it: an override called through its base,
+    /// a function named besides calls (`&f`, a thread entry), a lambda or a
+    /// function object handed to a library, a template's instantiation, a
+    /// function other files may call when no whole-project run records who
+    /// does, a library's function (a project without `main`) nothing calls.
+    bool Unseen = false;
+    /// Nothing calls it, seen or unseen: in a program, it never runs.
+    bool never() const { return Here.empty() && !Elsewhere && !Unseen; }
+  };
+  WhoCalls callersOf(const FunctionDecl *FD) const;
   /// Whether this translation unit's code names \p FD other than to call it
   /// (`&f`, `std::thread(f, x)`): then it may run from calls not seen here.
   bool referencedBesidesCalls(const FunctionDecl *FD) const {
