@@ -118,28 +118,31 @@ static CostFacts leakFacts(const CallExpr *Call, const Acquisition &Acq, const H
 
 /// A function that acquires into a field of an object that outlives the
 /// call and does not release what the previous call left there: a method
-/// called every step or request (overwrittenMember), or any function when
-/// nothing ever releases that field (unreleasedField, \p Never).
+/// called every step or request (overwrittenMember), a function given the
+/// object (overwrittenField), an iteration of a loop (overwrittenInLoop;
+/// \p Iteration: a loop that runs the model deeper down), or any function
+/// when nothing ever releases that field (unreleasedField, \p Never).
 void MissingFinalizeCheck::reportOverwrite(const CallExpr *Call, const Acquisition &Acq, const HandleRef &Handle,
                                            const FieldDecl *Kept, const HotContext *Hot, bool Never,
-                                           const MatchFinder::MatchResult &Result) {
+                                           const MatchFinder::MatchResult &Result, bool Iteration) {
   ModelAnalysis &A = analysis(*Result.Context);
   const SourceManager &SM = *Result.SourceManager;
   {
     auto D = diag(reportLoc(Call->getExprLoc(), SM),
-                  "%0 acquires a handle into %1 on every %select{step|request|call of %5}2, and the next call "
+                  "%0 acquires a handle into %1 on every %select{step|request|call of %5|iteration of a loop that runs "
+                  "the model}2, and the next %select{call|call|call|iteration}2 "
                   "overwrites it without releasing the one before%select{|; nothing in this file releases %1, not "
                   "even where the object is freed}4; call %3 on %1 before acquiring again%select{|, and when the "
                   "object is freed}4, or acquire it once when the object is built and reuse it");
     addCallee(D, Call);
-    D << Kept << (Hot ? unsigned(Hot->Request) : 2u) << Acq.Entry->Pair << Never << A.owner(Call);
+    D << Kept << (Iteration ? 3u : Hot ? unsigned(Hot->Request) : 2u) << Acq.Entry->Pair << Never << A.owner(Call);
   }
   if (Hot)
     explainHot(*Hot, SM);
   CostFacts Facts = leakFacts(Call, Acq, Handle, A);
-  if (!Hot)
-    Facts.Retained.reset(); // one handle per call of the function: how often it runs is not known here
-  noteCost(reportLoc(Call->getExprLoc(), SM), Facts, Hot, Call, A);
+  if (!Hot || Iteration)
+    Facts.Retained.reset(); // one handle per call or iteration: how often that is per step is not known here
+  noteCost(reportLoc(Call->getExprLoc(), SM), Facts, Iteration ? nullptr : Hot, Call, A);
 }
 
 void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder::MatchResult &Result) {
@@ -157,17 +160,28 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
     reportOverwrite(Call, *Acq, Handle, Kept, Hot ? &*Hot : nullptr, /*Never=*/true, Result);
     return;
   }
-  if (!Hot)
+  if (!Hot) {
+    // Overwritten on every iteration of a loop that runs the model deeper
+    // down (once per input file, per epoch): a leak per iteration still.
+    std::optional<HotContext> Outer = A.inModelLoop(Call);
+    if (const FieldDecl *Kept = Outer && Outer->Loop ? overwrittenInLoop(Call, Handle, Outer->Loop, A) : nullptr) {
+      Outer->Request = true; // the loop runs the model, not one step
+      reportOverwrite(Call, *Acq, Handle, Kept, &*Outer, /*Never=*/false, Result, /*Iteration=*/true);
+    }
     return;
-  if (const FieldDecl *Kept = overwrittenMember(Call, Handle, A)) {
+  }
+  // The iteration when the loop is in the acquiring function, else the
+  // acquiring function (called from the loop): a release on its path counts.
+  bool InLoop = Hot->Loop && isInside(Call, Hot->Loop, A);
+  const FieldDecl *Kept = overwrittenMember(Call, Handle, A);
+  if (!Kept)
+    Kept = InLoop ? overwrittenInLoop(Call, Handle, Hot->Loop, A) : overwrittenField(Call, Handle, A);
+  if (Kept) {
     reportOverwrite(Call, *Acq, Handle, Kept, &*Hot, /*Never=*/false, Result);
     return;
   }
   if (!Handle.isLocal() || heldByRaii(Handle))
     return; // a member, a global, an untracked or RAII-owned handle: owned elsewhere
-  // The iteration when the loop is in the acquiring function, else the
-  // acquiring function (called from the loop): a release on its path counts.
-  bool InLoop = Hot->Loop && isInside(Call, Hot->Loop, A);
   const Stmt *Region = InLoop ? loopBody(Hot->Loop) : A.owner(Call)->getBody();
   const SourceManager &SM = *Result.SourceManager;
   // Released in the region (by a release of the pair's API, `delete`, or a

@@ -41,14 +41,33 @@ HandleRef handleRefOf(const Expr *E) {
     R.D = Array;
     return R;
   }
+  // An element of a container field at a constant index (`&buffers_[1]`, TensorRT's bindings).
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript) {
+    const auto *ME = dyn_cast<MemberExpr>(OC->getArg(0)->IgnoreParenImpCasts());
+    Expr::EvalResult V;
+    if (ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && isa<FieldDecl>(ME->getMemberDecl()) &&
+        OC->getArg(1)->EvaluateAsInt(V, ME->getMemberDecl()->getASTContext())) {
+      R.D = ME->getMemberDecl();
+      R.Member = true;
+      R.Index = V.Val.getInt().getExtValue();
+    }
+    return R;
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (!FD)
       return R;
-    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
+    // Through the fields on the way (`state->feature.buffer`, `ctx->state->vad`):
+    // the last field, of what the variable holds or points to.
+    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    while (const auto *Outer = dyn_cast<MemberExpr>(Base))
+      Base = Outer->getBase()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Base)) {
+      if (Base != ME->getBase()->IgnoreParenImpCasts())
+        return R; // a field of a member struct: not the member itself
       R.D = FD;
       R.Member = true;
-    } else if (const VarDecl *Holder = namedVar(ME->getBase())) {
+    } else if (const VarDecl *Holder = namedVar(Base)) {
       R.D = Holder;
       R.Field = FD;
     }
@@ -454,28 +473,42 @@ bool onEveryCall(const Stmt *S, const Stmt *Body, const ModelAnalysis &A) {
   return true;
 }
 
-/// Whether \p E is the field \p F of some object or its address (`ctx->allocr`,
-/// `buf_`, `&model->inputs` given to a helper that frees through it).
+/// Whether \p E is the field \p F of some object, one of its elements
+/// (`buffers_[i]`) or its address (`ctx->allocr`, `buf_`, `&model->inputs`
+/// given to a helper that frees through it).
 bool namesField(const Expr *E, const FieldDecl *F) {
   E = E ? stripWrappers(E)->IgnoreParenCasts() : nullptr;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
     E = U->getSubExpr()->IgnoreParenCasts();
+  if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E))
+    E = AS->getBase()->IgnoreParenImpCasts();
+  else if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript)
+    E = OC->getArg(0)->IgnoreParenImpCasts();
   const auto *ME = dyn_cast_or_null<MemberExpr>(E);
   return ME && ME->getMemberDecl() == F;
 }
 
-/// Whether a function of this translation unit releases what the field \p F
-/// of any object holds: passes it, or a local holding or bound to it, to a
-/// release, `delete`s it or calls its releasing method.
-bool releasedAnywhere(const FieldDecl *F, ModelAnalysis &A) {
-  auto &Memo = A.ownershipMemo().FieldReleased;
-  if (auto It = Memo.find(F); It != Memo.end())
-    return It->second;
-  return Memo[F] = A.anyBody([&](const Stmt *Body) {
+/// Whether \p Body releases what the field \p F of any object holds (with
+/// \p OfLocals, also of a struct the function holds by value): passes it, or
+/// a local holding or bound to it, to a release, `delete`s it or calls its
+/// releasing method.
+bool releasesField(const Stmt *Body, const FieldDecl *F, ModelAnalysis &A, bool OfLocals = true,
+                   std::optional<int64_t> Element = std::nullopt) {
+  {
+    // Another element at a constant index (`cudaFree(buffers_[2])` for `buffers_[1]`).
+    auto OtherElement = [&](const Expr *E) {
+      std::optional<int64_t> I = handleRefOf(E).Index;
+      return Element && I && *I != *Element;
+    };
     llvm::SmallPtrSet<const VarDecl *, 2> Aliases;
+    // A struct the function holds by value (`feature_t f; ... ggml_free(f.ctx)`) is its own object.
+    auto OwnObject = [&](const Expr *E) {
+      const auto *V = dyn_cast_or_null<VarDecl>(handleRefOf(E).D);
+      return V && V->isLocalVarDecl() && V->getType()->isRecordType();
+    };
     auto Held = [&](const Expr *E) {
       if (namesField(E, F))
-        return true;
+        return (OfLocals || !OwnObject(E)) && !OtherElement(E);
       const VarDecl *V = E ? namedVar(E) : nullptr;
       return V && Aliases.contains(V);
     };
@@ -499,7 +532,40 @@ bool releasedAnywhere(const FieldDecl *F, ModelAnalysis &A) {
       return llvm::any_of(S->children(), Walk);
     };
     return Walk(Body);
-  });
+  }
+}
+
+/// Whether a function of this translation unit releases what the field \p F
+/// of any object holds (releasesField).
+bool releasedAnywhere(const FieldDecl *F, ModelAnalysis &A) {
+  auto &Memo = A.ownershipMemo().FieldReleased;
+  if (auto It = Memo.find(F); It != Memo.end())
+    return It->second;
+  return Memo[F] = A.anyBody([&](const Stmt *Body) { return releasesField(Body, F, A); });
+}
+
+/// Whether \p FD ends an object it is given: a destructor, or a function that
+/// deletes or releases one of its parameters itself (`delete state`,
+/// `free(ctx)`): an object's free function, which releases its fields once.
+bool endsObject(const FunctionDecl *FD, ModelAnalysis &A) {
+  if (isa<CXXDestructorDecl>(FD))
+    return true;
+  auto Whole = [](const Expr *E) {
+    HandleRef H = handleRefOf(E);
+    return isa_and_nonnull<ParmVarDecl>(H.D) && !H.Field && !H.element();
+  };
+  std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<CXXCatchStmt, LambdaExpr>(S))
+      return false;
+    if (const auto *DE = dyn_cast<CXXDeleteExpr>(S); DE && Whole(DE->getArgument()))
+      return true;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+        if (Whole(CE->getArg(I)) && releasesArgument(CE, I, A))
+          return true;
+    return llvm::any_of(S->children(), Walk);
+  };
+  return Walk(FD->getBody());
 }
 
 /// The field of `this` that \p Body assigns the handle to (`buf_ = tmp`).
@@ -520,7 +586,8 @@ const FieldDecl *assignedField(const Stmt *S, const HandleRef &Handle) {
 
 const FieldDecl *overwrittenMember(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A) {
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(A.owner(Call));
-  if (!MD || !Handle || Handle.element() || Handle.Field || MD->isStatic() ||
+  bool FieldElement = Handle.Member && Handle.Index; // `cudaMalloc(&buffers_[1], n)`
+  if (!MD || !Handle || (Handle.element() && !FieldElement) || Handle.Field || MD->isStatic() ||
       isa<CXXConstructorDecl, CXXDestructorDecl>(MD) || !MD->getBody())
     return nullptr;
   const Stmt *Body = MD->getBody();
@@ -531,19 +598,113 @@ const FieldDecl *overwrittenMember(const CallExpr *Call, const HandleRef &Handle
     return nullptr;
   if (!onEveryCall(Call, Body, A))
     return nullptr;
-  HandleRef Kept;
-  Kept.D = F;
-  Kept.Member = true;
-  if (findReleaseOf(Body, Kept, A))
+  if (releasesField(Body, F, A, true, Handle.Index))
     return nullptr;
   for (const CXXMethodDecl *M : MD->getParent()->methods()) {
     if (isa<CXXDestructorDecl>(M) || M->isImplicit() || M->isDefaulted() ||
         M->getCanonicalDecl() == MD->getCanonicalDecl())
       continue;
     const FunctionDecl *Def = M->getDefinition();
-    if (!Def || !Def->getBody() || findReleaseOf(Def->getBody(), Kept, A))
+    if (!Def || !Def->getBody() || releasesField(Def->getBody(), F, A))
       return nullptr;
   }
+  return F;
+}
+
+namespace {
+/// Whether a value of type \p T (or what it points to) holds a \p Target,
+/// itself or through its fields (by value or pointer), a few levels down.
+bool holdsRecord(QualType T, const RecordDecl *Target, unsigned Depth = 3) {
+  if (T->isPointerType() || T->isReferenceType())
+    T = T->getPointeeType();
+  const RecordDecl *RD = T->getAsRecordDecl();
+  RD = RD ? RD->getDefinition() : nullptr;
+  if (!RD)
+    return false;
+  if (RD == Target->getDefinition())
+    return true;
+  return Depth > 0 && llvm::any_of(RD->fields(), [&](const FieldDecl *F) {
+           return !F->getType()->isFunctionPointerType() && holdsRecord(F->getType(), Target, Depth - 1);
+         });
+}
+
+/// Whether \p Region passes \p Holder, or a struct of it that holds the
+/// field \p F, to a function that may release what it holds: one that
+/// releases that argument, or a function of the program this file cannot see
+/// into (no definition, no summary).
+bool mayReleaseThrough(const Stmt *Region, const ValueDecl *Holder, const FieldDecl *F, ModelAnalysis &A) {
+  std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<CXXCatchStmt, LambdaExpr>(S))
+      return false;
+    if (const auto *CE = dyn_cast<CallExpr>(S); CE && !A.role(CE))
+      for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+        HandleRef H = handleRefOf(CE->getArg(I));
+        if (H.D != Holder || (H.Field && !holdsRecord(H.Field->getType(), F->getParent())))
+          continue;
+        const FunctionDecl *Callee = CE->getDirectCallee();
+        bool Unknown = !Callee || (!Callee->getDefinition() && !declaredInSystemHeader(Callee) &&
+                                   !(A.project() && A.project()->function(usrOf(Callee), A.mainFileName())));
+        if (Unknown || releasesArgument(CE, I, A))
+          return true;
+      }
+    return llvm::any_of(S->children(), Walk);
+  };
+  return Walk(Region);
+}
+
+/// Whether only functions that end the object release the field \p F
+/// anywhere in this translation unit (endsObject): its free function or
+/// destructor, once, when the object goes.
+bool releasedOnlyAtEnd(const FieldDecl *F, ModelAnalysis &A) {
+  return !A.anyFunction([&](const FunctionDecl *FD, const Stmt *Body) {
+    return releasesField(Body, F, A, /*OfLocals=*/false) && !endsObject(FD, A);
+  });
+}
+} // namespace
+
+namespace {
+/// Whether \p Site passes as its argument \p Index a struct its caller holds
+/// by value and makes anew for it (`Image out; decode_into(path, out);`): one
+/// declared in the outermost loop around the call, or in a caller that calls
+/// outside any loop. Each call then fills a fresh object.
+bool freshObjectAt(const Expr *Site, unsigned Index, ModelAnalysis &A) {
+  const VarDecl *V = namedVar(argumentFor(Site, Index));
+  if (!V || !V->isLocalVarDecl() || !V->getType()->isRecordType())
+    return false;
+  std::vector<const Stmt *> Loops = A.enclosingLoops(Site);
+  const SourceManager &SM = A.context().getSourceManager();
+  return Loops.empty() || !SM.isBeforeInTranslationUnit(V->getLocation(), Loops.back()->getBeginLoc());
+}
+} // namespace
+
+const FieldDecl *overwrittenField(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A) {
+  const FunctionDecl *FD = A.owner(Call);
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(Handle.D);
+  const FieldDecl *F = Handle.Field;
+  if (!FD || !FD->getBody() || isa<CXXConstructorDecl, CXXDestructorDecl>(FD) || !P || !F || Handle.element() ||
+      !F->getType()->isPointerType() || !(P->getType()->isPointerType() || P->getType()->isReferenceType()))
+    return nullptr;
+  const Stmt *Body = FD->getBody();
+  if (!onEveryCall(Call, Body, A) || testedIn(Body, F) || releasesField(Body, F, A) ||
+      mayReleaseThrough(Body, P, F, A) || !releasedOnlyAtEnd(F, A) ||
+      llvm::any_of(A.callSites(FD),
+                   [&](const Expr *Site) { return freshObjectAt(Site, P->getFunctionScopeIndex(), A); }))
+    return nullptr;
+  return F;
+}
+
+const FieldDecl *overwrittenInLoop(const CallExpr *Call, const HandleRef &Handle, const Stmt *Loop, ModelAnalysis &A) {
+  const FieldDecl *F = Handle.Field;
+  const auto *V = dyn_cast_or_null<VarDecl>(Handle.D);
+  if (!F || !V || Handle.element() || !F->getType()->isPointerType())
+    return nullptr;
+  // The object outlives the iteration: a parameter, a global, a local declared before the loop.
+  const SourceManager &SM = A.context().getSourceManager();
+  if (V->isLocalVarDecl() && !SM.isBeforeInTranslationUnit(V->getLocation(), Loop->getBeginLoc()))
+    return nullptr;
+  const Stmt *Body = loopBody(Loop);
+  if (!onEveryCall(Call, Body, A) || testedIn(Body, F) || releasesField(Body, F, A) || mayReleaseThrough(Body, V, F, A))
+    return nullptr;
   return F;
 }
 

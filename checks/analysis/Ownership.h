@@ -89,6 +89,26 @@ const Expr *findReleaseOf(const Stmt *Region, const HandleRef &Handle, ModelAnal
 /// use). Each call then leaks the previous call's handle. Null otherwise.
 const FieldDecl *overwrittenMember(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A);
 
+/// The field of a struct its caller passes (`state->feature.buffer =
+/// ggml_backend_alloc_buffer(...)`, \p Handle's Field of a pointer or
+/// reference parameter) that a function (not a constructor) acquires into on
+/// every call, when the function does not test the field, release it, or
+/// pass the struct to a function that may, no call here passes a struct
+/// made anew for it (an out-parameter), and nothing in this translation
+/// unit releases the field but functions that end the object (its free
+/// function, which also deletes or frees it, or a destructor). Called every
+/// step or request, each call leaks the handle of the call before. Null
+/// otherwise.
+const FieldDecl *overwrittenField(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A);
+
+/// The field that \p Call acquires into on every iteration of \p Loop, of
+/// an object that outlives the iteration (a parameter, a global, a
+/// local declared before the loop: `ctx->state->vad_ctx = ggml_init(...)`),
+/// when the iteration does not test the field, release it, or pass the
+/// object to a function that may: each iteration leaks the handle of the one
+/// before. Null otherwise.
+const FieldDecl *overwrittenInLoop(const CallExpr *Call, const HandleRef &Handle, const Stmt *Loop, ModelAnalysis &A);
+
 /// The field a function (not a constructor) acquires \p Call's handle into on
 /// every call, for an object that outlives the call (`this`, see
 /// overwrittenMember, or a struct its caller passes, `ctx->allocr =
