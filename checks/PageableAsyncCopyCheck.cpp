@@ -22,8 +22,10 @@ struct Origin {
 };
 
 /// Follows a pointer or a tensor back to pageable host memory: through local
-/// variables, casts, pointer arithmetic, tensor methods and, for parameters,
-/// the calls of the function in this translation unit. Unknown: no origin.
+/// variables, casts, pointer arithmetic, either value of a conditional, the
+/// fields and container fields of the object, tensor methods and, for
+/// parameters, the calls of the function in this translation unit. Unknown:
+/// no origin.
 class Tracer {
 public:
   Tracer(ModelAnalysis &A, ASTContext &Ctx) : A(A), P(A.profiles()), Ctx(Ctx) {}
@@ -46,6 +48,17 @@ public:
       return pointer(B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS(), Depth);
     if (isa<CXXNewExpr>(E))
       return Origin{E};
+    // Either value may be copied (`toHost ? host_[i] : dev_[i]`): the pageable one, on those calls.
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+      std::optional<Origin> O = pointer(CO->getTrueExpr(), Depth - 1);
+      return O ? O : pointer(CO->getFalseExpr(), Depth - 1);
+    }
+    // An element of a container field of the object (`host_[i]`): what its class puts in.
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript)
+      if (const FieldDecl *F = ownField(OC->getArg(0))) {
+        std::optional<llvm::SmallVector<const Expr *, 4>> Values = pinnedField(F) ? std::nullopt : storedElements(F, A);
+        return Values ? allOf(*Values, Depth, [&](const Expr *V, unsigned D) { return pointer(V, D); }) : std::nullopt;
+      }
     if (const auto *CE = dyn_cast<CallExpr>(E); CE && P.find(CE, Role::Pageable)) {
       const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
       // A container that is a private field of the object: pageable unless its class pins it.

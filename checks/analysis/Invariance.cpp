@@ -395,6 +395,75 @@ std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *
   return Values;
 }
 
+std::optional<llvm::SmallVector<const Expr *, 4>> storedElements(const FieldDecl *F, const ModelAnalysis &A) {
+  const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
+  if (!RD || F->getAccess() != AS_private || F->isMutable() || !F->getType()->isRecordType())
+    return std::nullopt;
+  llvm::SmallVector<const Expr *, 4> Values;
+  // What a use of the field does to its elements: puts a value in (kept),
+  // reads (nothing), or anything else (the elements are unknown).
+  auto Use = [&](const MemberExpr *ME) {
+    const Stmt *Parent = climbThrough<ImplicitCastExpr, ParenExpr>(ME, A).second;
+    if (const auto *MC =
+            dyn_cast_or_null<CXXMemberCallExpr>(Parent && isa<MemberExpr>(Parent) ? A.parent(Parent) : nullptr)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (!MD || !MD->getIdentifier())
+        return false;
+      if (addsElement(MC) && MC->getNumArgs() == 1) {
+        Values.push_back(MC->getArg(0));
+        return true;
+      }
+      // Sizes and null elements: `resize(n)` of pointers, `clear()`, `reserve(n)`.
+      return MD->isConst() || llvm::is_contained({"resize", "clear", "reserve", "shrink_to_fit"}, MD->getName());
+    }
+    const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(Parent);
+    if (!OC || OC->getOperator() != OO_Subscript || OC->getArg(0)->IgnoreParenImpCasts() != ME)
+      return false; // the container itself passed, copied over or walked
+    // `F[i]`: read as a value, or assigned as a whole element.
+    auto [Element, User] = climbThrough<ParenExpr>(OC, A);
+    if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(User); IC && IC->getCastKind() == CK_LValueToRValue)
+      return true;
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(User); BO && BO->getLHS()->IgnoreParens() == Element) {
+      if (BO->getOpcode() != BO_Assign)
+        return false;
+      Values.push_back(BO->getRHS());
+      return true;
+    }
+    return false;
+  };
+  for (const CXXMethodDecl *M : RD->methods()) {
+    if (isa<CXXDestructorDecl>(M) || M->isStatic() || M->isDeleted() || M->isImplicit())
+      continue;
+    const auto *Ctor = dyn_cast<CXXConstructorDecl>(M);
+    if (Ctor && Ctor->isCopyOrMoveConstructor())
+      continue;
+    const FunctionDecl *Def = M->getDefinition();
+    if (!Def || !Def->getBody()) {
+      if ((Ctor || !M->isConst()) && !neverDefined(M, A))
+        return std::nullopt;
+      continue;
+    }
+    if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *I : CD->inits())
+        if (I->getMember() == F && I->isWritten())
+          return std::nullopt; // built from something: its elements are not followed
+    bool Known = true;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S || !Known)
+        return;
+      if (const auto *ME = dyn_cast<MemberExpr>(S);
+          ME && ME->getMemberDecl() == F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && !Use(ME))
+        Known = false;
+      for (const Stmt *C : S->children())
+        Walk(C);
+    };
+    Walk(Def->getBody());
+    if (!Known)
+      return std::nullopt;
+  }
+  return Values;
+}
+
 namespace {
 /// The statement of \p Block that holds \p S, climbing only through
 /// statements that run whenever their parent does (with \p Unconditional);

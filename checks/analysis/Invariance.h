@@ -89,6 +89,16 @@ const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A);
 /// called on it, for an array or object a write into it; for a pointer, writes
 /// through it change what it points to, not its value).
 std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *F, const ModelAnalysis &A);
+/// Every value put into an element of \p F, a private container field (a
+/// `std::vector<float *>`), as far as this translation unit shows: what a
+/// method of its class assigns to an element (`bufs_[i] = new float[n]`) or
+/// adds (`push_back`, `emplace_back` of one value). Elements are otherwise
+/// only read, and the container sized or cleared (`resize` of pointers adds
+/// null ones). Null when it may hold something else: an element's address or
+/// a non-const reference taken (`cudaMalloc(&bufs_[i], n)`), another
+/// non-const method, a constructor's initializer, a method the file does not
+/// define (as storedValues).
+std::optional<llvm::SmallVector<const Expr *, 4>> storedElements(const FieldDecl *F, const ModelAnalysis &A);
 
 /// Whether \p Loop loads state that changes with its iterations into \p VD:
 /// a `load-state` call on it (`torch::load(model, paths[i])`) with an
