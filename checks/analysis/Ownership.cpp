@@ -631,7 +631,9 @@ bool holdsRecord(QualType T, const RecordDecl *Target, unsigned Depth = 3) {
 /// Whether \p Region passes \p Holder, or a struct of it that holds the
 /// field \p F, to a function that may release what it holds: one that
 /// releases that argument, or a function of the program this file cannot see
-/// into (no definition, no summary).
+/// into (defined neither here nor, in a whole-project run, in a file of the
+/// project: `fbank(samples, state->feature)` declared in a header whose
+/// source file is not linted).
 bool mayReleaseThrough(const Stmt *Region, const ValueDecl *Holder, const FieldDecl *F, ModelAnalysis &A) {
   std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S || isa<CXXCatchStmt, LambdaExpr>(S))
@@ -643,7 +645,7 @@ bool mayReleaseThrough(const Stmt *Region, const ValueDecl *Holder, const FieldD
           continue;
         const FunctionDecl *Callee = CE->getDirectCallee();
         bool Unknown = !Callee || (!Callee->getDefinition() && !declaredInSystemHeader(Callee) &&
-                                   !(A.project() && A.project()->function(usrOf(Callee), A.mainFileName())));
+                                   !(A.project() && A.project()->defines(usrOf(Callee), A.mainFileName())));
         if (Unknown || releasesArgument(CE, I, A))
           return true;
       }
