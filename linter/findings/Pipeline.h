@@ -1,7 +1,10 @@
 // The one way findings reach a report. Every file's result, parsed or
 // replayed from the cache, passes once through the same stages, in input
 // order: findings another file already reported are dropped (a header's
-// finding is reported by every file that includes it), then those in library
+// finding is reported by every file that includes it), then those in
+// another linted file that this one includes (`#include "train_gpt2.cu"` in a
+// test program: that file reports its own, as its own translation unit, so it
+// gives the same findings whatever else is linted), then those in library
 // code (vendored headers, files outside the project roots); then every finding
 // left is recorded for --write-baseline and matched against the baseline, and
 // only then are those outside --line-filter and --diff dropped (a baseline
@@ -48,7 +51,8 @@ struct RunFindings {
 
 class FindingsPipeline {
 public:
-  explicit FindingsPipeline(PipelineOptions O) : O(std::move(O)) {}
+  explicit FindingsPipeline(PipelineOptions O)
+      : O(std::move(O)), InputSet(this->O.Inputs.begin(), this->O.Inputs.end()) {}
 
   /// Passes one file's result through the stages and adds it to the run's;
   /// returns the findings that survive, in the order reported.
@@ -66,6 +70,7 @@ private:
   void recordStatus(const FileFindings &F);
 
   PipelineOptions O;
+  std::set<std::string> InputSet; // O.Inputs, searched once per finding
   RunFindings Run;
   std::set<std::tuple<std::string, unsigned, std::string, std::string>> Seen;
   std::vector<clang::tidy::ClangTidyError> ForBaseline; // the findings --write-baseline records

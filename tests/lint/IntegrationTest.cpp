@@ -164,6 +164,41 @@ TEST_F(StreamingTest, HeaderFindingsDroppedByTheFilterAreCounted) {
   EXPECT_EQ(Shown.Err.find("Suppressed"), std::string::npos) << Shown.Err;
 }
 
+TEST_F(StreamingTest, ALintedFileAnotherIncludesReportsOnlyItsOwnFindings) {
+  // llm.c's test_gpt2.cu includes train_gpt2.cu and calls its step in a loop
+  // of its own: the step's wait is reported in the library file when the test
+  // program alone is linted, and not when the library file is linted too (it
+  // is its own translation unit, whose program calls the step once).
+  auto Library = [](const char *Calls) {
+    return std::string("extern \"C\" int cudaDeviceSynchronize();\n"
+                       "extern \"C\" int cuLaunchKernel(void *f);\n"
+                       "void step(void *k) {\n"
+                       "  cuLaunchKernel(k);\n"
+                       "  cudaDeviceSynchronize();\n"
+                       "}\n"
+                       "#ifndef TESTING\n"
+                       "int main() { ") +
+           Calls + " }\n#endif\n";
+  };
+  const std::string Test = "#define TESTING\n#include \"lib.cc\"\n"
+                           "int main() { for (int i = 0; i < 10; ++i) step(nullptr); }\n";
+  write("once/lib.cc", Library("step(nullptr);"));
+  write("once/test.cc", Test);
+  ProcessResult Alone = lint({"once/test.cc", "--", "-std=c++17"});
+  EXPECT_EQ(Alone.Exit, 1) << Alone.Err;
+  EXPECT_NE(Alone.Out.find("lib.cc:5:3: warning:"), std::string::npos) << Alone.Out;
+  ProcessResult Both = lint({"once/test.cc", "once/lib.cc", "--", "-std=c++17"});
+  EXPECT_EQ(Both.Out.find("lib.cc:5:3"), std::string::npos) << Both.Out;
+  EXPECT_EQ(Both.Out, lint({"once/lib.cc", "--", "-std=c++17"}).Out);
+  // The library's own program steps in a loop: its own finding, once, though
+  // the including file comes first.
+  write("loop/lib.cc", Library("for (int i = 0; i < 10; ++i) step(nullptr);"));
+  write("loop/test.cc", Test);
+  ProcessResult Own = lint({"loop/test.cc", "loop/lib.cc", "--", "-std=c++17"});
+  EXPECT_EQ(Own.Exit, 1) << Own.Err;
+  EXPECT_EQ(count(Own.Out, "lib.cc:5:3: warning:"), 1u) << Own.Out;
+}
+
 TEST_F(StreamingTest, FindingsComeInInputOrderWhenNotATerminal) {
   std::vector<std::string> Files;
   for (const char *Name : {"c.cc", "a.cc", "b.cc", "d.cc"}) {
