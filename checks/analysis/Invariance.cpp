@@ -345,6 +345,31 @@ static bool neverDefined(const CXXMethodDecl *M, const ModelAnalysis &A) {
   return P && P->hasMain() && !P->defines(usrOf(M), A.mainFileName());
 }
 
+/// Calls \p Fn with the definition of each method of \p RD that may store
+/// into its fields (constructors included; not destructors, static or
+/// implicit methods, nor copy or move constructors, which copy what another
+/// stored). False when one of them is not defined here (and may run: see
+/// neverDefined) or \p Fn returns false.
+static bool eachStoringMethod(const CXXRecordDecl *RD, const ModelAnalysis &A,
+                              llvm::function_ref<bool(const FunctionDecl *Def)> Fn) {
+  for (const CXXMethodDecl *M : RD->methods()) {
+    if (isa<CXXDestructorDecl>(M) || M->isStatic() || M->isDeleted() || M->isImplicit())
+      continue;
+    const auto *Ctor = dyn_cast<CXXConstructorDecl>(M);
+    if (Ctor && Ctor->isCopyOrMoveConstructor())
+      continue;
+    const FunctionDecl *Def = M->getDefinition();
+    if (!Def || !Def->getBody()) {
+      if ((Ctor || !M->isConst()) && !neverDefined(M, A))
+        return false;
+      continue;
+    }
+    if (!Fn(Def))
+      return false;
+  }
+  return true;
+}
+
 std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *F, const ModelAnalysis &A) {
   const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
   if (!RD || F->getAccess() != AS_private || F->isMutable() || F->getType()->isReferenceType())
@@ -358,19 +383,8 @@ std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *
   // The class's default member initializer: what an implicit constructor stores.
   if (const Expr *Default = F->getInClassInitializer())
     Values.push_back(Default);
-  for (const CXXMethodDecl *M : RD->methods()) {
-    // An implicit copy or move stores what another object holds: one of these values.
-    if (isa<CXXDestructorDecl>(M) || M->isStatic() || M->isDeleted() || M->isImplicit())
-      continue;
-    const auto *Ctor = dyn_cast<CXXConstructorDecl>(M);
-    if (Ctor && Ctor->isCopyOrMoveConstructor())
-      continue; // copies a value stored by another constructor
-    const FunctionDecl *Def = M->getDefinition();
-    if (!Def || !Def->getBody()) {
-      if ((Ctor || !M->isConst()) && !neverDefined(M, A))
-        return std::nullopt;
-      continue;
-    }
+  // An implicit copy or move stores what another object holds: one of these values.
+  bool Known = eachStoringMethod(RD, A, [&](const FunctionDecl *Def) {
     if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
       for (const CXXCtorInitializer *I : CD->inits())
         if (I->getMember() == F && I->isWritten())
@@ -389,10 +403,9 @@ std::optional<llvm::SmallVector<const Expr *, 4>> storedValues(const FieldDecl *
     auto OnDecl = [](const VarDecl *) { return false; };
     WriteFinder W(OnWrite, OnDecl, nullptr);
     W.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
-    if (W.Stopped)
-      return std::nullopt;
-  }
-  return Values;
+    return !W.Stopped;
+  });
+  return Known ? std::optional(Values) : std::nullopt;
 }
 
 std::optional<llvm::SmallVector<const Expr *, 4>> storedElements(const FieldDecl *F, const ModelAnalysis &A) {
@@ -431,37 +444,25 @@ std::optional<llvm::SmallVector<const Expr *, 4>> storedElements(const FieldDecl
     }
     return false;
   };
-  for (const CXXMethodDecl *M : RD->methods()) {
-    if (isa<CXXDestructorDecl>(M) || M->isStatic() || M->isDeleted() || M->isImplicit())
-      continue;
-    const auto *Ctor = dyn_cast<CXXConstructorDecl>(M);
-    if (Ctor && Ctor->isCopyOrMoveConstructor())
-      continue;
-    const FunctionDecl *Def = M->getDefinition();
-    if (!Def || !Def->getBody()) {
-      if ((Ctor || !M->isConst()) && !neverDefined(M, A))
-        return std::nullopt;
-      continue;
-    }
+  bool Known = eachStoringMethod(RD, A, [&](const FunctionDecl *Def) {
     if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
       for (const CXXCtorInitializer *I : CD->inits())
         if (I->getMember() == F && I->isWritten())
-          return std::nullopt; // built from something: its elements are not followed
-    bool Known = true;
+          return false; // built from something: its elements are not followed
+    bool Followed = true;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-      if (!S || !Known)
+      if (!S || !Followed)
         return;
       if (const auto *ME = dyn_cast<MemberExpr>(S);
           ME && ME->getMemberDecl() == F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && !Use(ME))
-        Known = false;
+        Followed = false;
       for (const Stmt *C : S->children())
         Walk(C);
     };
     Walk(Def->getBody());
-    if (!Known)
-      return std::nullopt;
-  }
-  return Values;
+    return Followed;
+  });
+  return Known ? std::optional(Values) : std::nullopt;
 }
 
 namespace {

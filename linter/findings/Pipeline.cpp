@@ -46,7 +46,7 @@ std::vector<ClangTidyError> FindingsPipeline::add(FileFindings F) {
   // Before dropRepeated: the including file's copy must not hide the file's own.
   llvm::erase_if(F.Errors, [&](const ClangTidyError &E) {
     const std::string &File = E.Message.FilePath;
-    return !isCompilerError(E) && File != F.File && InputSet.count(File);
+    return !isCompilerError(E) && File != F.File && Units.count(File);
   });
   std::vector<ClangTidyError> Errors = dropRepeated(std::move(F.Errors));
   if (O.DropVendored)

@@ -2,7 +2,7 @@
 // replayed from the cache, passes once through the same stages, in input
 // order: findings another file already reported are dropped (a header's
 // finding is reported by every file that includes it), then those in
-// another linted file that this one includes (`#include "train_gpt2.cu"` in a
+// another linted source file that this one includes (`#include "train_gpt2.cu"` in a
 // test program: that file reports its own, as its own translation unit, so it
 // gives the same findings whatever else is linted), then those in library
 // code (vendored headers, files outside the project roots); then every finding
@@ -29,6 +29,7 @@ namespace mlperf::lint {
 
 struct PipelineOptions {
   std::vector<std::string> Inputs; // the linted files, absolute
+  std::vector<std::string> Units;  // those that are translation units of their own (not headers)
   std::vector<std::string> Roots;  // the project roots, absolute: findings outside them are dropped
   bool DropVendored = true;        // false when a header filter was configured
   std::optional<FindingFilter> Filter;
@@ -51,8 +52,7 @@ struct RunFindings {
 
 class FindingsPipeline {
 public:
-  explicit FindingsPipeline(PipelineOptions O)
-      : O(std::move(O)), InputSet(this->O.Inputs.begin(), this->O.Inputs.end()) {}
+  explicit FindingsPipeline(PipelineOptions O) : O(std::move(O)), Units(this->O.Units.begin(), this->O.Units.end()) {}
 
   /// Passes one file's result through the stages and adds it to the run's;
   /// returns the findings that survive, in the order reported.
@@ -70,7 +70,7 @@ private:
   void recordStatus(const FileFindings &F);
 
   PipelineOptions O;
-  std::set<std::string> InputSet; // O.Inputs, searched once per finding
+  std::set<std::string> Units; // O.Units, searched once per finding
   RunFindings Run;
   std::set<std::tuple<std::string, unsigned, std::string, std::string>> Seen;
   std::vector<clang::tidy::ClangTidyError> ForBaseline; // the findings --write-baseline records

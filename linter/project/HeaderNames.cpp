@@ -22,11 +22,6 @@ constexpr int MaxWalkDepth = 64;
 /// Files read for one translation unit's includes.
 constexpr size_t MaxScannedFiles = 4000;
 
-bool isHeaderName(llvm::StringRef Name) {
-  return llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".h++", ".cuh", ".inl", ".ipp", ".tpp", ".tcc", ".inc"},
-                            llvm::sys::path::extension(Name));
-}
-
 bool isFile(const std::string &Path) { return llvm::sys::fs::is_regular_file(Path); }
 
 std::string parentOf(llvm::StringRef Path) { return llvm::sys::path::parent_path(Path).str(); }
@@ -77,6 +72,11 @@ HeaderNames::SearchPath driverSearchPath(const std::vector<std::string> &Args) {
   return Out;
 }
 } // namespace
+
+bool isHeaderName(llvm::StringRef Name) {
+  return llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".h++", ".cuh", ".inl", ".ipp", ".tpp", ".tcc", ".inc"},
+                            llvm::sys::path::extension(Name));
+}
 
 HeaderNames::HeaderNames(std::string Root) : Root(std::move(Root)) {}
 

@@ -18,6 +18,8 @@
 // subdirectory of the command's system directories makes that subdirectory an
 // -isystem of the file, so its headers stay a library's.
 
+#include "llvm/ADT/StringRef.h"
+
 #include <map>
 #include <memory>
 #include <optional>
@@ -26,6 +28,9 @@
 #include <vector>
 
 namespace mlperf::lint {
+
+/// Whether \p Name is a header's by its extension (`.h`, `.hpp`, `.cuh`, `.inl`, ...).
+bool isHeaderName(llvm::StringRef Name);
 
 struct NamedHeaders {
   std::vector<std::string> Dirs;       // to add as -I, in the order found

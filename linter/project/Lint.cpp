@@ -4,6 +4,7 @@
 #include "engine/WholeProject.h"
 #include "findings/Pipeline.h"
 #include "project/CompileFlags.h"
+#include "project/HeaderNames.h"
 #include "project/Inputs.h"
 #include "project/ProjectScope.h"
 #include "support/SafeIO.h"
@@ -149,6 +150,7 @@ std::string parsesLine(const ProjectRun &Project, size_t Files) {
 FindingsPipeline makePipeline(const LintRequest &R, Plan &P) {
   PipelineOptions O;
   O.Inputs = P.Inputs.Files;
+  llvm::copy_if(O.Inputs, std::back_inserter(O.Units), [](const std::string &F) { return !isHeaderName(F); });
   O.Roots = projectRoots(R.Paths);
   O.DropVendored = !R.Config.HeaderFilter;
   O.Filter = std::move(P.Filter);
