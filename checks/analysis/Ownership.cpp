@@ -494,45 +494,43 @@ bool namesField(const Expr *E, const FieldDecl *F) {
 /// releasing method.
 bool releasesField(const Stmt *Body, const FieldDecl *F, ModelAnalysis &A, bool OfLocals = true,
                    std::optional<int64_t> Element = std::nullopt) {
-  {
-    // Another element at a constant index (`cudaFree(buffers_[2])` for `buffers_[1]`).
-    auto OtherElement = [&](const Expr *E) {
-      std::optional<int64_t> I = handleRefOf(E).Index;
-      return Element && I && *I != *Element;
-    };
-    llvm::SmallPtrSet<const VarDecl *, 2> Aliases;
-    // A struct the function holds by value (`feature_t f; ... ggml_free(f.ctx)`) is its own object.
-    auto OwnObject = [&](const Expr *E) {
-      const auto *V = dyn_cast_or_null<VarDecl>(handleRefOf(E).D);
-      return V && V->isLocalVarDecl() && V->getType()->isRecordType();
-    };
-    auto Held = [&](const Expr *E) {
-      if (namesField(E, F))
-        return (OfLocals || !OwnObject(E)) && !OtherElement(E);
-      const VarDecl *V = E ? namedVar(E) : nullptr;
-      return V && Aliases.contains(V);
-    };
-    std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) {
-      if (!S)
-        return false;
-      if (const auto *DS = dyn_cast<DeclStmt>(S))
-        for (const Decl *D : DS->decls())
-          if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() && namesField(VD->getInit(), F))
-            Aliases.insert(VD);
-      if (const auto *CE = dyn_cast<CallExpr>(S)) {
-        for (unsigned I = 0; I < CE->getNumArgs(); ++I)
-          if (Held(CE->getArg(I)) && releasesArgument(CE, I, A))
-            return true;
-        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE); MC && Held(MC->getImplicitObjectArgument()))
-          if (std::optional<RoleMatch> M = A.role(MC); M && M->R == Role::Release && M->Entry->ReleasesObject)
-            return true;
-      }
-      if (const auto *DE = dyn_cast<CXXDeleteExpr>(S); DE && Held(DE->getArgument()))
-        return true;
-      return llvm::any_of(S->children(), Walk);
-    };
-    return Walk(Body);
-  }
+  // Another element at a constant index (`cudaFree(buffers_[2])` for `buffers_[1]`).
+  auto OtherElement = [&](const Expr *E) {
+    std::optional<int64_t> I = handleRefOf(E).Index;
+    return Element && I && *I != *Element;
+  };
+  llvm::SmallPtrSet<const VarDecl *, 2> Aliases;
+  // A struct the function holds by value (`feature_t f; ... ggml_free(f.ctx)`) is its own object.
+  auto OwnObject = [&](const Expr *E) {
+    const auto *V = dyn_cast_or_null<VarDecl>(handleRefOf(E).D);
+    return V && V->isLocalVarDecl() && V->getType()->isRecordType();
+  };
+  auto Held = [&](const Expr *E) {
+    if (namesField(E, F))
+      return (OfLocals || !OwnObject(E)) && !OtherElement(E);
+    const VarDecl *V = E ? namedVar(E) : nullptr;
+    return V && Aliases.contains(V);
+  };
+  std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() && namesField(VD->getInit(), F))
+          Aliases.insert(VD);
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
+      for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+        if (Held(CE->getArg(I)) && releasesArgument(CE, I, A))
+          return true;
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE); MC && Held(MC->getImplicitObjectArgument()))
+        if (std::optional<RoleMatch> M = A.role(MC); M && M->R == Role::Release && M->Entry->ReleasesObject)
+          return true;
+    }
+    if (const auto *DE = dyn_cast<CXXDeleteExpr>(S); DE && Held(DE->getArgument()))
+      return true;
+    return llvm::any_of(S->children(), Walk);
+  };
+  return Walk(Body);
 }
 
 /// Whether a function of this translation unit releases what the field \p F
@@ -662,9 +660,7 @@ bool releasedOnlyAtEnd(const FieldDecl *F, ModelAnalysis &A) {
     return releasesField(Body, F, A, /*OfLocals=*/false) && !endsObject(FD, A);
   });
 }
-} // namespace
 
-namespace {
 /// Whether \p Site passes as its argument \p Index a struct its caller holds
 /// by value and makes anew for it (`Image out; decode_into(path, out);`): one
 /// declared in the outermost loop around the call, or in a caller that calls
