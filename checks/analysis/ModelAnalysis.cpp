@@ -620,12 +620,36 @@ bool ModelAnalysis::reachesTraining(const FunctionDecl *FD) {
   return memoized(TrainingMemo, FD, [&] { return anyCall(FD, [&](const CallSite &C) { return callTrains(C); }); });
 }
 
+bool ModelAnalysis::callOptimizes(const CallSite &C) {
+  return (C.Role && C.Role->R == Role::Step && C.Role->kind() == Kind::Optimizer) ||
+         anyCallee(C, [&](const FunctionDecl *F) { return reachesOptimizer(F); });
+}
+
+bool ModelAnalysis::reachesOptimizer(const FunctionDecl *FD) {
+  return memoized(OptimizerMemo, FD, [&] { return anyCall(FD, [&](const CallSite &C) { return callOptimizes(C); }); });
+}
+
+bool ModelAnalysis::accumulates(const Stmt *Loop) {
+  const FunctionDecl *FD = owner(Loop);
+  if (!anyCall(FD, [&](const CallSite &C) { return innermostLoop(C.E) == Loop && callOptimizes(C); }))
+    return false;
+  bool NestsTraining = false;
+  bool OptimizesInside = anyCall(FD, [&](const CallSite &C) {
+    const Stmt *Inner = innermostLoop(C.E);
+    if (!Inner || Inner == Loop || !within(*this, Inner, Loop))
+      return false;
+    NestsTraining |= callTrains(C);
+    return callOptimizes(C);
+  });
+  return NestsTraining && !OptimizesInside;
+}
+
 bool ModelAnalysis::isStepLoop(const Stmt *Loop) {
   return memoized(StepLoopMemo, Loop, [&] {
-    return anyCall(owner(Loop), [&](const CallSite &C) {
-      const Stmt *Inner = innermostLoop(C.E);
-      return (Inner == Loop || (Inner && layersOfStep(Inner) && innermostLoop(Inner) == Loop)) && callIsStep(C);
-    });
+    return accumulates(Loop) || anyCall(owner(Loop), [&](const CallSite &C) {
+             const Stmt *Inner = innermostLoop(C.E);
+             return (Inner == Loop || (Inner && layersOfStep(Inner) && innermostLoop(Inner) == Loop)) && callIsStep(C);
+           });
   });
 }
 
@@ -668,7 +692,7 @@ bool ModelAnalysis::isEpochLoop(const Stmt *Loop) {
               anyCallee(C, [&](const FunctionDecl *F) { return stepsDirectly(F) && reachesTraining(F); }) ||
               (C.External && C.External->StepsDirectly && C.External->Trains));
     });
-    return NestsStepLoop && !TrainsHere;
+    return NestsStepLoop && !TrainsHere && !accumulates(Loop);
   });
 }
 

@@ -233,6 +233,13 @@ private:
   bool usesDevice(const CallSite &S) const;
   void walk(const Stmt *S, const Stmt *Parent, const FunctionDecl *Owner);
   bool isStepLoop(const Stmt *Loop);
+  /// An optimizer step, or a call of a function that reaches one.
+  bool callOptimizes(const CallSite &C);
+  bool reachesOptimizer(const FunctionDecl *FD);
+  /// Gradient accumulation: \p Loop's own body steps an optimizer while the
+  /// loops nested in it train (backward passes) without one. Each iteration
+  /// of \p Loop is a training step, not an epoch.
+  bool accumulates(const Stmt *Loop);
   /// Whether \p Branch, a branch of an `if` inside \p Loop, always ends by
   /// leaving it (return, throw, a call that does not return, a break of it).
   bool leavesLoop(const clang::Stmt *Branch, const clang::Stmt *Loop) const;
@@ -272,7 +279,7 @@ private:
   std::vector<CallSite> Calls;
   llvm::DenseMap<const Expr *, size_t> CallIndex;
   llvm::DenseMap<const FunctionDecl *, std::vector<size_t>> Callers;
-  llvm::DenseMap<const FunctionDecl *, int> StepsDirectlyMemo, ReachesMemo, TrainingMemo;
+  llvm::DenseMap<const FunctionDecl *, int> StepsDirectlyMemo, ReachesMemo, TrainingMemo, OptimizerMemo;
   llvm::DenseMap<const Stmt *, int> StepLoopMemo, LayersMemo, RunsModelMemo, TrainingLoopMemo, EpochLoopMemo,
       DropsLoopMemo;
   /// Where the loops of the AST begin (file locations; a do loop's `while` too).
