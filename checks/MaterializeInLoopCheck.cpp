@@ -57,7 +57,7 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   Purpose Why = purposeThroughCalls(Call, A, *Hot);
   // Read to the host only to be copied back: the value never needed to leave.
-  const CallExpr *Back = reuploadOf(Call, A);
+  std::optional<Reupload> Back = reuploadOf(Call, A);
   // An inference loop that prints each input's prediction: the printout is
   // the program's output; one that keeps each batch's loss only to average it is not.
   bool Needed = !Back && (Why == Purpose::Return || Why == Purpose::Other ||
@@ -86,10 +86,15 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
           : Back        ? "keep the value on the device"
                         : "accumulate on the device and read the value every N steps or after the loop");
   }
-  if (Back)
-    diag(reportLoc(calleeLoc(Back), SM),
+  if (Back && Back->Local)
+    diag(reportLoc(calleeLoc(Back->Local), SM),
          "copied back to the device here; select the value in the graph or copy it device to device",
          DiagnosticIDs::Note);
+  else if (Back)
+    diag(reportLoc(calleeLoc(Call), SM),
+         "the caller copies this memory back to the device at %0; copy device to device or pass the device buffer on",
+         DiagnosticIDs::Note)
+        << Back->Elsewhere;
   explainHot(*Hot, SM);
   noteIfByName(Call, A, SM);
   noteCost(reportLoc(calleeLoc(Call), SM), readFacts(readBytes(Call, Object, A)), &*Hot, Call, A);

@@ -297,19 +297,38 @@ std::vector<const ChurnCall *> ProjectSummaries::churnCalls(llvm::StringRef Usr,
   return Out;
 }
 
-std::vector<unsigned> ProjectSummaries::sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
+std::vector<unsigned> ProjectSummaries::commonArgs(llvm::StringRef Usr, llvm::StringRef NotFrom,
+                                                   std::vector<unsigned> HotCallSite::*Field) const {
   std::optional<std::vector<unsigned>> Common;
   const View &V = viewOf(NotFrom);
   if (V.Ambiguous.count(Usr.str()))
     return {};
-  forEachCall<HotCallSite>(
-      Files, V.callKeys(Usr), V.HotCallers, NotFrom, &FileSummary::HotCalls, [&](const HotCallSite &H) {
-        if (!Common)
-          Common = H.InvariantArgs;
-        llvm::erase_if(*Common, [&](unsigned I) { return !llvm::is_contained(H.InvariantArgs, I); });
-        return true;
-      });
+  forEachCall<HotCallSite>(Files, V.callKeys(Usr), V.HotCallers, NotFrom, &FileSummary::HotCalls,
+                           [&](const HotCallSite &H) {
+                             if (!Common)
+                               Common = H.*Field;
+                             llvm::erase_if(*Common, [&](unsigned I) { return !llvm::is_contained(H.*Field, I); });
+                             return true;
+                           });
   return Common.value_or(std::vector<unsigned>());
+}
+
+std::vector<unsigned> ProjectSummaries::sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
+  return commonArgs(Usr, NotFrom, &HotCallSite::InvariantArgs);
+}
+
+std::optional<std::string> ProjectSummaries::copiedBackBy(llvm::StringRef Usr, llvm::StringRef NotFrom,
+                                                          unsigned Index) const {
+  if (!llvm::is_contained(commonArgs(Usr, NotFrom, &HotCallSite::CopiedBackArgs), Index))
+    return std::nullopt;
+  std::optional<std::string> Where;
+  const View &V = viewOf(NotFrom);
+  forEachCall<HotCallSite>(Files, V.callKeys(Usr), V.HotCallers, NotFrom, &FileSummary::HotCalls,
+                           [&](const HotCallSite &H) {
+                             Where = H.CopiedBackAt;
+                             return false;
+                           });
+  return Where;
 }
 
 bool ProjectSummaries::passesSameValue(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const {

@@ -65,6 +65,11 @@ struct HotCallSite {
   /// changes every iteration (Invariance.h's loadedPerIteration: a model per
   /// checkpoint); only for calls made in the loop itself.
   bool ResultReloaded = false;
+  /// Pointer arguments whose host memory the caller next only copies to the
+  /// device (Purpose.h's copiedBackAfter): what the callee copies there from
+  /// the device makes a round trip. CopiedBackAt: the first copy back, "file:line".
+  std::vector<unsigned> CopiedBackArgs;
+  std::string CopiedBackAt;
 };
 
 /// A call of a function of another file that returns a handle it acquired,
@@ -167,6 +172,10 @@ public:
   /// Whether other files than \p NotFrom call the function on every step and
   /// each such call passes an invariant variable as argument \p Index.
   bool passesSameValue(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const;
+  /// Where the callers of \p Usr in files other than \p NotFrom copy the host
+  /// memory they pass as argument \p Index back to the device: every such
+  /// call on every step does (HotCallSite::CopiedBackArgs); else none.
+  std::optional<std::string> copiedBackBy(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const;
   /// Whether a file other than \p NotFrom (of the files it sees) sends tensors to an accelerator: then
   /// the program's tensors may live there, in a helper file that only moves
   /// tensors next to others (`t.to(other)`) too.
@@ -221,6 +230,9 @@ private:
   /// The argument indices that every per-step call from another file than
   /// \p NotFrom passes unchanged (see HotCallSite::InvariantArgs).
   std::vector<unsigned> sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// The argument indices \p Field lists at every hot call of \p Usr from files other than \p NotFrom.
+  std::vector<unsigned> commonArgs(llvm::StringRef Usr, llvm::StringRef NotFrom,
+                                   std::vector<unsigned> HotCallSite::*Field) const;
   /// The key of the view \p File sees: the main file itself, "dir:" and the
   /// nearest directory above it that holds a main, or "" (everything).
   std::string viewKey(llvm::StringRef File) const;

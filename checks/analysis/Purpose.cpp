@@ -1,6 +1,8 @@
 #include "Purpose.h"
 #include "DataFlow.h"
+#include "ProjectSummaries.h"
 #include "SourceUtils.h"
+#include "SummaryCollector.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -8,6 +10,7 @@
 #include "clang/Basic/Builtins.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Path.h"
 
 #include <functional>
 #include <utility>
@@ -351,17 +354,108 @@ const VarDecl *hostBuffer(const Expr *E) {
   return namedVar(E);
 }
 
-const CallExpr *uploadOf(const Stmt *S, const VarDecl *Buffer, const ModelAnalysis &A) {
+/// A field of the object a method runs on, named as `field` or `this->field`.
+const FieldDecl *ownField(const Expr *E) {
+  const auto *ME = dyn_cast_or_null<MemberExpr>(E ? E->IgnoreParenCasts() : nullptr);
+  return ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ? dyn_cast<FieldDecl>(ME->getMemberDecl())
+                                                                      : nullptr;
+}
+
+/// The host memory \p E names: a local or parameter buffer (hostBuffer), or
+/// a field of this object holding one (`inputData`, `this->host.data()`).
+const ValueDecl *hostMemory(const Expr *E) {
+  if (const VarDecl *V = hostBuffer(E))
+    return V;
+  if (!E)
+    return nullptr;
+  E = stripConversions(E)->IgnoreParenCasts();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+      MC && MC->getNumArgs() == 0 && MC->getMethodDecl() && MC->getMethodDecl()->getName() == "data")
+    E = MC->getImplicitObjectArgument();
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
+      E = AS->getBase();
+  return ownField(E);
+}
+
+bool mentions(const Stmt *S, const ValueDecl *D) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == D)
+    return true;
+  if (ownField(dyn_cast<Expr>(S)) == D)
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return mentions(C, D); });
+}
+
+const CallExpr *uploadOf(const Stmt *S, const ValueDecl *Buffer, const ModelAnalysis &A) {
   if (!S || isa<LambdaExpr>(S))
     return nullptr;
   if (const auto *Call = dyn_cast<CallExpr>(S))
     if (std::optional<RoleMatch> R = A.role(Call); R && R->R == Role::ToDevice && R->Entry->R == Role::ToDevice)
-      if (hostBuffer(movedValue(Call, *R->Entry)) == Buffer)
+      if (hostMemory(movedValue(Call, *R->Entry)) == Buffer)
         return Call;
   for (const Stmt *C : S->children())
     if (const CallExpr *Up = uploadOf(C, Buffer, A))
       return Up;
   return nullptr;
+}
+
+/// A method of this object that \p S calls (`inference();`) whose own body
+/// uses \p Field: defined in this translation unit.
+const CXXMethodDecl *methodUsing(const Stmt *S, const FieldDecl *Field) {
+  if (!S || isa<LambdaExpr>(S))
+    return nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+    if (const CXXMethodDecl *MD = MC->getMethodDecl();
+        MD && isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts()) && MD->hasBody() &&
+        mentions(MD->getBody(), Field))
+      return cast<CXXMethodDecl>(MD->getDefinition());
+  for (const Stmt *C : S->children())
+    if (const CXXMethodDecl *MD = methodUsing(C, Field))
+      return MD;
+  return nullptr;
+}
+
+/// The upload that is the first use of \p Buffer among \p Items, with a
+/// method of this object that uses the field \p Buffer looked into (one level).
+const CallExpr *firstUseUploads(llvm::ArrayRef<const Stmt *> Items, const ValueDecl *Buffer, const ModelAnalysis &A,
+                                bool Into) {
+  const auto *Field = dyn_cast<FieldDecl>(Buffer);
+  for (const Stmt *S : Items) {
+    if (mentions(S, Buffer))
+      return uploadOf(S, Buffer, A); // the next use: a copy back, or a read on the host
+    if (const CXXMethodDecl *MD = Field && Into ? methodUsing(S, Field) : nullptr) {
+      const auto *Body = dyn_cast<CompoundStmt>(MD->getBody());
+      return Body ? firstUseUploads(llvm::ArrayRef(Body->body_begin(), Body->body_end()), Buffer, A, false) : nullptr;
+    }
+  }
+  return nullptr;
+}
+
+/// The copy to the device that is the next use of \p Buffer after the
+/// statement \p After, in its block; null when something else uses it first
+/// or the block ends first.
+const CallExpr *nextUseUploads(const Stmt *After, const ValueDecl *Buffer, const ModelAnalysis &A) {
+  auto [Block, It] = blockItemOf(After, A);
+  if (!Block || !Buffer)
+    return nullptr;
+  return firstUseUploads(llvm::ArrayRef(std::next(It), Block->body_end()), Buffer, A, true);
+}
+
+/// Whether nothing after \p S in its function uses \p Param: \p S is a
+/// statement of the function's body and no later one names it.
+bool lastUse(const CallExpr *S, const ParmVarDecl *Param, const ModelAnalysis &A) {
+  auto [Block, It] = blockItemOf(S, A);
+  const FunctionDecl *FD = A.owner(S);
+  return Block && FD && FD->getBody() == Block &&
+         llvm::none_of(llvm::make_range(std::next(It), Block->body_end()),
+                       [&](const Stmt *Later) { return mentions(Later, Param); });
+}
+
+std::string locationText(const Expr *E, const SourceManager &SM) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(E->getBeginLoc()));
+  return P.isValid() ? (llvm::sys::path::filename(P.getFilename()) + ":" + llvm::Twine(P.getLine())).str() : "";
 }
 } // namespace
 
@@ -373,22 +467,66 @@ const Expr *movedValue(const CallExpr *Call, const ProfileEntry &E) {
   return nullptr;
 }
 
-const CallExpr *reuploadOf(const CallExpr *Read, const ModelAnalysis &A) {
-  std::optional<RoleMatch> R = A.role(Read);
-  if (!R || !R->copiesToHost() || R->Entry->R != Role::Materialize)
+const CallExpr *copiedBackAfter(const CallExpr *Call, unsigned Arg, const ModelAnalysis &A) {
+  if (Arg >= Call->getNumArgs() || !Call->getArg(Arg)->getType()->isPointerType())
     return nullptr;
-  const VarDecl *Buffer = R->Entry->ValueArg ? hostBuffer(movedValue(Read, *R->Entry)) : resultVariable(Read, A);
-  if (!Buffer || !Buffer->isLocalVarDecl())
+  const ValueDecl *Buffer = hostMemory(Call->getArg(Arg));
+  const auto *Local = dyn_cast_or_null<VarDecl>(Buffer);
+  if (!Buffer || (Local && !Local->getType()->isPointerType() && !Local->getType()->isArrayType() &&
+                  !Local->getType()->isRecordType()))
     return nullptr;
-  auto [Block, It] = blockItemOf(Read, A);
-  if (!Block)
-    return nullptr;
-  const VarDecl *Vars[] = {Buffer};
-  for (const Stmt *S : llvm::make_range(std::next(It), Block->body_end()))
-    if (refersToAnyOf(S, Vars))
-      return uploadOf(S, Buffer, A); // the next use: a copy back, or a read on the host
-  return nullptr;
+  return nextUseUploads(Call, Buffer, A);
 }
+
+std::optional<Reupload> reuploadOf(const CallExpr *Read, const ModelAnalysis &A) {
+  std::optional<RoleMatch> R = A.role(Read);
+  if (!R || !R->copiesToHost())
+    return std::nullopt;
+  // The host memory written: a materializing entry's value, or the
+  // destination of a copy whose direction argument makes it one (cudaMemcpy).
+  const ValueDecl *Buffer = nullptr;
+  if (R->Entry->R == Role::Materialize)
+    Buffer = R->Entry->ValueArg ? hostMemory(movedValue(Read, *R->Entry)) : resultVariable(Read, A);
+  else if (R->Entry->R == Role::ToDevice && R->Entry->DestArg && *R->Entry->DestArg < Read->getNumArgs())
+    Buffer = hostMemory(Read->getArg(*R->Entry->DestArg));
+  if (!Buffer)
+    return std::nullopt;
+  if (const auto *V = dyn_cast<VarDecl>(Buffer); V && V->isLocalVarDecl())
+    if (const CallExpr *Up = nextUseUploads(Read, V, A))
+      return Reupload{Up, ""};
+  if (const auto *F = dyn_cast<FieldDecl>(Buffer))
+    if (const CallExpr *Up = nextUseUploads(Read, F, A))
+      return Reupload{Up, ""};
+  // A parameter the function fills last: each caller's next use of the memory it passed.
+  const auto *Param = dyn_cast<ParmVarDecl>(Buffer);
+  const auto *FD = Param ? dyn_cast_or_null<FunctionDecl>(Param->getDeclContext()) : nullptr;
+  if (!FD || !Param->getType()->isPointerType() || !lastUse(Read, Param, A))
+    return std::nullopt;
+  ModelAnalysis::WhoCalls Who = A.callersOf(FD);
+  if (Who.Unseen || Who.never())
+    return std::nullopt;
+  unsigned Index = Param->getFunctionScopeIndex();
+  std::optional<Reupload> Out;
+  for (const Expr *Site : Who.Here) {
+    const auto *CE = dyn_cast<CallExpr>(Site);
+    const CallExpr *Up = CE ? copiedBackAfter(CE, Index, A) : nullptr;
+    if (!Up)
+      return std::nullopt;
+    if (!Out)
+      Out = Reupload{Up, ""};
+  }
+  if (Who.Elsewhere) {
+    std::optional<std::string> Where =
+        A.project() ? A.project()->copiedBackBy(usrOf(FD), A.mainFileName(), Index) : std::nullopt;
+    if (!Where)
+      return std::nullopt;
+    if (!Out)
+      Out = Reupload{nullptr, *Where};
+  }
+  return Out;
+}
+
+std::string uploadLocation(const CallExpr *Up, const SourceManager &SM) { return locationText(Up, SM); }
 
 /// Whether \p E is the model's whole output; see printsPrediction.
 static bool isModelPrediction(const Expr *E, const ModelAnalysis &A) {

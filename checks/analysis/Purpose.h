@@ -5,6 +5,7 @@
 #include "ModelAnalysis.h"
 
 #include <optional>
+#include <string>
 
 namespace clang::tidy::mlperf {
 
@@ -50,12 +51,29 @@ bool printsPrediction(const CallExpr *Read, const Expr *Object, const ModelAnaly
 /// (a copy to the device's host value, a copy to the host's host buffer),
 /// else a method's object (`x.to(device)`, `x.cpu()`).
 const Expr *movedValue(const CallExpr *Call, const ProfileEntry &E);
+/// A round trip's copy back to the device: a call of this translation unit,
+/// or where another file makes it ("yolo.cpp:80").
+struct Reupload {
+  const CallExpr *Local = nullptr;
+  std::string Elsewhere;
+};
 /// The copy back to the device that is the next use of what the device ->
-/// host copy \p Read wrote (its result's variable, or the host buffer a
-/// `value_arg` names: `ggml_backend_tensor_get(t, row.data(), ...)` then
-/// `ggml_backend_tensor_set(u, row.data(), ...)`), in the same block, with
-/// nothing reading it on the host in between: a round trip; null otherwise.
-const CallExpr *reuploadOf(const CallExpr *Read, const ModelAnalysis &A);
+/// host copy \p Read wrote, with nothing reading it on the host in between: a
+/// round trip. What it wrote: its result's variable, or the host memory a
+/// `value_arg` names (`ggml_backend_tensor_get(t, row.data(), ...)` then
+/// `ggml_backend_tensor_set(u, row.data(), ...)` in the same block); a field
+/// of this object, also when the next use is inside a method of the object
+/// called next (`inference();`); a pointer parameter the function fills last,
+/// when every caller's next use of the memory it passed is a copy back (the
+/// callers in other files through the summaries: copiedBackAfter).
+std::optional<Reupload> reuploadOf(const CallExpr *Read, const ModelAnalysis &A);
+/// The copy to the device that is the next use, after the call \p Call, of
+/// the host memory its pointer argument \p Arg names (a local, a parameter, a
+/// field of this object; one level into a method of the object), in the
+/// call's block; null otherwise.
+const CallExpr *copiedBackAfter(const CallExpr *Call, unsigned Arg, const ModelAnalysis &A);
+/// "file:line" of \p Up, for a summary.
+std::string uploadLocation(const CallExpr *Up, const SourceManager &SM);
 /// The name a summary records for \p P, and back.
 llvm::StringRef purposeName(Purpose P);
 std::optional<Purpose> purposeNamed(llvm::StringRef Name);

@@ -198,6 +198,13 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
           if (argumentInvariantIn(CE, I, H->Loop, A))
             Site.InvariantArgs.push_back(I);
     }
+    if (const auto *CE = dyn_cast<CallExpr>(Call))
+      for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+        if (const CallExpr *Up = copiedBackAfter(CE, I, A)) {
+          Site.CopiedBackArgs.push_back(I);
+          if (Site.CopiedBackAt.empty())
+            Site.CopiedBackAt = uploadLocation(Up, SM);
+        }
     S.HotCalls[CalleeUsr].push_back(std::move(Site));
   });
   A.forEachPassedCallable([&](const Expr *, const FunctionDecl *Callee, unsigned Index, const FunctionDecl *Callable) {

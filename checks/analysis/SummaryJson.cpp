@@ -16,8 +16,8 @@ using nlohmann::json;
 namespace {
 // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire";
 // 7: "churn_calls"; 8: "result_use", "overrides"; 9: "device_args"; 10: "loop_calls", "passed", "param_calls";
-// 11: "result_reloaded"; 12: "written_fields"; 14: "host_args", "undefined"
-constexpr int SummaryVersion = 14;
+// 11: "result_reloaded"; 12: "written_fields"; 14: "host_args", "undefined"; 15: "copied_back_args", "copied_back_at"
+constexpr int SummaryVersion = 15;
 
 json functionJson(const FunctionFacts &Fn) {
   return {{"name", Fn.Name},
@@ -45,7 +45,9 @@ json hotCallJson(const HotCallSite &H) {
           {"training", H.Training},
           {"invariant_args", H.InvariantArgs},
           {"result_use", H.ResultUse},
-          {"result_reloaded", H.ResultReloaded}};
+          {"result_reloaded", H.ResultReloaded},
+          {"copied_back_args", H.CopiedBackArgs},
+          {"copied_back_at", H.CopiedBackAt}};
 }
 
 json churnCallJson(const ChurnCall &C) {
@@ -125,7 +127,9 @@ HotCallSite parseHotCall(const json &J) {
                      J.at("training").get<bool>(),
                      J.at("invariant_args").get<std::vector<unsigned>>(),
                      J.at("result_use").get<std::string>(),
-                     J.at("result_reloaded").get<bool>()};
+                     J.at("result_reloaded").get<bool>(),
+                     J.at("copied_back_args").get<std::vector<unsigned>>(),
+                     J.at("copied_back_at").get<std::string>()};
 }
 
 ChurnCall parseChurnCall(const json &J) {
