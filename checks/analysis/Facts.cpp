@@ -402,9 +402,20 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
       return false;
     const Expr *Base = stripWrappers(ME->getBase());
     if (isa<CXXThisExpr>(Base->IgnoreParenImpCasts())) {
-      if (std::optional<llvm::SmallVector<const Expr *, 4>> Values = storedValues(F, A); Values && !Values->empty())
-        return llvm::all_of(*Values, [&](const Expr *V) { return onHostAt(V, A, Depth + 1); });
-      return false;
+      // A value computed from the field itself (`t_ = t_.pow(2).cumsum(0)`)
+      // is where the field's other values are: asked again while they are
+      // being decided, the field answers yes, and an operation that moves
+      // it (`t_.to(device)`) still answers no.
+      thread_local llvm::SmallPtrSet<const FieldDecl *, 4> Deciding;
+      if (Deciding.contains(F))
+        return true;
+      std::optional<llvm::SmallVector<const Expr *, 4>> Values = storedValues(F, A);
+      if (!Values || Values->empty())
+        return false;
+      Deciding.insert(F);
+      bool Host = llvm::all_of(*Values, [&](const Expr *V) { return onHostAt(V, A, Depth + 1); });
+      Deciding.erase(F);
+      return Host;
     }
     // A field of a batch that is on the host as a whole: returned by such a
     // function, or a local initialized from one that nothing changes after
