@@ -646,10 +646,13 @@ bool ModelAnalysis::accumulates(const Stmt *Loop) {
 
 bool ModelAnalysis::isStepLoop(const Stmt *Loop) {
   return memoized(StepLoopMemo, Loop, [&] {
-    return accumulates(Loop) || anyCall(owner(Loop), [&](const CallSite &C) {
-             const Stmt *Inner = innermostLoop(C.E);
-             return (Inner == Loop || (Inner && layersOfStep(Inner) && innermostLoop(Inner) == Loop)) && callIsStep(C);
-           });
+    return anyCall(owner(Loop),
+                   [&](const CallSite &C) {
+                     const Stmt *Inner = innermostLoop(C.E);
+                     return (Inner == Loop || (Inner && layersOfStep(Inner) && innermostLoop(Inner) == Loop)) &&
+                            callIsStep(C);
+                   }) ||
+           accumulates(Loop);
   });
 }
 

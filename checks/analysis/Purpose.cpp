@@ -340,18 +340,15 @@ bool feedsNextIteration(const Expr *Read, const Expr *Object, const Stmt *Loop, 
 }
 
 namespace {
-/// The local host buffer \p E names: `buf`, `buf.data()`, `&buf[0]`.
-const VarDecl *hostBuffer(const Expr *E) {
-  if (!E)
-    return nullptr;
-  E = stripConversions(E)->IgnoreParenImpCasts();
+/// The object whose storage \p E points into (`buf.data()`, `&buf[0]`), else \p E.
+const Expr *storageOf(const Expr *E) {
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
       MC && MC->getNumArgs() == 0 && MC->getMethodDecl() && MC->getMethodDecl()->getName() == "data")
-    return namedVar(MC->getImplicitObjectArgument());
+    return MC->getImplicitObjectArgument();
   if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
-      return namedVar(AS->getBase());
-  return namedVar(E);
+      return AS->getBase();
+  return E;
 }
 
 /// A field of the object a method runs on, named as `field` or `this->field`.
@@ -361,21 +358,15 @@ const FieldDecl *ownField(const Expr *E) {
                                                                       : nullptr;
 }
 
-/// The host memory \p E names: a local or parameter buffer (hostBuffer), or
-/// a field of this object holding one (`inputData`, `this->host.data()`).
+/// The host memory \p E names: a local or parameter buffer (`buf`,
+/// `buf.data()`, `&buf[0]`), or a field of this object holding one
+/// (`inputData`, `(void *)this->host.data()`).
 const ValueDecl *hostMemory(const Expr *E) {
-  if (const VarDecl *V = hostBuffer(E))
-    return V;
   if (!E)
     return nullptr;
-  E = stripConversions(E)->IgnoreParenCasts();
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
-      MC && MC->getNumArgs() == 0 && MC->getMethodDecl() && MC->getMethodDecl()->getName() == "data")
-    E = MC->getImplicitObjectArgument();
-  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
-      E = AS->getBase();
-  return ownField(E);
+  if (const VarDecl *V = namedVar(storageOf(stripConversions(E)->IgnoreParenImpCasts())))
+    return V;
+  return ownField(storageOf(stripConversions(E)->IgnoreParenCasts()));
 }
 
 bool mentions(const Stmt *S, const ValueDecl *D) {
@@ -453,10 +444,6 @@ bool lastUse(const CallExpr *S, const ParmVarDecl *Param, const ModelAnalysis &A
                        [&](const Stmt *Later) { return mentions(Later, Param); });
 }
 
-std::string locationText(const Expr *E, const SourceManager &SM) {
-  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(E->getBeginLoc()));
-  return P.isValid() ? (llvm::sys::path::filename(P.getFilename()) + ":" + llvm::Twine(P.getLine())).str() : "";
-}
 } // namespace
 
 const Expr *movedValue(const CallExpr *Call, const ProfileEntry &E) {
@@ -491,11 +478,8 @@ std::optional<Reupload> reuploadOf(const CallExpr *Read, const ModelAnalysis &A)
     Buffer = hostMemory(Read->getArg(*R->Entry->DestArg));
   if (!Buffer)
     return std::nullopt;
-  if (const auto *V = dyn_cast<VarDecl>(Buffer); V && V->isLocalVarDecl())
-    if (const CallExpr *Up = nextUseUploads(Read, V, A))
-      return Reupload{Up, ""};
-  if (const auto *F = dyn_cast<FieldDecl>(Buffer))
-    if (const CallExpr *Up = nextUseUploads(Read, F, A))
+  if (const auto *V = dyn_cast<VarDecl>(Buffer); (V && V->isLocalVarDecl()) || isa<FieldDecl>(Buffer))
+    if (const CallExpr *Up = nextUseUploads(Read, Buffer, A))
       return Reupload{Up, ""};
   // A parameter the function fills last: each caller's next use of the memory it passed.
   const auto *Param = dyn_cast<ParmVarDecl>(Buffer);
@@ -526,7 +510,10 @@ std::optional<Reupload> reuploadOf(const CallExpr *Read, const ModelAnalysis &A)
   return Out;
 }
 
-std::string uploadLocation(const CallExpr *Up, const SourceManager &SM) { return locationText(Up, SM); }
+std::string uploadLocation(const CallExpr *Up, const SourceManager &SM) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Up->getBeginLoc()));
+  return P.isValid() ? (llvm::sys::path::filename(P.getFilename()) + ":" + llvm::Twine(P.getLine())).str() : "";
+}
 
 /// Whether \p E is the model's whole output; see printsPrediction.
 static bool isModelPrediction(const Expr *E, const ModelAnalysis &A) {
