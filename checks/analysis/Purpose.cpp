@@ -122,6 +122,17 @@ Purpose purposeOfDiscarded(const Expr *E, const ModelAnalysis &A, int Depth) {
   return Purpose::Other;
 }
 
+/// The argument the device -> host copy \p Read writes (cudaMemcpy's
+/// destination, a materializing entry's host buffer:
+/// `ggml_backend_tensor_get(t, row.data(), ...)`), or null when it returns the value.
+const Expr *hostDestination(const CallExpr *Read, const RoleMatch &R) {
+  if (R.Entry->R == Role::Materialize)
+    return R.Entry->ValueArg ? movedValue(Read, *R.Entry) : nullptr;
+  if (R.Entry->R == Role::ToDevice && R.Entry->DestArg && *R.Entry->DestArg < Read->getNumArgs())
+    return Read->getArg(*R.Entry->DestArg);
+  return nullptr;
+}
+
 Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth, bool ThroughCalls) {
   const Stmt *Child = E;
   // The value is a pointer into the tensor's host memory (`data_ptr<T>()`):
@@ -230,7 +241,14 @@ Purpose purposeAt(const Expr *E, const ModelAnalysis &A, int Depth, bool Through
 }
 } // namespace
 
-Purpose purposeOf(const Expr *E, const ModelAnalysis &A) { return purposeAt(E, A, 0); }
+Purpose purposeOf(const Expr *E, const ModelAnalysis &A) {
+  // A copy into an argument returns a status (`CUDA_CHECK(cudaMemcpy(...))`
+  // tests it): what the data is for is what the memory written is for.
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    if (std::optional<RoleMatch> R = A.role(CE); R && R->copiesToHost() && hostDestination(CE, *R))
+      return purposeOfDiscarded(CE, A, 0);
+  return purposeAt(E, A, 0);
+}
 
 Purpose storedFor(const Expr *E, const ModelAnalysis &A) {
   auto [S, P] = climbThrough<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
@@ -469,13 +487,11 @@ std::optional<Reupload> reuploadOf(const CallExpr *Read, const ModelAnalysis &A)
   std::optional<RoleMatch> R = A.role(Read);
   if (!R || !R->copiesToHost())
     return std::nullopt;
-  // The host memory written: a materializing entry's value, or the
-  // destination of a copy whose direction argument makes it one (cudaMemcpy).
-  const ValueDecl *Buffer = nullptr;
-  if (R->Entry->R == Role::Materialize)
-    Buffer = R->Entry->ValueArg ? hostMemory(movedValue(Read, *R->Entry)) : resultVariable(Read, A);
-  else if (R->Entry->R == Role::ToDevice && R->Entry->DestArg && *R->Entry->DestArg < Read->getNumArgs())
-    Buffer = hostMemory(Read->getArg(*R->Entry->DestArg));
+  // The host memory written, or the variable a materializing call's result initializes.
+  const Expr *Into = hostDestination(Read, *R);
+  const ValueDecl *Buffer = Into                               ? hostMemory(Into)
+                            : R->Entry->R == Role::Materialize ? resultVariable(Read, A)
+                                                               : nullptr;
   if (!Buffer)
     return std::nullopt;
   if (const auto *V = dyn_cast<VarDecl>(Buffer); (V && V->isLocalVarDecl()) || isa<FieldDecl>(Buffer))
