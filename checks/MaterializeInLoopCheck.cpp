@@ -60,7 +60,9 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<Reupload> Back = reuploadOf(Call, A);
   // An inference loop that prints each input's prediction: the printout is
   // the program's output; one that keeps each batch's loss only to average it is not.
-  bool Needed = !Back && (Why == Purpose::Return || Why == Purpose::Other ||
+  // A wait for a result's shape brings nothing to the host: no output needs it.
+  const RoleMatch R = *A.role(Call);
+  bool Needed = !R.waitsOnly() && !Back && (Why == Purpose::Return || Why == Purpose::Other ||
                           (Why == Purpose::Store && storedFor(Call, A) == Purpose::Store) ||
                           (Why == Purpose::Log && printsPrediction(Call, Object, A)));
   const SourceManager &SM = *Result.SourceManager;
@@ -73,7 +75,6 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   std::string Reason = describe(Why).str();
   {
-    const RoleMatch R = *A.role(Call);
     auto D = diag(reportLoc(calleeLoc(Call), SM), "%0 %3 on every %select{step|training step}1%2; %4");
     addCallee(D, Call);
     // What the program does with a result that stays on the device is no reason to wait.
