@@ -409,6 +409,39 @@ bool ProjectSummaries::hostArgument(llvm::StringRef Usr, llvm::StringRef NotFrom
   return Called;
 }
 
+std::optional<std::string> ProjectSummaries::pageableArgument(llvm::StringRef Usr, llvm::StringRef NotFrom,
+                                                              unsigned Index) const {
+  const View &V = viewOf(NotFrom);
+  if (V.Ambiguous.count(Usr.str()))
+    return std::nullopt;
+  for (const std::string &Key : V.callKeys(Usr)) {
+    auto Callers = V.Callers.find(Key);
+    for (const std::string &File : Callers == V.Callers.end() ? std::vector<std::string>() : Callers->second) {
+      const FileSummary &S = Files.at(File);
+      auto Args = S.PageableArgs.find(Key);
+      if (File == NotFrom || Args == S.PageableArgs.end())
+        continue;
+      if (auto It = Args->second.find(Index); It != Args->second.end())
+        return It->second;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> ProjectSummaries::pageableField(llvm::StringRef Usr, llvm::StringRef From) const {
+  std::optional<std::string> Origin;
+  for (const std::string &File : viewOf(From).Files) {
+    const auto &Fields = Files.at(File).PointerFields;
+    auto It = Fields.find(Usr.str());
+    if (It == Fields.end())
+      continue;
+    if (It->second.empty())
+      return std::nullopt;
+    Origin = Origin ? Origin : It->second;
+  }
+  return Origin;
+}
+
 std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
@@ -475,6 +508,21 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
         if (auto It = Files.at(File).HostArgs.find(Usr); File != S.File && It != Files.at(File).HostArgs.end())
           for (const auto &[I, Host] : It->second)
             OS << "host-arg\x1f" << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Host << '\n';
+  // The pageable memory other files pass to them.
+  for (const auto &[Usr, Fn] : S.Functions)
+    if (auto Callers = viewOf(S.File).Callers.find(Usr); Callers != viewOf(S.File).Callers.end())
+      for (const std::string &File : Callers->second)
+        if (auto It = Files.at(File).PageableArgs.find(Usr); File != S.File && It != Files.at(File).PageableArgs.end())
+          for (const auto &[I, Origin] : It->second)
+            OS << "pageable-arg\x1f" << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Origin << '\n';
+  // What the files it sees store into pointer fields, as one digest.
+  std::string Stored;
+  for (const std::string &File : viewOf(S.File).Files)
+    if (File != S.File)
+      for (const auto &[Usr, Origin] : Files.at(File).PointerFields)
+        Stored += File + '\x1f' + Usr + '\x1f' + Origin + '\n';
+  if (!Stored.empty())
+    OS << "pointer-fields\x1f" << llvm::xxh3_64bits(Stored) << '\n';
   for (const std::string &Usr : S.Undefined)
     OS << "defined\x1f" << Usr << '\x1f' << defines(Usr, S.File) << '\n';
   if (!S.UsesDevice && anyUsesDevice(S.File))

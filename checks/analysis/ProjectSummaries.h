@@ -122,6 +122,16 @@ struct FileSummary {
   /// USRs of the public fields its functions may change outside the
   /// constructors and destructor of their class (Invariance.h).
   std::set<std::string> WrittenFields;
+  /// The pointer arguments it passes to functions other files define (by
+  /// the callee's USR, then parameter) that are pageable host memory
+  /// (HostMemory.h): where the memory comes from and where it is passed,
+  /// "basemodel.cpp:120, passed at yolo.cpp:44"; the first such call.
+  std::map<std::string, std::map<unsigned, std::string>> PageableArgs;
+  /// By USR, the pointer fields its functions store into: where the memory
+  /// comes from when each value stored is pageable host memory (or null),
+  /// else "" (anything else: page-locked or unknown memory, its address
+  /// taken, registered with the driver).
+  std::map<std::string, std::string> PointerFields;
 };
 
 /// A repository of independent programs (several files with `main`, each
@@ -191,6 +201,13 @@ public:
   /// passes a host tensor as parameter \p Index (FileSummary::HostArgs);
   /// false when no other file calls it or one records nothing there.
   bool hostArgument(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const;
+  /// Where a call from a file other than \p NotFrom passes pageable host
+  /// memory as parameter \p Index of the function (FileSummary::PageableArgs).
+  std::optional<std::string> pageableArgument(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const;
+  /// Where the pageable memory comes from that the files \p From sees store
+  /// into the pointer field \p Usr, when at least one stores some and every
+  /// value stored is pageable or null (FileSummary::PointerFields).
+  std::optional<std::string> pageableField(llvm::StringRef Usr, llvm::StringRef From) const;
   const std::map<std::string, FileSummary> &files() const { return Files; }
   /// Everything the analysis of the file that \p S summarizes reads of these
   /// summaries: the facts of the functions it calls from other files, and the

@@ -2,6 +2,7 @@
 
 #include "DataFlow.h"
 #include "Facts.h"
+#include "HostMemory.h"
 #include "Invariance.h"
 #include "ModelAnalysis.h"
 #include "Ownership.h"
@@ -12,6 +13,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 
@@ -97,6 +99,25 @@ static void noteHostArgs(const Expr *Call, const FunctionDecl *Callee, const std
   }
 }
 
+/// For a call of another file's function: the pointer arguments that are
+/// pageable host memory, with where it comes from and where it is passed.
+static void notePageableArgs(const Expr *Call, const FunctionDecl *Callee, const std::string &CalleeUsr,
+                             ModelAnalysis &A, FileSummary &S) {
+  const SourceManager &SM = A.context().getSourceManager();
+  for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
+    if (!Callee->getParamDecl(I)->getType()->isPointerType())
+      continue;
+    const Expr *Arg = argumentFor(Call, I);
+    std::optional<PageableOrigin> O = Arg ? pageablePointer(Arg, A) : std::nullopt;
+    if (!O)
+      continue;
+    Place At = placeOf(Call->getExprLoc(), SM);
+    S.PageableArgs[CalleeUsr].try_emplace(I, pageableOriginText(*O, SM) + ", passed at " +
+                                                 llvm::sys::path::filename(At.File).str() + ":" +
+                                                 std::to_string(At.Line));
+  }
+}
+
 /// The USRs of the virtual methods \p MD overrides, directly or not.
 static std::vector<std::string> overriddenMethods(const CXXMethodDecl *MD) {
   std::vector<std::string> Out;
@@ -113,6 +134,14 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
   S.UsesDevice = A.usesDeviceItself();
   A.forEachFunction([&](const FunctionDecl *FD) {
     forEachPublicFieldWritten(FD, [&](const FieldDecl *F) { S.WrittenFields.insert(usrOf(F)); });
+    pointerFieldStores(FD, A, [&](const FieldDecl *F, const std::string &Origin) {
+      std::string Usr = usrOf(F);
+      if (Usr.empty())
+        return;
+      auto [It, New] = S.PointerFields.try_emplace(Usr, Origin);
+      if (Origin.empty())
+        It->second.clear();
+    });
   });
   const SourceManager &SM = A.context().getSourceManager();
   A.forEachFunction([&](const FunctionDecl *FD) {
@@ -175,6 +204,7 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     if (const auto *CE = dyn_cast<CallExpr>(Call))
       noteChurn(CE, CalleeUsr, A, S);
     noteHostArgs(Call, Callee, CalleeUsr, A, S);
+    notePageableArgs(Call, Callee, CalleeUsr, A, S);
     if (std::optional<HotContext> L = A.inModelLoopThroughCallers(Call)) {
       HotCallSite Site = hotSite(Call, Caller, *L, SM);
       if (!L->Loop && L->External) { // the loop of another file's caller

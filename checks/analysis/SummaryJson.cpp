@@ -3,8 +3,8 @@
 // "hot_calls": {USR: [...]}, "churn_calls": {USR: [...]}, "loop_calls": {USR: [...]}, "passed": {USR: [...]},
 // "param_calls": {"USR#index": [...]}, "uses", "grad_off_calls", "uses_device",
 // "device_args": {USR: [[PARAM, KIND], ...]}, "host_args": {USR: [[PARAM, BOOL], ...]}, "undefined": [USR, ...],
-// "written_fields": [USR,
-// ...]}}}.
+// "written_fields": [USR, ...], "pageable_args": {USR: [[PARAM, ORIGIN], ...]},
+// "pointer_fields": {USR: ORIGIN}}}}.
 #include "ProjectSummaries.h"
 
 #include <nlohmann/json.hpp>
@@ -17,7 +17,8 @@ namespace {
 // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire";
 // 7: "churn_calls"; 8: "result_use", "overrides"; 9: "device_args"; 10: "loop_calls", "passed", "param_calls";
 // 11: "result_reloaded"; 12: "written_fields"; 14: "host_args", "undefined"; 15: "copied_back_args", "copied_back_at"
-constexpr int SummaryVersion = 15;
+// 16: "pageable_args", "pointer_fields"
+constexpr int SummaryVersion = 16;
 
 json functionJson(const FunctionFacts &Fn) {
   return {{"name", Fn.Name},
@@ -73,7 +74,9 @@ json fileJson(const FileSummary &S) {
             {"device_args", S.DeviceArgs},
             {"host_args", S.HostArgs},
             {"undefined", S.Undefined},
-            {"written_fields", S.WrittenFields}};
+            {"written_fields", S.WrittenFields},
+            {"pageable_args", S.PageableArgs},
+            {"pointer_fields", S.PointerFields}};
   for (const auto &[Usr, Fn] : S.Functions)
     F["functions"][Usr] = functionJson(Fn);
   for (const auto &[Usr, Sites] : S.HotCalls)
@@ -149,6 +152,8 @@ FileSummary parseFile(const std::string &File, const json &J) {
   S.HostArgs = J.at("host_args").get<std::map<std::string, std::map<unsigned, bool>>>();
   S.Undefined = J.at("undefined").get<std::set<std::string>>();
   S.WrittenFields = J.at("written_fields").get<std::set<std::string>>();
+  S.PageableArgs = J.at("pageable_args").get<std::map<std::string, std::map<unsigned, std::string>>>();
+  S.PointerFields = J.at("pointer_fields").get<std::map<std::string, std::string>>();
   for (auto F = J.at("functions").begin(); F != J.at("functions").end(); ++F)
     S.Functions[F.key()] = parseFunction(*F);
   for (auto H = J.at("hot_calls").begin(); H != J.at("hot_calls").end(); ++H)

@@ -3,6 +3,7 @@
 // copy, and the answers ProjectSummaries gives once files are resolved.
 #include "AnalysisTestSupport.h"
 #include "LintTestSupport.h"
+#include "analysis/HostMemory.h"
 #include "analysis/Ownership.h"
 #include "analysis/Summaries.h"
 
@@ -173,10 +174,10 @@ TEST(AnalysisSummaries, FromJsonRebuildsOlderVersionsAndNamesTheSourceOfErrors) 
     return P ? std::string() : llvm::toString(P.takeError());
   };
   EXPECT_EQ(Error(R"({"version": 99, "files": {}})"), "s.json: unknown summary version");
-  EXPECT_NE(Error(R"({"version": 15, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
+  EXPECT_NE(Error(R"({"version": 16, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
             std::string::npos);
   EXPECT_NE(Error("{").find("s.json: invalid summaries: "), std::string::npos);
-  EXPECT_EQ(Error(R"({"version": 15, "files": {}})"), "");
+  EXPECT_EQ(Error(R"({"version": 16, "files": {}})"), "");
 }
 
 FunctionFacts facts(const std::string &Name, const std::string &File, unsigned Line,
@@ -539,6 +540,87 @@ void step(int steps) {
   EXPECT_EQ(findReleaseOf(loopBody(Main.loop("step")), X, Main.analysis()), Main.call("step", "release"));
   EXPECT_FALSE(releasesArgument(Main.call("step", "keep"), 0, Main.analysis()));
   EXPECT_FALSE(releasesArgument(Main.call("step", "release"), 0, Main.analysis())) << "only the parameter it frees";
+}
+
+TEST(AnalysisSummaries, PageableMemoryCrossesFilesThroughFieldsAndArguments) {
+  // base.cc: a base class's method stores malloc'd memory into a protected
+  // field, and page-locked memory into another.
+  const std::string Classes = R"cc(
+#include <cuda_runtime_api.h>
+#include <cstdlib>
+class Model {
+protected:
+  void init(size_t n);
+  float *host_out = nullptr;
+  float *pinned_out = nullptr;
+  float *dev_out = nullptr;
+  cudaStream_t stream;
+};
+void copy_out(float *dst, const float *src, size_t n, cudaStream_t s);
+)cc";
+  Snippet Base(Classes + R"cc(
+void Model::init(size_t n) {
+  host_out = static_cast<float *>(malloc(n));
+  cudaMallocHost(reinterpret_cast<void **>(&pinned_out), n);
+  cudaMalloc(reinterpret_cast<void **>(&dev_out), n);
+}
+)cc");
+  ASSERT_TRUE(Base.ok());
+  FileSummary B = summarize(Base.analysis(), "base.cc");
+  const std::string HostOut = usrOf(Base.nth<clang::FieldDecl>(clang::ast_matchers::fieldDecl(
+                                  clang::ast_matchers::hasName("host_out"))));
+  ASSERT_TRUE(B.PointerFields.count(HostOut));
+  EXPECT_EQ(B.PointerFields.at(HostOut), "input.cc:16");
+  for (const auto &[Usr, Origin] : B.PointerFields)
+    EXPECT_TRUE(Usr == HostOut || Origin.empty()) << Usr << ": page-locked or device memory is no pageable memory";
+
+  // detect.cc: a derived class passes both fields to another file's function.
+  ProjectSummaries WithBase;
+  WithBase.add(B);
+  WithBase.resolve();
+  FileSummary D;
+  {
+    ScopedSummaries Scope(std::make_shared<ProjectSummaries>(WithBase));
+    Snippet Detect(Classes + R"cc(
+class Yolo : public Model {
+public:
+  void post(size_t n) {
+    copy_out(host_out, dev_out, n, stream);
+    copy_out(pinned_out, dev_out, n, stream);
+  }
+};
+void run(Yolo &y) { y.post(64); }
+)cc");
+    ASSERT_TRUE(Detect.ok());
+    D = summarize(Detect.analysis(), "detect.cc");
+  }
+  ASSERT_EQ(D.PageableArgs.size(), 1u);
+  const auto &Args = D.PageableArgs.begin()->second;
+  ASSERT_EQ(Args.size(), 1u) << "the page-locked field is not pageable";
+  EXPECT_EQ(Args.at(0), "input.cc:16, passed at input.cc:18");
+
+  // kernels.cc: the copy into the parameter is into pageable memory, as the callers show.
+  ProjectSummaries All = WithBase;
+  All.add(D);
+  All.resolve();
+  llvm::Expected<ProjectSummaries> Back = ProjectSummaries::fromJson(All.toJson(), "s.json");
+  ASSERT_TRUE(static_cast<bool>(Back)) << llvm::toString(Back.takeError());
+  ScopedSummaries Scope(std::make_shared<ProjectSummaries>(std::move(*Back)));
+  Snippet Kernels(Classes + R"cc(
+void copy_out(float *dst, const float *src, size_t n, cudaStream_t s) {
+  cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, s);
+}
+void copy_in(float *dst, const float *src, size_t n, cudaStream_t s) {
+  cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, s);
+}
+)cc");
+  ASSERT_TRUE(Kernels.ok());
+  std::optional<PageableOrigin> O = pageablePointer(Kernels.call("copy_out", "cudaMemcpyAsync")->getArg(0),
+                                                    Kernels.analysis());
+  ASSERT_TRUE(O);
+  EXPECT_EQ(O->Elsewhere, "input.cc:16, passed at input.cc:18");
+  EXPECT_FALSE(pageablePointer(Kernels.call("copy_in", "cudaMemcpyAsync")->getArg(1), Kernels.analysis()))
+      << "nobody calls copy_in";
 }
 
 TEST(AnalysisSummaries, AHelpersAllocationChurnsWhereAnotherFileReleasesItEveryStep) {
