@@ -123,7 +123,7 @@ static CostFacts leakFacts(const CallExpr *Call, const Acquisition &Acq, const H
 /// \p Iteration: a loop that runs the model deeper down), or any function
 /// when nothing ever releases that field (unreleasedField, \p Never).
 void MissingFinalizeCheck::reportOverwrite(const CallExpr *Call, const Acquisition &Acq, const HandleRef &Handle,
-                                           const FieldDecl *Kept, const HotContext *Hot, bool Never,
+                                           const ValueDecl *Kept, const HotContext *Hot, bool Never,
                                            const MatchFinder::MatchResult &Result, bool Iteration) {
   ModelAnalysis &A = analysis(*Result.Context);
   const SourceManager &SM = *Result.SourceManager;
@@ -133,9 +133,11 @@ void MissingFinalizeCheck::reportOverwrite(const CallExpr *Call, const Acquisiti
                   "the model}2, and the next %select{call|call|call|iteration}2 "
                   "overwrites it without releasing the one before%select{|; nothing in this file releases %1, not "
                   "even where the object is freed}4; call %3 on %1 before acquiring again%select{|, and when the "
-                  "object is freed}4, or acquire it once when the object is built and reuse it");
+                  "object is freed}4, or acquire it once %select{when the object is built|before the first call}6 "
+                  "and reuse it");
     addCallee(D, Call);
-    D << Kept << (Iteration ? 3u : Hot ? unsigned(Hot->Request) : 2u) << Acq.Entry->Pair << Never << A.owner(Call);
+    D << Kept << (Iteration ? 3u : Hot ? unsigned(Hot->Request) : 2u) << Acq.Entry->Pair << Never << A.owner(Call)
+      << isa<VarDecl>(Kept);
   }
   if (Hot)
     explainHot(*Hot, SM);
@@ -178,6 +180,10 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
     Kept = InLoop ? overwrittenInLoop(Call, Handle, Hot->Loop, A) : overwrittenField(Call, Handle, A);
   if (Kept) {
     reportOverwrite(Call, *Acq, Handle, Kept, &*Hot, /*Never=*/false, Result);
+    return;
+  }
+  if (const VarDecl *Global = overwrittenGlobal(Call, Handle, A)) {
+    reportOverwrite(Call, *Acq, Handle, Global, &*Hot, /*Never=*/false, Result);
     return;
   }
   if (!Handle.isLocal() || heldByRaii(Handle))

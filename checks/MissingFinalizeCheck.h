@@ -20,7 +20,7 @@ public:
 private:
   void checkAcquire(const CallExpr *Call, const ast_matchers::MatchFinder::MatchResult &Result);
   void reportOverwrite(const CallExpr *Call, const struct Acquisition &Acq, const struct HandleRef &Handle,
-                       const FieldDecl *Kept, const HotContext *Hot, bool Never,
+                       const ValueDecl *Kept, const HotContext *Hot, bool Never,
                        const ast_matchers::MatchFinder::MatchResult &Result, bool Iteration = false);
   void checkStore(const CXXMemberCallExpr *Store, const VarDecl *Container,
                   const ast_matchers::MatchFinder::MatchResult &Result);

@@ -439,17 +439,19 @@ bool acquiredInsideProject(const CallExpr *Call, const Acquisition &Acq, ModelAn
 }
 
 namespace {
-/// Whether \p S mentions the field \p F of any object.
-bool mentions(const Stmt *S, const FieldDecl *F) {
+/// Whether \p S mentions \p F: a field of any object, or a variable.
+bool mentions(const Stmt *S, const ValueDecl *F) {
   if (!S)
     return false;
   if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->getMemberDecl() == F)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == F)
     return true;
   return llvm::any_of(S->children(), [&](const Stmt *C) { return mentions(C, F); });
 }
 
 /// Whether a condition in \p S reads \p F (`if (!buf_)`, `buf_ ? ... : ...`).
-bool testedIn(const Stmt *S, const FieldDecl *F) {
+bool testedIn(const Stmt *S, const ValueDecl *F) {
   if (!S)
     return false;
   const Expr *Cond = nullptr;
@@ -607,6 +609,24 @@ const FieldDecl *overwrittenMember(const CallExpr *Call, const HandleRef &Handle
       return nullptr;
   }
   return F;
+}
+
+const VarDecl *overwrittenGlobal(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A) {
+  const auto *VD = dyn_cast_or_null<VarDecl>(Handle.D);
+  const FunctionDecl *FD = A.owner(Call);
+  if (!VD || Handle.element() || Handle.Field || VD->isLocalVarDecl() || !VD->hasGlobalStorage() ||
+      VD->isExternallyVisible() || !FD || !FD->getBody() || isa<CXXConstructorDecl, CXXDestructorDecl>(FD))
+    return nullptr;
+  const Stmt *Body = FD->getBody();
+  if (!onEveryCall(Call, Body, A) || testedIn(Body, VD) || findReleaseOf(Body, Handle, A))
+    return nullptr;
+  // Only this translation unit names it: a release anywhere is one of its functions.
+  bool ReleasedPerStep = false;
+  A.forEachFunction([&](const FunctionDecl *Other) {
+    if (const Expr *Release = Other != FD ? findReleaseOf(Other->getBody(), Handle, A) : nullptr)
+      ReleasedPerStep = ReleasedPerStep || A.perRequest(Release) || !onEveryCall(Release, Other->getBody(), A);
+  });
+  return ReleasedPerStep ? nullptr : VD;
 }
 
 namespace {

@@ -119,6 +119,14 @@ const FieldDecl *overwrittenInLoop(const CallExpr *Call, const HandleRef &Handle
 /// call before, and the last one is never released. Null otherwise.
 const FieldDecl *unreleasedField(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A);
 
+/// The variable of this translation unit alone (`static float *buf_dev;`)
+/// that \p Call's function acquires \p Handle into on every call, when the
+/// function does not test it first or release it, and every function that
+/// releases it does so unconditionally and not on every step or request (a
+/// `destroy()` called once at exit): called every step or request, each
+/// call leaks the handle of the call before. Null otherwise.
+const VarDecl *overwrittenGlobal(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A);
+
 /// The parameters \p FD releases on some path (its own releases, and the
 /// calls it passes them to that release them); releasing a field of a
 /// parameter (`cudaFreeHost(m->data)`) releases what the parameter holds.
