@@ -873,6 +873,45 @@ std::optional<HotContext> ModelAnalysis::hotFunction(const FunctionDecl *FD) {
   return HotMemo[FD] = Result;
 }
 
+/// The pointer parameter \p Cond tests against null (`p`, `!p`, `p != nullptr`,
+/// `NULL == p`), and whether the test is true when it is null.
+static std::optional<std::pair<const ParmVarDecl *, bool>> nullTest(const Expr *Cond, ASTContext &Ctx) {
+  Cond = Cond->IgnoreParenImpCasts();
+  bool Negated = false;
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot) {
+    Negated = true;
+    Cond = U->getSubExpr()->IgnoreParenImpCasts();
+  }
+  auto Param = [](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *PV = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    return PV && PV->getType()->isPointerType() ? PV : nullptr;
+  };
+  if (const ParmVarDecl *PV = Param(Cond))
+    return std::pair{PV, Negated};
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (Negated || !BO || !BO->isEqualityOp())
+    return std::nullopt;
+  auto Null = [&](const Expr *E) { return E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull); };
+  const ParmVarDecl *PV = Null(BO->getRHS()) ? Param(BO->getLHS()) : Null(BO->getLHS()) ? Param(BO->getRHS()) : nullptr;
+  return PV ? std::optional(std::pair{PV, BO->getOpcode() == BO_EQ}) : std::nullopt;
+}
+
+bool ModelAnalysis::alwaysNull(const ParmVarDecl *PV) const {
+  const auto *FD = dyn_cast<FunctionDecl>(PV->getDeclContext());
+  FD = FD ? FD->getDefinition() : nullptr;
+  if (!FD || !FD->getBody() || assignsTo(FD->getBody(), PV))
+    return false;
+  WhoCalls W = callersOf(FD);
+  unsigned Index = PV->getFunctionScopeIndex();
+  if (W.Unseen || W.never() || (W.Elsewhere && !(project() && project()->nullArgument(usrOf(FD), mainFileName(), Index))))
+    return false;
+  return llvm::all_of(W.Here, [&](const Expr *Site) {
+    const Expr *Arg = argumentFor(Site, Index);
+    return Arg && Arg->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull);
+  });
+}
+
 bool ModelAnalysis::neverRuns(const Stmt *S) const {
   for (const Stmt *Child = S, *P = parent(S); P; Child = P, P = parent(P)) {
     const auto *If = dyn_cast<IfStmt>(P);
@@ -882,6 +921,9 @@ bool ModelAnalysis::neverRuns(const Stmt *S) const {
     // `if (verbose)` with `const bool verbose = false`, `if (kDebug)`.
     bool Value;
     if (Cond->EvaluateAsBooleanCondition(Value, Ctx) && Value == (Child == If->getElse()))
+      return true;
+    // `if (mask != nullptr)` in a function every call passes no mask.
+    if (auto Test = nullTest(Cond, Ctx); Test && Test->second == (Child == If->getElse()) && alwaysNull(Test->first))
       return true;
   }
   return false;

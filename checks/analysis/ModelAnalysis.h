@@ -79,8 +79,14 @@ public:
   /// leaves the loop (leavesLoop): it runs at most once per run of the loop.
   bool onceBeforeLeaving(const Stmt *S, const Stmt *Loop) const;
 
-  /// Under a branch whose condition is a constant that excludes it.
+  /// Under a branch whose condition is a constant that excludes it, or a
+  /// null test of a parameter that every call passes null (alwaysNull).
   bool neverRuns(const Stmt *S) const;
+  /// Whether every call of \p PV's function passes a null pointer for it:
+  /// the calls in this translation unit and, when other files call it, each
+  /// of theirs (ProjectSummaries::nullArgument); none unseen, and the
+  /// function never assigns it.
+  bool alwaysNull(const ParmVarDecl *PV) const;
   /// The source of \p Loop spells a loop that is not in the AST: clang drops
   /// a range-for over a declaration it could not type (a missing header's
   /// class), so what \p Loop repeats is not all there.

@@ -384,7 +384,8 @@ std::optional<std::string> ProjectSummaries::deviceArgument(llvm::StringRef Usr,
   return Kind;
 }
 
-bool ProjectSummaries::hostArgument(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const {
+bool ProjectSummaries::everyCallPasses(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index,
+                                       std::map<std::string, std::map<unsigned, bool>> FileSummary::*Field) const {
   const View &V = viewOf(NotFrom);
   if (V.Ambiguous.count(Usr.str()))
     return false;
@@ -397,8 +398,8 @@ bool ProjectSummaries::hostArgument(llvm::StringRef Usr, llvm::StringRef NotFrom
       const FileSummary &S = Files.at(File);
       if (File == NotFrom)
         continue;
-      auto Args = S.HostArgs.find(Key);
-      if (Args == S.HostArgs.end())
+      auto Args = (S.*Field).find(Key);
+      if (Args == (S.*Field).end())
         return false;
       auto It = Args->second.find(Index);
       if (It == Args->second.end() || !It->second)
@@ -501,13 +502,14 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
         if (File != S.File)
           for (const auto &[I, Kind] : Files.at(File).DeviceArgs.at(Usr))
             OS << "device-arg\x1f" << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Kind << '\n';
-  // The host tensors other files pass to them.
+  // The host tensors and null pointers other files pass to them.
   for (const auto &[Usr, Fn] : S.Functions)
     if (auto Callers = viewOf(S.File).Callers.find(Usr); Callers != viewOf(S.File).Callers.end())
       for (const std::string &File : Callers->second)
-        if (auto It = Files.at(File).HostArgs.find(Usr); File != S.File && It != Files.at(File).HostArgs.end())
-          for (const auto &[I, Host] : It->second)
-            OS << "host-arg\x1f" << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Host << '\n';
+        for (auto [Name, Field] : {std::pair{"host-arg", &FileSummary::HostArgs}, {"null-arg", &FileSummary::NullArgs}})
+          if (auto It = (Files.at(File).*Field).find(Usr); File != S.File && It != (Files.at(File).*Field).end())
+            for (const auto &[I, Yes] : It->second)
+              OS << Name << '\x1f' << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Yes << '\n';
   // The pageable memory other files pass to them.
   for (const auto &[Usr, Fn] : S.Functions)
     if (auto Callers = viewOf(S.File).Callers.find(Usr); Callers != viewOf(S.File).Callers.end())

@@ -115,6 +115,10 @@ struct FileSummary {
   /// callee's USR, then parameter): whether each of its calls passes a
   /// tensor, or a list of them, on the host (onHost).
   std::map<std::string, std::map<unsigned, bool>> HostArgs;
+  /// The pointer arguments it passes to functions other files define (by
+  /// the callee's USR, then parameter): whether each of its calls passes a
+  /// null pointer (`nullptr`, a default argument of null).
+  std::map<std::string, std::map<unsigned, bool>> NullArgs;
   /// USRs of the methods that classes of its functions declare and it does
   /// not define: whether another file defines them (ProjectSummaries::defines)
   /// decides what a private field may hold (storedValues).
@@ -200,7 +204,14 @@ public:
   /// Whether every call of the function from files other than \p NotFrom
   /// passes a host tensor as parameter \p Index (FileSummary::HostArgs);
   /// false when no other file calls it or one records nothing there.
-  bool hostArgument(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const;
+  bool hostArgument(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const {
+    return everyCallPasses(Usr, NotFrom, Index, &FileSummary::HostArgs);
+  }
+  /// Whether every call of the function from files other than \p NotFrom
+  /// passes a null pointer as parameter \p Index (FileSummary::NullArgs).
+  bool nullArgument(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const {
+    return everyCallPasses(Usr, NotFrom, Index, &FileSummary::NullArgs);
+  }
   /// Where a call from a file other than \p NotFrom passes pageable host
   /// memory as parameter \p Index of the function (FileSummary::PageableArgs).
   std::optional<std::string> pageableArgument(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const;
@@ -244,6 +255,10 @@ private:
     /// its own, and those of the virtual methods it overrides.
     std::vector<std::string> callKeys(llvm::StringRef Usr) const;
   };
+  /// Whether other files than \p NotFrom call the function and \p Field
+  /// says yes for parameter \p Index at every such call.
+  bool everyCallPasses(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index,
+                       std::map<std::string, std::map<unsigned, bool>> FileSummary::*Field) const;
   /// The argument indices that every per-step call from another file than
   /// \p NotFrom passes unchanged (see HotCallSite::InvariantArgs).
   std::vector<unsigned> sameValueArgs(llvm::StringRef Usr, llvm::StringRef NotFrom) const;

@@ -118,6 +118,19 @@ static void notePageableArgs(const Expr *Call, const FunctionDecl *Callee, const
   }
 }
 
+/// For a call of another file's function: whether each pointer argument is null.
+static void noteNullArgs(const Expr *Call, const FunctionDecl *Callee, const std::string &CalleeUsr,
+                         const ModelAnalysis &A, FileSummary &S) {
+  for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
+    if (!Callee->getParamDecl(I)->getType()->isPointerType())
+      continue;
+    const Expr *Arg = argumentFor(Call, I);
+    bool Null = Arg && Arg->isNullPointerConstant(A.context(), Expr::NPC_ValueDependentIsNotNull);
+    auto [It, New] = S.NullArgs[CalleeUsr].try_emplace(I, Null);
+    It->second = It->second && Null;
+  }
+}
+
 /// The USRs of the virtual methods \p MD overrides, directly or not.
 static std::vector<std::string> overriddenMethods(const CXXMethodDecl *MD) {
   std::vector<std::string> Out;
@@ -205,6 +218,7 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
       noteChurn(CE, CalleeUsr, A, S);
     noteHostArgs(Call, Callee, CalleeUsr, A, S);
     notePageableArgs(Call, Callee, CalleeUsr, A, S);
+    noteNullArgs(Call, Callee, CalleeUsr, A, S);
     if (std::optional<HotContext> L = A.inModelLoopThroughCallers(Call)) {
       HotCallSite Site = hotSite(Call, Caller, *L, SM);
       if (!L->Loop && L->External) { // the loop of another file's caller

@@ -2,7 +2,7 @@
 // {"version": N, "files": {FILE: {"mtime", "size", "functions": {USR: ...},
 // "hot_calls": {USR: [...]}, "churn_calls": {USR: [...]}, "loop_calls": {USR: [...]}, "passed": {USR: [...]},
 // "param_calls": {"USR#index": [...]}, "uses", "grad_off_calls", "uses_device",
-// "device_args": {USR: [[PARAM, KIND], ...]}, "host_args": {USR: [[PARAM, BOOL], ...]}, "undefined": [USR, ...],
+// "device_args": {USR: [[PARAM, KIND], ...]}, "host_args": {USR: [[PARAM, BOOL], ...]}, "null_args" (the same), "undefined": [USR, ...],
 // "written_fields": [USR, ...], "pageable_args": {USR: [[PARAM, ORIGIN], ...]},
 // "pointer_fields": {USR: ORIGIN}}}}.
 #include "ProjectSummaries.h"
@@ -17,7 +17,7 @@ namespace {
 // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire";
 // 7: "churn_calls"; 8: "result_use", "overrides"; 9: "device_args"; 10: "loop_calls", "passed", "param_calls";
 // 11: "result_reloaded"; 12: "written_fields"; 14: "host_args", "undefined"; 15: "copied_back_args", "copied_back_at"
-// 16: "pageable_args", "pointer_fields"
+// 16: "pageable_args", "pointer_fields", "null_args"
 constexpr int SummaryVersion = 16;
 
 json functionJson(const FunctionFacts &Fn) {
@@ -73,6 +73,7 @@ json fileJson(const FileSummary &S) {
             {"uses_device", S.UsesDevice},
             {"device_args", S.DeviceArgs},
             {"host_args", S.HostArgs},
+            {"null_args", S.NullArgs},
             {"undefined", S.Undefined},
             {"written_fields", S.WrittenFields},
             {"pageable_args", S.PageableArgs},
@@ -150,6 +151,7 @@ FileSummary parseFile(const std::string &File, const json &J) {
   S.UsesDevice = J.at("uses_device").get<bool>();
   S.DeviceArgs = J.at("device_args").get<std::map<std::string, std::map<unsigned, std::string>>>();
   S.HostArgs = J.at("host_args").get<std::map<std::string, std::map<unsigned, bool>>>();
+  S.NullArgs = J.at("null_args").get<std::map<std::string, std::map<unsigned, bool>>>();
   S.Undefined = J.at("undefined").get<std::set<std::string>>();
   S.WrittenFields = J.at("written_fields").get<std::set<std::string>>();
   S.PageableArgs = J.at("pageable_args").get<std::map<std::string, std::map<unsigned, std::string>>>();

@@ -623,6 +623,46 @@ void copy_in(float *dst, const float *src, size_t n, cudaStream_t s) {
       << "nobody calls copy_in";
 }
 
+TEST(AnalysisSummaries, ABranchOnAParameterEveryFilePassesNullNeverRuns) {
+  const std::string Decl = R"cc(
+float loss(const float *logits, int n, const float *mask = nullptr);
+)cc";
+  auto Caller = [&](const std::string &Body, const std::string &File) {
+    Snippet S(Decl + "float step(const float *x, const float *m) { " + Body + " }");
+    EXPECT_TRUE(S.ok());
+    return S.ok() ? summarize(S.analysis(), File) : FileSummary();
+  };
+  FileSummary Train = Caller("return loss(x, 4) + loss(x, 4, nullptr);", "train.cc");
+  ASSERT_TRUE(Train.NullArgs.size() == 1 && Train.NullArgs.begin()->second.count(2));
+  EXPECT_TRUE(Train.NullArgs.begin()->second.at(2));
+  EXPECT_FALSE(Train.NullArgs.begin()->second.at(0));
+  FileSummary Eval = Caller("return loss(x, 4, m);", "eval.cc");
+  const std::string Defines = Decl + R"cc(
+float loss(const float *logits, int n, const float *mask) {
+  float valid = n;
+  if (mask != nullptr)
+    valid = mask[0];
+  return logits[0] / valid;
+}
+)cc";
+  for (bool WithEval : {false, true}) {
+    ProjectSummaries P;
+    P.add(Train);
+    if (WithEval)
+      P.add(Eval);
+    P.resolve();
+    ScopedSummaries Scope(std::make_shared<ProjectSummaries>(P));
+    Snippet Loss(Defines);
+    ASSERT_TRUE(Loss.ok());
+    const auto *Read = Loss.nth<clang::ArraySubscriptExpr>(clang::ast_matchers::arraySubscriptExpr(
+        clang::ast_matchers::hasBase(clang::ast_matchers::hasDescendant(
+            clang::ast_matchers::declRefExpr(clang::ast_matchers::to(clang::ast_matchers::parmVarDecl(
+                clang::ast_matchers::hasName("mask"))))))));
+    ASSERT_TRUE(Read);
+    EXPECT_EQ(Loss.analysis().neverRuns(Read), !WithEval) << (WithEval ? "eval.cc passes a mask" : "no call passes one");
+  }
+}
+
 TEST(AnalysisSummaries, AHelpersAllocationChurnsWhereAnotherFileReleasesItEveryStep) {
   // lib.cc: a helper that returns device memory it allocates, and one that releases it.
   const char *LibCode = R"cc(
