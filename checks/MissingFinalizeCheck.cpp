@@ -43,11 +43,15 @@ static bool storesOutside(const Expr *LHS) {
 
 /// Whether the handle leaves \p Region's function: returned, stored into a
 /// member or through an out-parameter (storesOutside) or pushed into a
-/// container, itself or through a local variable it was copied into
-/// (`temp = p; ... a->out = temp;`).
+/// container, itself, through a local variable it was copied into
+/// (`temp = p; ... a->out = temp;`) or, for an element, with its array.
 static bool escapes(const Stmt *Region, const HandleRef &Handle) {
   llvm::SmallVector<HandleRef, 4> Names{Handle};
-  auto Named = [&](const Expr *E) { return llvm::is_contained(Names, handleRefOf(E)); };
+  // The elements of a local array or vector leave with the whole container (`return bufs;`).
+  auto Named = [&](const Expr *E) {
+    return llvm::is_contained(Names, handleRefOf(E)) ||
+           (Handle.element() && E && namedVar(stripWrappers(E)) == Handle.D);
+  };
   auto AddCopy = [&](const VarDecl *To) {
     HandleRef Copy;
     Copy.D = To;

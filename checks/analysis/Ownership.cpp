@@ -25,14 +25,12 @@ HandleRef handleRefOf(const Expr *E) {
   E = stripWrappers(E)->IgnoreParenCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
     E = U->getSubExpr()->IgnoreParenCasts();
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-    const VarDecl *Array = namedVar(AS->getBase());
-    if (!Array || !Array->getType()->isConstantArrayType())
-      return R;
+  // An element of a local array or of a local std::vector / std::array of handles.
+  auto Element = [&](const VarDecl *Array, const Expr *Idx) {
     Expr::EvalResult V;
-    if (AS->getIdx()->EvaluateAsInt(V, Array->getASTContext()))
+    if (Idx->EvaluateAsInt(V, Array->getASTContext()))
       R.Index = V.Val.getInt().getExtValue();
-    else if (const VarDecl *I = namedVar(AS->getIdx()); I && I->getType().isConstQualified())
+    else if (const VarDecl *I = namedVar(Idx); I && I->getType().isConstQualified())
       R.IndexVar = I; // the same element only while the index cannot change
     else if (I)
       R.EachElement = true; // a loop's counter: the elements a loop walks, matched by any walk of them
@@ -40,7 +38,18 @@ HandleRef handleRefOf(const Expr *E) {
       return R;
     R.D = Array;
     return R;
+  };
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    const VarDecl *Array = namedVar(AS->getBase());
+    return Array && Array->getType()->isConstantArrayType() ? Element(Array, AS->getIdx()) : R;
   }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript)
+    if (const VarDecl *Array = namedVar(OC->getArg(0)); Array && Array->isLocalVarDecl()) {
+      const auto *RD = Array->getType()->getAsCXXRecordDecl();
+      if (RD && RD->isInStdNamespace() && RD->getIdentifier() && llvm::is_contained({"vector", "array"}, RD->getName()))
+        return Element(Array, OC->getArg(1));
+      return R;
+    }
   // An element of a container field at a constant index (`&buffers_[1]`, TensorRT's bindings).
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript) {
     const auto *ME = dyn_cast<MemberExpr>(OC->getArg(0)->IgnoreParenImpCasts());
