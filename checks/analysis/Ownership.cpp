@@ -591,6 +591,21 @@ const FieldDecl *assignedField(const Stmt *S, const HandleRef &Handle) {
       return F;
   return nullptr;
 }
+
+/// The field of a variable's object that \p S stores \p Handle into (`out.data = buf`), as a HandleRef.
+HandleRef assignedHolderField(const Stmt *S, const HandleRef &Handle) {
+  if (!S)
+    return HandleRef();
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign) {
+    HandleRef To = handleRefOf(BO->getLHS());
+    if (To.Field && !To.Member && !To.element() && handleRefOf(BO->getRHS()) == Handle)
+      return To;
+  }
+  for (const Stmt *C : S->children())
+    if (HandleRef To = assignedHolderField(C, Handle))
+      return To;
+  return HandleRef();
+}
 } // namespace
 
 const FieldDecl *overwrittenMember(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A) {
@@ -706,12 +721,18 @@ bool freshObjectAt(const Expr *Site, unsigned Index, ModelAnalysis &A) {
 
 const FieldDecl *overwrittenField(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A) {
   const FunctionDecl *FD = A.owner(Call);
-  const auto *P = dyn_cast_or_null<ParmVarDecl>(Handle.D);
-  const FieldDecl *F = Handle.Field;
-  if (!FD || !FD->getBody() || isa<CXXConstructorDecl, CXXDestructorDecl>(FD) || !P || !F || Handle.element() ||
-      !F->getType()->isPointerType() || !(P->getType()->isPointerType() || P->getType()->isReferenceType()))
+  if (!FD || !FD->getBody() || isa<CXXConstructorDecl, CXXDestructorDecl>(FD) || Handle.element())
     return nullptr;
   const Stmt *Body = FD->getBody();
+  // Into the field itself, or into a local then stored there (`buf = malloc(n); ... out.data = buf;`).
+  HandleRef Into = Handle;
+  if (Handle.isLocal() && !findReleaseOf(Body, Handle, A))
+    Into = assignedHolderField(Body, Handle);
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(Into.D);
+  const FieldDecl *F = Into.Field;
+  if (!P || !F || !F->getType()->isPointerType() ||
+      !(P->getType()->isPointerType() || P->getType()->isReferenceType()))
+    return nullptr;
   if (!onEveryCall(Call, Body, A) || testedIn(Body, F) || releasesField(Body, F, A) ||
       mayReleaseThrough(Body, P, F, A) || !releasedOnlyAtEnd(F, A) ||
       llvm::any_of(A.callSites(FD),
