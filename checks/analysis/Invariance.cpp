@@ -792,7 +792,33 @@ std::vector<const Stmt *> loopsUpTo(const Stmt *S, const Stmt *Loop, const Model
   return Loops;
 }
 
-bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAnalysis &A) {
+bool argumentSameEveryStep(const CallExpr *Call, unsigned I, const HotContext &H, ModelAnalysis &A, unsigned Depth) {
+  if (!Call || isa<CXXOperatorCallExpr>(Call) || I >= Call->getNumArgs())
+    return false;
+  const FunctionDecl *Owner = A.owner(Call);
+  if (H.Loop && H.CallChain.empty() && Owner == A.owner(H.Loop))
+    return argumentInvariantIn(Call, I, H.Loop, A);
+  if (!Owner || !Owner->getBody() || Depth == 0)
+    return false;
+  // Below the loop: a parameter of the caller (`scale`), or a field of what
+  // one points to that nothing changes after construction (`&net->learning_rate`),
+  // when every per-step call of the caller passes the same.
+  const Expr *E = stripWrappers(Call->getArg(I))->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  while (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!F || changedOutsideConstructors(F, A))
+      return false;
+    E = ME->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  return P && P->getDeclContext() == Owner && !isChangedIn(P, Owner->getBody(), Call) &&
+         parameterInvariant(P, H, A, Depth - 1);
+}
+
+bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAnalysis &A, unsigned Depth) {
   const auto *FD = dyn_cast<FunctionDecl>(Param->getDeclContext());
   if (!FD || !(Hot.External || !Hot.CallChain.empty()))
     return false;
@@ -803,9 +829,7 @@ bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAn
     std::optional<HotContext> H = A.perStep(Site);
     if (!H)
       continue;
-    const auto *Call = dyn_cast<CallExpr>(Site);
-    if (!Call || !H->Loop || !H->CallChain.empty() || A.owner(Call) != A.owner(H->Loop) ||
-        !argumentInvariantIn(Call, Index, H->Loop, A))
+    if (!argumentSameEveryStep(dyn_cast<CallExpr>(Site), Index, *H, A, Depth))
       return false;
     Any = true;
   }

@@ -121,9 +121,18 @@ std::vector<const Stmt *> loopsUpTo(const Stmt *S, const Stmt *Loop, const Model
 /// every iteration: one declared before the loop that the loop never changes.
 bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, const ModelAnalysis &A);
 
+/// Whether argument \p I of \p Call, made on every step as \p H says, is the
+/// same on every step: in the loop itself, an invariant variable
+/// (argumentInvariantIn); below it, through up to \p Depth calls, a parameter
+/// of the calling function or a field of what one points to that nothing
+/// changes after construction (`&net->learning_rate`), when every per-step
+/// call of that function passes the same (parameterInvariant).
+bool argumentSameEveryStep(const CallExpr *Call, unsigned I, const HotContext &H, ModelAnalysis &A,
+                           unsigned Depth = 3);
+
 /// Whether every per-step call of \p Hot's function (in this file and, from
-/// the project's summaries, in the others) is made directly in its hot loop
-/// and passes such an invariant variable for \p Param.
-bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAnalysis &A);
+/// the project's summaries, in the others) passes the same value for
+/// \p Param on every step (argumentSameEveryStep).
+bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAnalysis &A, unsigned Depth = 3);
 
 } // namespace clang::tidy::mlperf

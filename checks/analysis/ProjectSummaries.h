@@ -54,8 +54,9 @@ struct HotCallSite {
   unsigned LoopLine = 0, LoopColumn = 0;
   std::string Caller; // the calling function's name
   bool Training = false;
-  /// Arguments that name the same variable on every iteration of the loop
-  /// (declared before it, never changed in it); only for calls made in the loop itself.
+  /// Arguments that are the same on every step (Invariance.h's
+  /// argumentSameEveryStep): a variable declared before the loop and never
+  /// changed in it, or below the loop a parameter passed on unchanged.
   std::vector<unsigned> InvariantArgs;
   /// What the caller does with the value the call returns (Purpose.h's
   /// purposeName: "accumulate", "log", ...); empty when unknown. A value

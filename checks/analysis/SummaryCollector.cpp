@@ -236,12 +236,10 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     HotCallSite Site = hotSite(Call, Caller, *H, SM);
     if (!Callee->getReturnType()->isVoidType())
       Site.ResultUse = purposeName(purposeThroughCalls(Call, A, *H)).str();
-    if (H->Loop) {
-      if (const auto *CE = dyn_cast<CallExpr>(Call); CE && H->CallChain.empty())
-        for (unsigned I = 0; I < CE->getNumArgs(); ++I)
-          if (argumentInvariantIn(CE, I, H->Loop, A))
-            Site.InvariantArgs.push_back(I);
-    }
+    if (const auto *CE = dyn_cast<CallExpr>(Call))
+      for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+        if (argumentSameEveryStep(CE, I, *H, A))
+          Site.InvariantArgs.push_back(I);
     if (const auto *CE = dyn_cast<CallExpr>(Call))
       for (unsigned I = 0; I < CE->getNumArgs(); ++I)
         if (const CallExpr *Up = copiedBackAfter(CE, I, A)) {
