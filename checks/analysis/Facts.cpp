@@ -441,7 +441,33 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
 }
 } // namespace
 
+/// The number of times `for (int i = A; i < B; ++i)` runs its body, when A
+/// and B are constants and the body does not change i.
+static std::optional<int64_t> constantTrips(const ForStmt *For) {
+  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+  const auto *I = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl()) : nullptr;
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
+  const auto *Inc = dyn_cast_or_null<UnaryOperator>(For->getInc());
+  if (!I || !I->getInit() || !I->getType()->isIntegerType() || !Cond || !Inc || !Inc->isIncrementOp() ||
+      namedVar(Inc->getSubExpr()) != I || namedVar(Cond->getLHS()) != I || isWrittenIn(I, For->getBody()))
+    return std::nullopt;
+  Expr::EvalResult From, To;
+  ASTContext &Ctx = I->getASTContext();
+  if (!I->getInit()->EvaluateAsInt(From, Ctx) || !Cond->getRHS()->EvaluateAsInt(To, Ctx))
+    return std::nullopt;
+  int64_t Lo = From.Val.getInt().getExtValue(), Hi = To.Val.getInt().getExtValue();
+  if (Cond->getOpcode() == BO_LT || Cond->getOpcode() == BO_NE)
+    return std::max<int64_t>(0, Hi - Lo);
+  if (Cond->getOpcode() == BO_LE)
+    return std::max<int64_t>(0, Hi - Lo + 1);
+  return std::nullopt;
+}
+
 bool runsOnce(const Stmt *Loop) {
+  // `for (int i = 0; i < 1; i++)`: a loop in form only.
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    if (std::optional<int64_t> Trips = constantTrips(For); Trips && *Trips <= 1)
+      return true;
   const Stmt *Body = loopBody(Loop);
   if (!Body)
     return false;

@@ -324,6 +324,13 @@ std::vector<const Expr *> ModelAnalysis::callSites(const FunctionDecl *FD) const
   return Sites;
 }
 
+/// A function exported for code outside the C++ program to call: C linkage
+/// (JNI, a WebAssembly or ctypes binding's `extern "C"` entry points) or
+/// marked used (`EMSCRIPTEN_KEEPALIVE`, `__attribute__((used))`).
+static bool exported(const FunctionDecl *FD) {
+  return !FD->isMain() && FD->isExternallyVisible() && (FD->isExternC() || FD->hasAttr<UsedAttr>());
+}
+
 ModelAnalysis::WhoCalls ModelAnalysis::callersOf(const FunctionDecl *FD) const {
   WhoCalls C;
   FD = FD->getDefinition() ? FD->getDefinition() : FD;
@@ -337,7 +344,7 @@ ModelAnalysis::WhoCalls ModelAnalysis::callersOf(const FunctionDecl *FD) const {
       C.Unseen = true;
     else if (Project->calledFrom(usrOf(FD), mainFileName()))
       C.Elsewhere = true;
-    else if (C.Here.empty() && !Project->hasMain())
+    else if (C.Here.empty() && (!Project->hasMain() || exported(FD)))
       C.Unseen = true;
   }
   return C;
@@ -597,8 +604,20 @@ static bool within(const ModelAnalysis &A, const Stmt *S, const Stmt *Loop) {
 }
 
 bool ModelAnalysis::stepsDirectly(const FunctionDecl *FD) {
-  return memoized(StepsDirectlyMemo, FD,
-                  [&] { return anyCall(FD, [&](const CallSite &C) { return !innermostLoop(C.E) && callIsStep(C); }); });
+  return memoized(StepsDirectlyMemo, FD, [&] {
+    return anyCall(FD, [&](const CallSite &C) { return !innermostLoop(C.E) && callIsStep(C) && !warmsUp(C, FD); });
+  });
+}
+
+bool ModelAnalysis::warmsUp(const CallSite &C, const FunctionDecl *FD) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Text = sourceText(C.E->getSourceRange(), Ctx);
+  if (Text.empty() || C.E->getBeginLoc().isMacroID())
+    return false;
+  return anyCall(FD, [&](const CallSite &Again) {
+    return Again.E != C.E && innermostLoop(Again.E) && SM.isBeforeInTranslationUnit(C.E->getEndLoc(), Again.E->getBeginLoc()) &&
+           sourceText(Again.E->getSourceRange(), Ctx) == Text;
+  });
 }
 
 bool ModelAnalysis::reachesStep(const FunctionDecl *FD) {
@@ -1062,10 +1081,12 @@ std::optional<HotContext> ModelAnalysis::requestFunction(const FunctionDecl *FD,
   // Called from nowhere in the project: from outside it (a binding, a
   // server's handler registered by address), once per request. In a program
   // (a file of the project defines main) an uncalled function that nothing
-  // references never runs, nor does an uncalled one with internal linkage.
+  // references never runs, nor does an uncalled one with internal linkage,
+  // unless it is exported to a host language (a WebAssembly module's
+  // `extern "C"` actions, a JNI method).
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
   bool Program = mainOf() || (Project && Project->hasMain());
-  if (!Sites.empty() || (MD && MD->getParent()->isLambda()) || (!FD->isReferenced() && Program) ||
+  if (!Sites.empty() || (MD && MD->getParent()->isLambda()) || (!FD->isReferenced() && Program && !exported(FD)) ||
       !FD->isExternallyVisible() || (Project && Project->calledFrom(usrOf(FD), mainFileName())))
     return std::nullopt;
   HotContext H;

@@ -180,7 +180,8 @@ public:
 
   /// Functions whose every call is a model step by construction (forward).
   bool isHotRoot(const FunctionDecl *FD) const;
-  /// A model step on every call of \p FD, outside any loop of its own; anywhere in it.
+  /// A model step on every call of \p FD, outside any loop of its own (a
+  /// warm-up, see warmsUp, does not count); anywhere in it.
   bool stepsDirectly(const FunctionDecl *FD);
   bool reachesStep(const FunctionDecl *FD);
 
@@ -212,6 +213,10 @@ private:
     /// reach it in this translation unit.
     llvm::SmallVector<const FunctionDecl *, 1> Targets;
   };
+  /// Whether \p C, outside the loops of \p FD, is made again word for word in
+  /// a loop after it (`mlp.forward(x, y)` once, then timed 100 times): a
+  /// warm-up of that loop, so a call of \p FD runs many steps, not one.
+  bool warmsUp(const CallSite &C, const FunctionDecl *FD);
   struct FunctionInfo {
     const FunctionDecl *FD;
     const Stmt *Body;

@@ -312,10 +312,11 @@ std::optional<Churn> churnAt(const CallExpr *Call, const Acquisition &Acq, Model
   const FunctionDecl *Owner = A.owner(Call);
   if (!Hot || !Owner)
     return std::nullopt;
-  // An entry point called from outside the project (no loop of the project
-  // calls it): an allocation made before its own loop that runs the model is
-  // the hoisted form, the function serves many steps.
-  if (Hot->Request && !Hot->Loop && hasOwnModelLoop(Owner, A))
+  // A function that serves many steps per call — an entry point called from
+  // outside the project, or one a loop calls once per request (a benchmark
+  // per model, a generation per prompt): an allocation made before its own
+  // loop that runs the model is the hoisted form.
+  if (Hot->Request && (!Hot->Loop || !isInside(Call, Hot->Loop, A)) && hasOwnModelLoop(Owner, A))
     return std::nullopt;
   // In a function the step loop calls, an iteration is one call of it.
   const Stmt *Loop = Hot->Loop && isInside(Call, Hot->Loop, A) ? Hot->Loop : nullptr;
