@@ -62,9 +62,10 @@ void MaterializeInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   // the program's output; one that keeps each batch's loss only to average it is not.
   // A wait for a result's shape brings nothing to the host: no output needs it.
   const RoleMatch R = *A.role(Call);
-  bool Needed = !R.waitsOnly() && !Back && (Why == Purpose::Return || Why == Purpose::Other ||
-                          (Why == Purpose::Store && storedFor(Call, A) == Purpose::Store) ||
-                          (Why == Purpose::Log && printsPrediction(Call, Object, A)));
+  bool Needed = !R.waitsOnly() && !Back &&
+                (Why == Purpose::Return || Why == Purpose::Other ||
+                 (Why == Purpose::Store && storedFor(Call, A) == Purpose::Store) ||
+                 (Why == Purpose::Log && printsPrediction(Call, Object, A)));
   const SourceManager &SM = *Result.SourceManager;
   if (IgnoreInferenceOutputs && !Hot->Training && Needed)
     return;

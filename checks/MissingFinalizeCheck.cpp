@@ -140,8 +140,8 @@ void MissingFinalizeCheck::reportOverwrite(const CallExpr *Call, const Acquisiti
                   "object is freed}4, or acquire it once %select{when the object is built|before the first call}6 "
                   "and reuse it");
     addCallee(D, Call);
-    D << Kept << (Iteration ? 3u : Hot ? unsigned(Hot->Request) : 2u) << Acq.Entry->Pair << Never << A.owner(Call)
-      << isa<VarDecl>(Kept);
+    const unsigned When = Iteration ? 3u : Hot ? unsigned(Hot->Request) : 2u;
+    D << Kept << When << Acq.Entry->Pair << Never << A.owner(Call) << isa<VarDecl>(Kept);
   }
   if (Hot)
     explainHot(*Hot, SM);

@@ -54,7 +54,8 @@ public:
       const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
       // A container that is a private field of the object: pageable unless its class pins it.
       if (const FieldDecl *F = MC ? ownField(MC->getImplicitObjectArgument()) : nullptr)
-        return F->getAccess() == AS_private && !pinnedField(F) ? std::optional<PageableOrigin>(PageableOrigin{E}) : std::nullopt;
+        return F->getAccess() == AS_private && !pinnedField(F) ? std::optional<PageableOrigin>(PageableOrigin{E})
+                                                               : std::nullopt;
       const VarDecl *Owner = MC ? namedVarOrElementOf(MC->getImplicitObjectArgument()) : nullptr;
       if (MC && (!Owner || !(Owner->isLocalVarDecl() || isa<ParmVarDecl>(Owner))))
         return std::nullopt; // a global's or another object's storage: it may be registered anywhere
@@ -83,7 +84,8 @@ public:
       return std::nullopt;
     E = stripWrappers(E);
     if (const auto *ME = dyn_cast<MemberExpr>(E))
-      return P.findType(ME->getBase()->getType(), Role::HostData) ? std::optional<PageableOrigin>(PageableOrigin{E}) : std::nullopt;
+      return P.findType(ME->getBase()->getType(), Role::HostData) ? std::optional<PageableOrigin>(PageableOrigin{E})
+                                                                  : std::nullopt;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       if (!VD || pinned(VD))
@@ -97,8 +99,9 @@ public:
     if (M && (M->copiesToHost() || M->R == Role::Factory))
       return M->copiesToHost() || hostFactory(CE) ? std::optional<PageableOrigin>(PageableOrigin{E}) : std::nullopt;
     if (M && M->R == Role::HostWrap)
-      return CE->getNumArgs() > 0 && pointer(CE->getArg(0), Depth - 1) ? std::optional<PageableOrigin>(PageableOrigin{E})
-                                                                       : std::nullopt;
+      return CE->getNumArgs() > 0 && pointer(CE->getArg(0), Depth - 1)
+                 ? std::optional<PageableOrigin>(PageableOrigin{E})
+                 : std::nullopt;
     if (M)
       return std::nullopt; // a copy to a device, a model's output, ...
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
@@ -129,8 +132,8 @@ private:
     if (std::optional<llvm::SmallVector<const Expr *, 4>> Values = storedValues(F, A))
       return allOf(*Values, Depth, [&](const Expr *V, unsigned D) { return pointer(V, D); });
     // Stored by methods other files define (a base class's constructor): what the project stores.
-    std::optional<std::string> There = A.project() ? A.project()->pageableField(usrOf(F), A.mainFileName())
-                                                   : std::nullopt;
+    std::optional<std::string> There =
+        A.project() ? A.project()->pageableField(usrOf(F), A.mainFileName()) : std::nullopt;
     return There ? std::optional<PageableOrigin>(PageableOrigin{E, nullptr, *There}) : std::nullopt;
   }
 
@@ -174,7 +177,8 @@ private:
 
   /// The first origin of \p Values when each one is pageable memory or a null
   /// pointer and at least one is memory; none otherwise.
-  template <class Trace> std::optional<PageableOrigin> allOf(llvm::ArrayRef<const Expr *> Values, unsigned Depth, Trace T) {
+  template <class Trace>
+  std::optional<PageableOrigin> allOf(llvm::ArrayRef<const Expr *> Values, unsigned Depth, Trace T) {
     std::optional<PageableOrigin> First;
     for (const Expr *V : Values) {
       if (V && V->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
@@ -360,7 +364,7 @@ void pointerFieldStores(const FunctionDecl *FD, ModelAnalysis &A,
     if (Cast && Cast->getCastKind() == CK_LValueToRValue)
       return; // read
     if (const auto *Base = dyn_cast_or_null<MemberExpr>(Parent); Base && Base->getBase()->IgnoreParens() == ME)
-      return; // `buf->x`
+      return;     // `buf->x`
     Store(F, ""); // its address, a reference to it, `++buf`, `buf += n`
   };
   Walk(FD->getBody());

@@ -127,8 +127,7 @@ bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, con
 /// of the calling function or a field of what one points to that nothing
 /// changes after construction (`&net->learning_rate`), when every per-step
 /// call of that function passes the same (parameterInvariant).
-bool argumentSameEveryStep(const CallExpr *Call, unsigned I, const HotContext &H, ModelAnalysis &A,
-                           unsigned Depth = 3);
+bool argumentSameEveryStep(const CallExpr *Call, unsigned I, const HotContext &H, ModelAnalysis &A, unsigned Depth = 3);
 
 /// Whether every per-step call of \p Hot's function (in this file and, from
 /// the project's summaries, in the others) passes the same value for

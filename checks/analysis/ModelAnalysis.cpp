@@ -615,7 +615,8 @@ bool ModelAnalysis::warmsUp(const CallSite &C, const FunctionDecl *FD) {
   if (Text.empty() || C.E->getBeginLoc().isMacroID())
     return false;
   return anyCall(FD, [&](const CallSite &Again) {
-    return Again.E != C.E && innermostLoop(Again.E) && SM.isBeforeInTranslationUnit(C.E->getEndLoc(), Again.E->getBeginLoc()) &&
+    return Again.E != C.E && innermostLoop(Again.E) &&
+           SM.isBeforeInTranslationUnit(C.E->getEndLoc(), Again.E->getBeginLoc()) &&
            sourceText(Again.E->getSourceRange(), Ctx) == Text;
   });
 }
@@ -923,7 +924,8 @@ bool ModelAnalysis::alwaysNull(const ParmVarDecl *PV) const {
     return false;
   WhoCalls W = callersOf(FD);
   unsigned Index = PV->getFunctionScopeIndex();
-  if (W.Unseen || W.never() || (W.Elsewhere && !(project() && project()->nullArgument(usrOf(FD), mainFileName(), Index))))
+  if (W.Unseen || W.never() ||
+      (W.Elsewhere && !(project() && project()->nullArgument(usrOf(FD), mainFileName(), Index))))
     return false;
   return llvm::all_of(W.Here, [&](const Expr *Site) {
     const Expr *Arg = argumentFor(Site, Index);

@@ -731,8 +731,7 @@ const FieldDecl *overwrittenField(const CallExpr *Call, const HandleRef &Handle,
     Into = assignedHolderField(Body, Handle);
   const auto *P = dyn_cast_or_null<ParmVarDecl>(Into.D);
   const FieldDecl *F = Into.Field;
-  if (!P || !F || !F->getType()->isPointerType() ||
-      !(P->getType()->isPointerType() || P->getType()->isReferenceType()))
+  if (!P || !F || !F->getType()->isPointerType() || !(P->getType()->isPointerType() || P->getType()->isReferenceType()))
     return nullptr;
   if (!onEveryCall(Call, Body, A) || testedIn(Body, F) || releasesField(Body, F, A) ||
       mayReleaseThrough(Body, P, F, A) || !releasedOnlyAtEnd(F, A) ||

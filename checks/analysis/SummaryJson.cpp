@@ -2,8 +2,8 @@
 // {"version": N, "files": {FILE: {"mtime", "size", "functions": {USR: ...},
 // "hot_calls": {USR: [...]}, "churn_calls": {USR: [...]}, "loop_calls": {USR: [...]}, "passed": {USR: [...]},
 // "param_calls": {"USR#index": [...]}, "uses", "grad_off_calls", "uses_device",
-// "device_args": {USR: [[PARAM, KIND], ...]}, "host_args": {USR: [[PARAM, BOOL], ...]}, "null_args" (the same), "undefined": [USR, ...],
-// "written_fields": [USR, ...], "pageable_args": {USR: [[PARAM, ORIGIN], ...]},
+// "device_args": {USR: [[PARAM, KIND], ...]}, "host_args": {USR: [[PARAM, BOOL], ...]}, "null_args" (the same),
+// "undefined": [USR, ...], "written_fields": [USR, ...], "pageable_args": {USR: [[PARAM, ORIGIN], ...]},
 // "pointer_fields": {USR: ORIGIN}}}}.
 #include "ProjectSummaries.h"
 

@@ -567,8 +567,8 @@ void Model::init(size_t n) {
 )cc");
   ASSERT_TRUE(Base.ok());
   FileSummary B = summarize(Base.analysis(), "base.cc");
-  const std::string HostOut = usrOf(Base.nth<clang::FieldDecl>(clang::ast_matchers::fieldDecl(
-                                  clang::ast_matchers::hasName("host_out"))));
+  const std::string HostOut =
+      usrOf(Base.nth<clang::FieldDecl>(clang::ast_matchers::fieldDecl(clang::ast_matchers::hasName("host_out"))));
   ASSERT_TRUE(B.PointerFields.count(HostOut));
   EXPECT_EQ(B.PointerFields.at(HostOut), "input.cc:16");
   for (const auto &[Usr, Origin] : B.PointerFields)
@@ -615,8 +615,8 @@ void copy_in(float *dst, const float *src, size_t n, cudaStream_t s) {
 }
 )cc");
   ASSERT_TRUE(Kernels.ok());
-  std::optional<PageableOrigin> O = pageablePointer(Kernels.call("copy_out", "cudaMemcpyAsync")->getArg(0),
-                                                    Kernels.analysis());
+  std::optional<PageableOrigin> O =
+      pageablePointer(Kernels.call("copy_out", "cudaMemcpyAsync")->getArg(0), Kernels.analysis());
   ASSERT_TRUE(O);
   EXPECT_EQ(O->Elsewhere, "input.cc:16, passed at input.cc:18");
   EXPECT_FALSE(pageablePointer(Kernels.call("copy_in", "cudaMemcpyAsync")->getArg(1), Kernels.analysis()))
@@ -655,11 +655,11 @@ float loss(const float *logits, int n, const float *mask) {
     Snippet Loss(Defines);
     ASSERT_TRUE(Loss.ok());
     const auto *Read = Loss.nth<clang::ArraySubscriptExpr>(clang::ast_matchers::arraySubscriptExpr(
-        clang::ast_matchers::hasBase(clang::ast_matchers::hasDescendant(
-            clang::ast_matchers::declRefExpr(clang::ast_matchers::to(clang::ast_matchers::parmVarDecl(
-                clang::ast_matchers::hasName("mask"))))))));
+        clang::ast_matchers::hasBase(clang::ast_matchers::hasDescendant(clang::ast_matchers::declRefExpr(
+            clang::ast_matchers::to(clang::ast_matchers::parmVarDecl(clang::ast_matchers::hasName("mask"))))))));
     ASSERT_TRUE(Read);
-    EXPECT_EQ(Loss.analysis().neverRuns(Read), !WithEval) << (WithEval ? "eval.cc passes a mask" : "no call passes one");
+    EXPECT_EQ(Loss.analysis().neverRuns(Read), !WithEval)
+        << (WithEval ? "eval.cc passes a mask" : "no call passes one");
   }
 }
 
