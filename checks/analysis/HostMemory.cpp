@@ -7,11 +7,26 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include "llvm/Support/Path.h"
 
 namespace clang::tidy::mlperf {
 
 namespace {
+/// What a page-locking call (`cudaHostRegister(buf_, ...)`, `cudaMallocHost(&buf_,
+/// ...)`, `cudaHostRegister(v_.data(), ...)`) pins: its handle argument, without
+/// the address taken or the container's data() call; null for any other call.
+const Expr *pinnedHandle(const Stmt *S, const ApiProfiles &P) {
+  const auto *CE = dyn_cast<CallExpr>(S);
+  const ProfileEntry *E = CE ? P.find(CE, Role::Pinned) : nullptr;
+  if (!E || !E->HandleArg || *E->HandleArg >= CE->getNumArgs())
+    return nullptr;
+  const Expr *H = CE->getArg(*E->HandleArg)->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(H); U && U->getOpcode() == UO_AddrOf)
+    H = U->getSubExpr();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(H->IgnoreParenCasts()))
+    H = MC->getImplicitObjectArgument();
+  return H;
+}
+
 /// Follows a pointer or a tensor back to pageable host memory: through local
 /// variables, casts, pointer arithmetic, either value of a conditional, the
 /// fields and container fields of the object, tensor methods and, for
@@ -144,16 +159,8 @@ private:
     if (!RD)
       return true;
     auto Pins = [&](const Stmt *S) {
-      const auto *CE = dyn_cast<CallExpr>(S);
-      const ProfileEntry *E = CE ? P.find(CE, Role::Pinned) : nullptr;
-      if (!E || !E->HandleArg || *E->HandleArg >= CE->getNumArgs())
-        return false;
-      const Expr *H = CE->getArg(*E->HandleArg)->IgnoreParenCasts();
-      if (const auto *U = dyn_cast<UnaryOperator>(H); U && U->getOpcode() == UO_AddrOf)
-        H = U->getSubExpr();
-      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(H->IgnoreParenCasts()))
-        H = MC->getImplicitObjectArgument();
-      return ownField(H) == F;
+      const Expr *H = pinnedHandle(S, P);
+      return H && ownField(H) == F;
     };
     return llvm::any_of(RD->methods(), [&](const CXXMethodDecl *M) {
       const FunctionDecl *Def = M->getDefinition();
@@ -307,8 +314,7 @@ private:
 std::string pageableOriginText(const PageableOrigin &O, const SourceManager &SM) {
   if (!O.Elsewhere.empty())
     return O.Elsewhere;
-  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(O.Where->getBeginLoc()));
-  return P.isValid() ? (llvm::sys::path::filename(P.getFilename()) + ":" + llvm::Twine(P.getLine())).str() : "";
+  return fileLine(O.Where->getBeginLoc(), SM);
 }
 
 std::optional<PageableOrigin> pageablePointer(const Expr *E, ModelAnalysis &A) {
@@ -344,14 +350,8 @@ void pointerFieldStores(const FunctionDecl *FD, ModelAnalysis &A,
     for (const Stmt *C : S->children())
       Walk(C);
     // Registered with the driver: page-locked from then on.
-    if (const auto *CE = dyn_cast<CallExpr>(S))
-      if (const ProfileEntry *E = P.find(CE, Role::Pinned); E && E->HandleArg && *E->HandleArg < CE->getNumArgs()) {
-        const Expr *H = CE->getArg(*E->HandleArg)->IgnoreParenCasts();
-        if (const auto *U = dyn_cast<UnaryOperator>(H); U && U->getOpcode() == UO_AddrOf)
-          H = U->getSubExpr();
-        if (const FieldDecl *F = PointerField(H))
-          Store(F, "");
-      }
+    if (const FieldDecl *F = PointerField(pinnedHandle(S, P)))
+      Store(F, "");
     const auto *ME = dyn_cast<MemberExpr>(S);
     const FieldDecl *F = ME ? PointerField(ME) : nullptr;
     if (!F)

@@ -502,21 +502,22 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
         if (File != S.File)
           for (const auto &[I, Kind] : Files.at(File).DeviceArgs.at(Usr))
             OS << "device-arg\x1f" << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Kind << '\n';
-  // The host tensors and null pointers other files pass to them.
+  // The host tensors, null pointers and pageable memory other files pass to them.
   for (const auto &[Usr, Fn] : S.Functions)
     if (auto Callers = viewOf(S.File).Callers.find(Usr); Callers != viewOf(S.File).Callers.end())
-      for (const std::string &File : Callers->second)
-        for (auto [Name, Field] : {std::pair{"host-arg", &FileSummary::HostArgs}, {"null-arg", &FileSummary::NullArgs}})
-          if (auto It = (Files.at(File).*Field).find(Usr); File != S.File && It != (Files.at(File).*Field).end())
-            for (const auto &[I, Yes] : It->second)
-              OS << Name << '\x1f' << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Yes << '\n';
-  // The pageable memory other files pass to them.
-  for (const auto &[Usr, Fn] : S.Functions)
-    if (auto Callers = viewOf(S.File).Callers.find(Usr); Callers != viewOf(S.File).Callers.end())
-      for (const std::string &File : Callers->second)
-        if (auto It = Files.at(File).PageableArgs.find(Usr); File != S.File && It != Files.at(File).PageableArgs.end())
-          for (const auto &[I, Origin] : It->second)
-            OS << "pageable-arg\x1f" << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Origin << '\n';
+      for (const std::string &File : Callers->second) {
+        if (File == S.File)
+          continue;
+        auto Passed = [&, &Usr = Usr](const char *Name, const auto &Args) {
+          if (auto It = Args.find(Usr); It != Args.end())
+            for (const auto &[I, Value] : It->second)
+              OS << Name << '\x1f' << Usr << '\x1f' << File << '\x1f' << I << '\x1f' << Value << '\n';
+        };
+        const FileSummary &Caller = Files.at(File);
+        Passed("host-arg", Caller.HostArgs);
+        Passed("null-arg", Caller.NullArgs);
+        Passed("pageable-arg", Caller.PageableArgs);
+      }
   // What the files it sees store into pointer fields, as one digest.
   std::string Stored;
   for (const std::string &File : viewOf(S.File).Files)

@@ -10,7 +10,6 @@
 #include "clang/Basic/Builtins.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/Path.h"
 
 #include <functional>
 #include <utility>
@@ -524,11 +523,6 @@ std::optional<Reupload> reuploadOf(const CallExpr *Read, const ModelAnalysis &A)
       Out = Reupload{nullptr, *Where};
   }
   return Out;
-}
-
-std::string uploadLocation(const CallExpr *Up, const SourceManager &SM) {
-  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Up->getBeginLoc()));
-  return P.isValid() ? (llvm::sys::path::filename(P.getFilename()) + ":" + llvm::Twine(P.getLine())).str() : "";
 }
 
 /// Whether \p E is the model's whole output; see printsPrediction.

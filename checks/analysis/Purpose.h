@@ -72,8 +72,6 @@ std::optional<Reupload> reuploadOf(const CallExpr *Read, const ModelAnalysis &A)
 /// field of this object; one level into a method of the object), in the
 /// call's block; null otherwise.
 const CallExpr *copiedBackAfter(const CallExpr *Call, unsigned Arg, const ModelAnalysis &A);
-/// "file:line" of \p Up, for a summary.
-std::string uploadLocation(const CallExpr *Up, const SourceManager &SM);
 /// The name a summary records for \p P, and back.
 llvm::StringRef purposeName(Purpose P);
 std::optional<Purpose> purposeNamed(llvm::StringRef Name);

@@ -3,6 +3,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/Path.h"
 
 namespace clang::tidy::mlperf {
 
@@ -10,6 +11,11 @@ std::string sourceText(SourceRange R, const ASTContext &Ctx) {
   if (!isMacroFree(R))
     return "";
   return Lexer::getSourceText(CharSourceRange::getTokenRange(R), Ctx.getSourceManager(), Ctx.getLangOpts()).str();
+}
+
+std::string fileLine(SourceLocation Loc, const SourceManager &SM) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  return P.isValid() ? (llvm::sys::path::filename(P.getFilename()) + ":" + llvm::Twine(P.getLine())).str() : "";
 }
 
 std::string indentationOf(SourceLocation Loc, const ASTContext &Ctx) {

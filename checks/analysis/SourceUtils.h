@@ -14,6 +14,9 @@ namespace clang::tidy::mlperf {
 
 /// The source text of a node, or "" when it comes from a macro.
 std::string sourceText(SourceRange R, const ASTContext &Ctx);
+/// "file.cc:12": the file name and line of \p Loc (of its expansion), for
+/// notes and summaries; "" when it has none.
+std::string fileLine(SourceLocation Loc, const SourceManager &SM);
 /// The whitespace before the first token on the line of \p Loc.
 std::string indentationOf(SourceLocation Loc, const ASTContext &Ctx);
 /// Whether a comment on the line of \p Loc, or a comment line just above it,

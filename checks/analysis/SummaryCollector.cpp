@@ -13,7 +13,6 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/Support/Path.h"
 
 #include <algorithm>
 
@@ -86,48 +85,29 @@ static void noteChurn(const CallExpr *Call, const std::string &CalleeUsr, ModelA
   }
 }
 
-/// For a call of another file's function: whether each tensor argument is on the host.
-static void noteHostArgs(const Expr *Call, const FunctionDecl *Callee, const std::string &CalleeUsr,
-                         const ModelAnalysis &A, FileSummary &S) {
-  for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
-    if (!carriesTensors(Callee->getParamDecl(I)->getType(), A.profiles()))
-      continue;
-    const Expr *Arg = argumentFor(Call, I);
-    bool Host = Arg && onHost(stripConversions(Arg), A);
-    auto [It, New] = S.HostArgs[CalleeUsr].try_emplace(I, Host);
-    It->second = It->second && Host;
-  }
-}
-
-/// For a call of another file's function: the pointer arguments that are
-/// pageable host memory, with where it comes from and where it is passed.
-static void notePageableArgs(const Expr *Call, const FunctionDecl *Callee, const std::string &CalleeUsr,
-                             ModelAnalysis &A, FileSummary &S) {
+/// For a call of another file's function, what it passes: whether each
+/// tensor argument is on the host, each pointer argument null, and which
+/// pointer arguments are pageable host memory (where it comes from and where
+/// it is passed).
+static void noteArguments(const Expr *Call, const FunctionDecl *Callee, const std::string &CalleeUsr, ModelAnalysis &A,
+                          FileSummary &S) {
   const SourceManager &SM = A.context().getSourceManager();
   for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
-    if (!Callee->getParamDecl(I)->getType()->isPointerType())
-      continue;
+    QualType T = Callee->getParamDecl(I)->getType();
     const Expr *Arg = argumentFor(Call, I);
-    std::optional<PageableOrigin> O = Arg ? pageablePointer(Arg, A) : std::nullopt;
-    if (!O)
+    if (carriesTensors(T, A.profiles())) {
+      bool Host = Arg && onHost(stripConversions(Arg), A);
+      auto [It, New] = S.HostArgs[CalleeUsr].try_emplace(I, Host);
+      It->second = It->second && Host;
+    }
+    if (!T->isPointerType())
       continue;
-    Place At = placeOf(Call->getExprLoc(), SM);
-    S.PageableArgs[CalleeUsr].try_emplace(I, pageableOriginText(*O, SM) + ", passed at " +
-                                                 llvm::sys::path::filename(At.File).str() + ":" +
-                                                 std::to_string(At.Line));
-  }
-}
-
-/// For a call of another file's function: whether each pointer argument is null.
-static void noteNullArgs(const Expr *Call, const FunctionDecl *Callee, const std::string &CalleeUsr,
-                         const ModelAnalysis &A, FileSummary &S) {
-  for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
-    if (!Callee->getParamDecl(I)->getType()->isPointerType())
-      continue;
-    const Expr *Arg = argumentFor(Call, I);
     bool Null = Arg && Arg->isNullPointerConstant(A.context(), Expr::NPC_ValueDependentIsNotNull);
     auto [It, New] = S.NullArgs[CalleeUsr].try_emplace(I, Null);
     It->second = It->second && Null;
+    if (std::optional<PageableOrigin> O = Arg ? pageablePointer(Arg, A) : std::nullopt)
+      S.PageableArgs[CalleeUsr].try_emplace(I, pageableOriginText(*O, SM) + ", passed at " +
+                                                   fileLine(Call->getExprLoc(), SM));
   }
 }
 
@@ -216,9 +196,7 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
       }
     if (const auto *CE = dyn_cast<CallExpr>(Call))
       noteChurn(CE, CalleeUsr, A, S);
-    noteHostArgs(Call, Callee, CalleeUsr, A, S);
-    notePageableArgs(Call, Callee, CalleeUsr, A, S);
-    noteNullArgs(Call, Callee, CalleeUsr, A, S);
+    noteArguments(Call, Callee, CalleeUsr, A, S);
     if (std::optional<HotContext> L = A.inModelLoopThroughCallers(Call)) {
       HotCallSite Site = hotSite(Call, Caller, *L, SM);
       if (!L->Loop && L->External) { // the loop of another file's caller
@@ -237,16 +215,15 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     if (!Callee->getReturnType()->isVoidType())
       Site.ResultUse = purposeName(purposeThroughCalls(Call, A, *H)).str();
     if (const auto *CE = dyn_cast<CallExpr>(Call))
-      for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+      for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
         if (argumentSameEveryStep(CE, I, *H, A))
           Site.InvariantArgs.push_back(I);
-    if (const auto *CE = dyn_cast<CallExpr>(Call))
-      for (unsigned I = 0; I < CE->getNumArgs(); ++I)
         if (const CallExpr *Up = copiedBackAfter(CE, I, A)) {
           Site.CopiedBackArgs.push_back(I);
           if (Site.CopiedBackAt.empty())
-            Site.CopiedBackAt = uploadLocation(Up, SM);
+            Site.CopiedBackAt = fileLine(Up->getBeginLoc(), SM);
         }
+      }
     S.HotCalls[CalleeUsr].push_back(std::move(Site));
   });
   A.forEachPassedCallable([&](const Expr *, const FunctionDecl *Callee, unsigned Index, const FunctionDecl *Callable) {
