@@ -19,6 +19,19 @@ bool isCudaInput(llvm::StringRef File);
 /// set, --cuda-path to the commands of CUDA inputs.
 clang::tooling::ArgumentsAdjuster cudaHostOnlyAdjuster(const std::string &CudaPath);
 
+/// \p Text with each kernel launch's brackets spelled as clang lexes them:
+/// `k << <grid, block >> > (x)`, which Visual Studio's formatter writes and
+/// nvcc accepts, becomes `k <<< grid, block >>>  (x)`, of the same length
+/// (the spaces move behind the bracket), so that every column stays where it
+/// was. Only a `>> >` that closes a launch opened earlier in the same
+/// statement changes; a template's `>> >` stays.
+std::string normalizeLaunchBrackets(llvm::StringRef Text);
+
+/// \p Base, with the CUDA inputs it reads (.cu, .cuh) given normalized
+/// launch brackets.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+cudaSpellingFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base);
+
 /// Makes the overlay's directory visible through \p FS.
 void addCudaOverlay(llvm::vfs::OverlayFileSystem &FS);
 

@@ -1,5 +1,6 @@
 #include "engine/Runner.h"
 
+#include "engine/CudaInputs.h"
 #include "engine/Interrupt.h"
 #include "engine/Isolation.h"
 #include "findings/Findings.h"
@@ -118,7 +119,8 @@ private:
     // A file system with its own working directory: ClangTool moves it to
     // each command's directory, and the process-wide one would chdir the
     // whole process under the other workers (and under `-o`).
-    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical(llvm::vfs::createPhysicalFileSystem().release());
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical =
+        cudaSpellingFileSystem(llvm::vfs::createPhysicalFileSystem().release());
     auto Read = llvm::makeIntrusiveRefCnt<RecordingFileSystem>(recordingFileSystem(Physical, Hashes));
     auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Read);
     if (!S.Parse.VfsOverlay.empty()) {
