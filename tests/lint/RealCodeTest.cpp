@@ -1,6 +1,7 @@
 // Real projects as they are: headers that are not installed, CUDA files,
 // findings inside libraries, and functions defined in other files.
 #include "LintTestSupport.h"
+#include "engine/CudaInputs.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 
 namespace mlperf::test {
 namespace {
@@ -143,6 +145,20 @@ TEST(RealCodeTest, GgmlStandInsReplaceAMissingCheckout) {
   EXPECT_NE(R.Out.find("'ggml-alloc.h' file not found"), std::string::npos) << R.Out;
 }
 
+TEST(RealCodeTest, LoggingStandInsKeepTheStatementsThatLog) {
+  const std::vector<std::string> Flags{"-std=c++17", "-I" MLPERF_SOURCE_DIR "/tests/lint/data/analysis"};
+  // g3log, not installed: both the stream and the printf-style call read on every step.
+  ProcessResult R = lint({"--format=json", "--checks=-*,mlperf-materialize-in-loop", "g3log_training.cc"}, Flags);
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_EQ(findings(R.Out),
+            (std::vector<std::string>{"15 mlperf-materialize-in-loop", "16 mlperf-materialize-in-loop"}))
+      << R.Out;
+  EXPECT_NE(R.Err.find("g3log_training.cc: 2 includes not found (g3log/g3log.hpp, g3log/logworker.hpp), 2 of them "
+                       "replaced by declarations of their API that mlperf-lint ships"),
+            std::string::npos)
+      << R.Err;
+}
+
 /// Every stand-in header parses on its own, and with the others, as a program
 /// that uses the common calls of each would.
 TEST(RealCodeTest, EveryStandInParses) {
@@ -222,6 +238,10 @@ int main() {
   llama_batch_free(batch);
   llama_free(lctx);
   llama_model_free(model);
+  auto log_worker = g3::LogWorker::createLogWorker();
+  g3::initializeLogging(log_worker.get());
+  LOG(INFO) << model_name << n;
+  LOGF(WARNING, "%d", n);
   return image.empty() + static_cast<int>(shape.size()) + (name ? 0 : 1) + (logits ? 0 : 1) + model_name[0] +
          (host_data ? 0 : 1) + static_cast<int>(host_bytes);
 }
@@ -283,6 +303,40 @@ TEST(RealCodeTest, CudaFilesLintHostOnly) {
   ASSERT_FALSE(J["diagnostics"].empty());
   EXPECT_EQ(J["diagnostics"][1]["notes"][0]["message"], "this loop runs a model step on every iteration");
   EXPECT_EQ(J["diagnostics"][1]["notes"][0]["line"], 15);
+}
+
+TEST(RealCodeTest, SpacedLaunchBracketsParseAsLaunches) {
+  using lint::normalizeLaunchBrackets;
+  EXPECT_EQ(normalizeLaunchBrackets("k << <g, b >> > (x);"), "k <<< g, b >>>  (x);");
+  EXPECT_EQ(normalizeLaunchBrackets("k<<<g, b >> >(x);"), "k<<<g, b >>> (x);");
+  EXPECT_EQ(normalizeLaunchBrackets("k << <dim3(1, 2), 256, 0, s>>>(x);"), "k <<< dim3(1, 2), 256, 0, s>>>(x);");
+  // A template's `>> >`, and a shift, are not launches.
+  const std::string Plain = "std::vector<std::vector<std::vector<int>> > v; int a = 1 << 2; f(a >> 1);";
+  EXPECT_EQ(normalizeLaunchBrackets(Plain), Plain);
+  if (!cudaHeadersInstalled())
+    GTEST_SKIP() << "no CUDA toolkit in /usr/local/cuda (pass --cuda-path to mlperf-lint to use another)";
+  // kernel_loop.cu as Visual Studio formats it: the same findings, at the same places.
+  std::string Source;
+  {
+    std::ifstream In(Cases + "kernel_loop.cu");
+    Source.assign(std::istreambuf_iterator<char>(In), std::istreambuf_iterator<char>());
+  }
+  size_t Open = Source.find("<<<"), Close = Source.find(">>>(");
+  ASSERT_TRUE(Open != std::string::npos && Close != std::string::npos);
+  Source.replace(Close, 4, ">> > (");
+  Source.replace(Open, 3, "<< <");
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("mlperf-spaced", Dir));
+  std::string Spaced = std::string(Dir) + "/kernel_loop.cu";
+  std::ofstream(Spaced) << Source;
+  ProcessResult R = lint({"--format=json", "--no-cache", Spaced});
+  llvm::sys::fs::remove_directories(Dir);
+  EXPECT_EQ(R.Exit, 1) << R.Err << R.Out;
+  EXPECT_EQ(findings(R.Out), (std::vector<std::string>{"16 mlperf-loop-invariant-transfer", "18 mlperf-sync-in-loop"}))
+      << R.Out;
+  auto J = nlohmann::json::parse(R.Out, nullptr, false);
+  ASSERT_FALSE(J.is_discarded() || J["diagnostics"].empty());
+  EXPECT_EQ(J["diagnostics"][1]["column"], 5);
 }
 
 TEST(RealCodeTest, CudaLoopThatOnlyLaunchesIsClean) {
