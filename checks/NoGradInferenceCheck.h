@@ -18,6 +18,13 @@ public:
   }
 
 private:
+  /// A function of the program whose forward a training step shares, and where it runs the model.
+  struct SharedForward {
+    std::string Callee, Where;
+  };
+  void checkSharedForward(const CallExpr *Call, ModelAnalysis &A, ASTContext &Ctx);
+  void report(const CallExpr *At, const FunctionDecl *FD, const Stmt *Loop, const ProfileEntry *Guard,
+              const SharedForward *Shared, ASTContext &Ctx);
   llvm::DenseSet<const void *> Reported;
 };
 

@@ -5,9 +5,12 @@
 #include "Invariance.h"
 #include "Purpose.h"
 #include "SourceUtils.h"
+#include "SummaryCollector.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
+
+#include <functional>
 
 namespace clang::tidy::mlperf {
 
@@ -160,6 +163,52 @@ std::pair<const Expr *, const Expr *> bufferAndPosition(const Expr *Dest) {
 }
 
 /// A C API copy of a few bytes per iteration into one buffer (elementUpload's second form).
+/// Whether \p Loop brings the variable \p Value names back from the device
+/// before the copy: a copy to the host into it (`cudaMemcpy(&token, d_out,
+/// ...)`), or a call that reads the device and fills it through a pointer or
+/// returns it (`sample(logits, &token)`, `token = sample(logits)`). A
+/// generation loop feeds each step's token back for the next step, which
+/// needs it on the device before it runs: one copy per step is inherent.
+bool fedBackFromDevice(const Expr *Value, const Stmt *Loop, ModelAnalysis &A) {
+  auto Named = [](const Expr *E) -> const VarDecl * {
+    E = stripWrappers(E)->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr();
+    return namedVar(E);
+  };
+  const VarDecl *V = Value ? Named(Value) : nullptr;
+  if (!V)
+    return false;
+  auto Reads = [&](const CallExpr *CE) {
+    if (std::optional<RoleMatch> R = A.role(CE))
+      return R->R == Role::Materialize;
+    const FunctionDecl *F = CE->getDirectCallee();
+    const FunctionDecl *Def = F ? F->getDefinition() : nullptr;
+    if (Def)
+      return A.readsToHost(Def);
+    const FunctionFacts *Facts = F && A.project() ? A.project()->function(usrOf(F), A.mainFileName()) : nullptr;
+    return Facts && Facts->ReadsToHost;
+  };
+  std::function<bool(const Stmt *)> Find = [&](const Stmt *S) -> bool {
+    if (!S)
+      return false;
+    if (const auto *CE = dyn_cast<CallExpr>(S); CE && Reads(CE)) {
+      if (llvm::any_of(CE->arguments(), [&](const Expr *Arg) { return Named(Arg) == V; }))
+        return true;
+      if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(A.parent(CE));
+          Assign && Assign->isAssignmentOp() && namedVar(Assign->getLHS()) == V)
+        return true;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD == V && VD->getInit())
+          if (const auto *CE = dyn_cast<CallExpr>(stripWrappers(VD->getInit())); CE && Reads(CE))
+            return true;
+    return llvm::any_of(S->children(), Find);
+  };
+  return Find(Loop);
+}
+
 std::optional<ElementUpload> scatteredUpload(const CallExpr *Move, const Stmt *Loop, ModelAnalysis &A) {
   std::optional<RoleMatch> R = A.role(Move);
   const ProfileEntry *E = R && R->R == Role::ToDevice && (R->deviceAlways() || A.deviceAware()) ? R->Entry : nullptr;
@@ -178,6 +227,8 @@ std::optional<ElementUpload> scatteredUpload(const CallExpr *Move, const Stmt *L
   if (!SameBuffer || !(readsChangedIn(Position, Loop) || readsChangedIn(Offset, Loop)))
     return std::nullopt;
   if (std::optional<double> Trips = tripCount(Loop, A.context()).Value; Trips && *Trips < 2)
+    return std::nullopt;
+  if (E->ValueArg && fedBackFromDevice(argumentFor(Move, E->ValueArg), Loop, A))
     return std::nullopt;
   return ElementUpload{Loop, nullptr, nullptr, Root, *Bytes, A.perStep(Loop)};
 }

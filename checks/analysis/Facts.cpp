@@ -538,4 +538,24 @@ bool differentiatedAfter(const Stmt *Loop, const ModelAnalysis &A, const VarDecl
   return Search(FD->getBody());
 }
 
+const CallExpr *forwardKeptForTraining(const FunctionDecl *FD, ModelAnalysis &A) {
+  if (!FD || !FD->getBody())
+    return nullptr;
+  std::function<const CallExpr *(const Stmt *)> Find = [&](const Stmt *S) -> const CallExpr * {
+    if (!S || isa<LambdaExpr>(S))
+      return nullptr;
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
+      std::optional<RoleMatch> M = A.role(CE);
+      if (M && M->kind() == Kind::Forward && !M->deviceAlways() && !underNoGradGuard(CE, A))
+        if (std::optional<HotContext> H = A.perStep(CE); H && H->Training)
+          return CE;
+    }
+    for (const Stmt *C : S->children())
+      if (const CallExpr *Found = Find(C))
+        return Found;
+    return nullptr;
+  };
+  return Find(FD->getBody());
+}
+
 } // namespace clang::tidy::mlperf

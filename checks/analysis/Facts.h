@@ -55,4 +55,11 @@ bool provesGraph(const VarDecl *V, const Stmt *Scope, const ModelAnalysis &A);
 /// needs, and a no-grad guard or a detach there would break it.
 bool differentiatedAfter(const Stmt *Loop, const ModelAnalysis &A, const VarDecl *Only = nullptr);
 
+/// A forward of a model with autograd (a libtorch module's), in \p FD's own
+/// body and under no no-grad guard, that a training step runs through
+/// \p FD (a `predict()` that both the training loop and a search or an
+/// evaluation call): its autograd must stay on, and a caller that only
+/// infers needs a guard of its own. Null when there is none.
+const CallExpr *forwardKeptForTraining(const FunctionDecl *FD, ModelAnalysis &A);
+
 } // namespace clang::tidy::mlperf

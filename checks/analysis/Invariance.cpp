@@ -100,11 +100,13 @@ bool libraryForwardingParam(const FunctionDecl *FD, unsigned Index) {
 /// that the expression is passed as a pointer argument: what it points to
 /// may change, not the pointer itself. Each callback returns true to stop;
 /// both must outlive the finder.
+bool readsThroughOnlyAt(const FunctionDecl *FD, unsigned Index, unsigned Depth);
+
 class WriteFinder : public RecursiveASTVisitor<WriteFinder> {
 public:
   WriteFinder(llvm::function_ref<bool(const Expr *, bool ByPointer)> OnWrite,
-              llvm::function_ref<bool(const VarDecl *)> OnDecl, const Stmt *Self)
-      : OnWrite(OnWrite), OnDecl(OnDecl), Self(Self) {}
+              llvm::function_ref<bool(const VarDecl *)> OnDecl, const Stmt *Self, unsigned Depth = 0)
+      : OnWrite(OnWrite), OnDecl(OnDecl), Self(Self), Depth(Depth) {}
   bool Stopped = false;
 
   bool VisitVarDecl(VarDecl *D) {
@@ -132,6 +134,8 @@ public:
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->getOpcode() == UO_AddrOf && ReadOnlyArgs.contains(UO))
+      return true; // `&net->lr` given to a function that only reads through it
     if (UO->isIncrementDecrementOp() || (UO->getOpcode() == UO_AddrOf && isMutableReference(UO->getType())))
       return write(UO->getSubExpr());
     return true;
@@ -147,8 +151,12 @@ public:
     unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (unsigned I = Offset; I < CE->getNumArgs() && I - Offset < FD->getNumParams(); ++I) {
       QualType PT = FD->getParamDecl(I - Offset)->getType();
-      if (isMutableReference(PT) && !libraryForwardingParam(FD, I - Offset) &&
-          !temporaryMovedIntoStd(FD, PT, CE->getArg(I)) && !write(CE->getArg(I), PT->isPointerType()))
+      if (!isMutableReference(PT) || libraryForwardingParam(FD, I - Offset) ||
+          temporaryMovedIntoStd(FD, PT, CE->getArg(I)))
+        continue;
+      if (readsThroughOnlyAt(FD, I - Offset, Depth))
+        ReadOnlyArgs.insert(CE->getArg(I)->IgnoreParenImpCasts()); // visited after this call
+      else if (!write(CE->getArg(I), PT->isPointerType()))
         return false;
     }
     // A non-const member operator other than an accessor (`rng()`, `it += 2`).
@@ -170,7 +178,64 @@ private:
   llvm::function_ref<bool(const Expr *, bool)> OnWrite;
   llvm::function_ref<bool(const VarDecl *)> OnDecl;
   const Stmt *Self;
+  const unsigned Depth;
+  llvm::SmallPtrSet<const Expr *, 4> ReadOnlyArgs;
 };
+
+/// readsThroughOnly, looking at most three calls deep from \p Depth.
+bool readsThroughOnlyAt(const FunctionDecl *FD, unsigned Index, unsigned Depth) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (Depth >= 3 || declaredInSystemHeader(FD) || (MD && MD->isVirtual()) || Index >= FD->getNumParams())
+    return false;
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def) {
+    const SourceManager &SM = FD->getASTContext().getSourceManager();
+    OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+    std::shared_ptr<const ProjectSummaries> P = projectSummaries();
+    const FunctionFacts *F = P && Main ? P->function(usrOf(FD), Main->getName()) : nullptr;
+    return F && llvm::is_contained(F->ReadOnlyParams, Index);
+  }
+  if (!Def->hasBody())
+    return false;
+  const ParmVarDecl *P = Def->getParamDecl(Index);
+  const bool Pointer = P->getType()->isPointerType();
+  auto Writes = [&](const Expr *E, bool ByPointer) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(stripWrappers(E));
+    if (DRE && DRE->getDecl() == P && Pointer && !ByPointer)
+      return false; // the pointer itself moves (`p += n`), not what it points to
+    return refersTo(E, P);
+  };
+  // A copy of the pointer or reference (`float *q = p;`, `x.data = p`,
+  // `return p;`, a lambda's capture) may be written through later.
+  auto Copies = [&](QualType T, const Expr *E) {
+    return E && (T->isPointerType() || T->isReferenceType()) && refersToAnyOf(E, {P});
+  };
+  auto Declares = [&](const VarDecl *D) { return D != P && Copies(D->getType(), D->getInit()); };
+  WriteFinder W(Writes, Declares, nullptr, Depth + 1);
+  W.TraverseStmt(Def->getBody());
+  if (W.Stopped)
+    return false;
+  const QualType Result = Def->getReturnType();
+  std::function<bool(const Stmt *)> Escapes = [&](const Stmt *S) -> bool {
+    if (!S)
+      return false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Copies(BO->getType(), BO->getRHS()))
+      return true;
+    if (const auto *R = dyn_cast<ReturnStmt>(S); R && Copies(Result, R->getRetValue()))
+      return true;
+    // `p->clear()`: the finder takes it for a move of the pointer.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S); MC && Pointer && MC->getMethodDecl() &&
+                                                         !MC->getMethodDecl()->isConst() &&
+                                                         refersToAnyOf(MC->getImplicitObjectArgument(), {P}))
+      return true;
+    if (const auto *L = dyn_cast<LambdaExpr>(S))
+      for (const LambdaCapture &C : L->captures())
+        if (C.capturesVariable() && C.getCapturedVar() == P)
+          return true;
+    return llvm::any_of(S->children(), Escapes);
+  };
+  return !Escapes(Def->getBody());
+}
 
 class VarRefs : public RecursiveASTVisitor<VarRefs> {
 public:
@@ -672,6 +737,11 @@ bool isReassignedIn(const VarDecl *VD, const Stmt *Region) {
   return F.Stopped;
 }
 
+bool readsThroughOnly(const FunctionDecl *FD, unsigned Index) {
+  const QualType T = Index < FD->getNumParams() ? FD->getParamDecl(Index)->getType() : QualType();
+  return !T.isNull() && isMutableReference(T) && readsThroughOnlyAt(FD, Index, 0);
+}
+
 void forEachPublicFieldWritten(const FunctionDecl *FD, llvm::function_ref<void(const FieldDecl *)> Fn) {
   if (!FD->getBody())
     return;
@@ -771,16 +841,24 @@ const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A) {
   return F;
 }
 
-bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, const ModelAnalysis &A) {
+bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, const ModelAnalysis &A, bool Identity) {
   // An operator's arguments count its object; a constructor is no CallExpr.
   if (!Call || isa<CXXOperatorCallExpr>(Call) || I >= Call->getNumArgs())
     return false;
   // A local variable: a global may change anywhere (a static input buffer
   // refilled before each call).
-  const auto *Ref = dyn_cast<DeclRefExpr>(stripWrappers(Call->getArg(I)));
+  const Expr *Arg = stripWrappers(Call->getArg(I))->IgnoreParenImpCasts();
+  const auto *Address = dyn_cast<UnaryOperator>(Arg);
+  if (Address && Address->getOpcode() == UO_AddrOf)
+    Arg = Address->getSubExpr()->IgnoreParenImpCasts();
+  else
+    Address = nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
   const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!VD || !VD->hasLocalStorage())
+  if (!VD || !VD->hasLocalStorage() || contains(Loop, VD->getLocation(), A.context().getSourceManager()))
     return false;
+  if (Identity) // `&net`, or a pointer the loop never points elsewhere
+    return Address || !isReassignedIn(VD, Loop);
   std::vector<const Stmt *> Loops = loopsUpTo(Call, Loop, A);
   return !Loops.empty() && outermostInvariantLoop(Call->getArg(I), Loops, A.profiles()) == Loop;
 }
@@ -792,33 +870,45 @@ std::vector<const Stmt *> loopsUpTo(const Stmt *S, const Stmt *Loop, const Model
   return Loops;
 }
 
-bool argumentSameEveryStep(const CallExpr *Call, unsigned I, const HotContext &H, ModelAnalysis &A, unsigned Depth) {
+bool argumentSameEveryStep(const CallExpr *Call, unsigned I, const HotContext &H, ModelAnalysis &A, unsigned Depth,
+                           bool Identity) {
   if (!Call || isa<CXXOperatorCallExpr>(Call) || I >= Call->getNumArgs())
     return false;
   const FunctionDecl *Owner = A.owner(Call);
-  if (H.Loop && H.CallChain.empty() && Owner == A.owner(H.Loop))
-    return argumentInvariantIn(Call, I, H.Loop, A);
-  if (!Owner || !Owner->getBody() || Depth == 0)
-    return false;
-  // Below the loop: a parameter of the caller (`scale`), or a field of what
-  // one points to that nothing changes after construction (`&net->learning_rate`),
-  // when every per-step call of the caller passes the same.
+  const bool InLoop = H.Loop && H.CallChain.empty() && Owner == A.owner(H.Loop);
+  // A field of an object that nothing changes after construction
+  // (`&net->learning_rate`): then only the object must be the same.
   const Expr *E = stripWrappers(Call->getArg(I))->IgnoreParenImpCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
     E = U->getSubExpr()->IgnoreParenImpCasts();
+  bool ThroughField = false;
   while (const auto *ME = dyn_cast<MemberExpr>(E)) {
     const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (!F || changedOutsideConstructors(F, A))
       return false;
     E = ME->getBase()->IgnoreParenImpCasts();
+    ThroughField = true;
   }
   const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  if (InLoop && !ThroughField)
+    return argumentInvariantIn(Call, I, H.Loop, A, Identity);
+  if (InLoop) { // `&net.learning_rate`, `net->learning_rate` of a variable made before the loop
+    const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    return VD && VD->hasLocalStorage() && !contains(H.Loop, VD->getLocation(), A.context().getSourceManager()) &&
+           !isReassignedIn(VD, H.Loop);
+  }
+  // Below the loop: a parameter of the caller (`scale`), or a field of what
+  // one points to, when every per-step call of the caller passes the same.
   const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-  return P && P->getDeclContext() == Owner && !isChangedIn(P, Owner->getBody(), Call) &&
-         parameterInvariant(P, H, A, Depth - 1);
+  if (!Owner || !Owner->getBody() || Depth == 0 || !P || P->getDeclContext() != Owner)
+    return false;
+  Identity = Identity || ThroughField;
+  return (Identity ? !isReassignedIn(P, Owner->getBody()) : !isChangedIn(P, Owner->getBody(), Call)) &&
+         parameterInvariant(P, H, A, Depth - 1, Identity);
 }
 
-bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAnalysis &A, unsigned Depth) {
+bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAnalysis &A, unsigned Depth,
+                        bool Identity) {
   const auto *FD = dyn_cast<FunctionDecl>(Param->getDeclContext());
   if (!FD || !(Hot.External || !Hot.CallChain.empty()))
     return false;
@@ -829,7 +919,7 @@ bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAn
     std::optional<HotContext> H = A.perStep(Site);
     if (!H)
       continue;
-    if (!argumentSameEveryStep(dyn_cast<CallExpr>(Site), Index, *H, A, Depth))
+    if (!argumentSameEveryStep(dyn_cast<CallExpr>(Site), Index, *H, A, Depth, Identity))
       return false;
     Any = true;
   }

@@ -55,6 +55,15 @@ bool pointerMayBeAliased(const VarDecl *VD, const Stmt *Body, const ModelAnalysi
 /// pointer `vd` on) do not count.
 bool isReassignedIn(const VarDecl *VD, const Stmt *Region);
 
+/// Whether \p FD, a function of the program, only reads through its
+/// non-const pointer or reference parameter \p Index (`double *scale` it
+/// never assigns through, passes on only to functions that read through it
+/// too, and neither keeps nor returns): an argument passed there is not
+/// changed by the call. From its definition, or, defined in another file,
+/// from the project's summaries. False for a library's function, a virtual
+/// method and what neither says.
+bool readsThroughOnly(const FunctionDecl *FD, unsigned Index);
+
 /// Calls \p Fn for each public field (of any object) that \p FD may change,
 /// outside the constructors and destructor of the field's class: what the
 /// whole-project summaries record, so that a field no file changes after
@@ -118,20 +127,28 @@ bool madeForEachIteration(const Expr *Made, const HotContext &H, const ModelAnal
 std::vector<const Stmt *> loopsUpTo(const Stmt *S, const Stmt *Loop, const ModelAnalysis &A);
 
 /// Whether argument \p I of \p Call, in \p Loop, names the same variable on
-/// every iteration: one declared before the loop that the loop never changes.
-bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, const ModelAnalysis &A);
+/// every iteration (or its address, `&x`): one declared before the loop
+/// that the loop never changes. With \p Identity, the same object whatever
+/// the loop writes into it: a variable the loop never reassigns.
+bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, const ModelAnalysis &A,
+                         bool Identity = false);
 
 /// Whether argument \p I of \p Call, made on every step as \p H says, is the
 /// same on every step: in the loop itself, an invariant variable
 /// (argumentInvariantIn); below it, through up to \p Depth calls, a parameter
 /// of the calling function or a field of what one points to that nothing
 /// changes after construction (`&net->learning_rate`), when every per-step
-/// call of that function passes the same (parameterInvariant).
-bool argumentSameEveryStep(const CallExpr *Call, unsigned I, const HotContext &H, ModelAnalysis &A, unsigned Depth = 3);
+/// call of that function passes the same (parameterInvariant). A field
+/// nothing changes needs only the same object around it, not an unchanged
+/// one (the loop updates `net->weights`, never `net->learning_rate`): from
+/// there up, \p Identity asks for variables never reassigned.
+bool argumentSameEveryStep(const CallExpr *Call, unsigned I, const HotContext &H, ModelAnalysis &A, unsigned Depth = 3,
+                           bool Identity = false);
 
 /// Whether every per-step call of \p Hot's function (in this file and, from
 /// the project's summaries, in the others) passes the same value for
 /// \p Param on every step (argumentSameEveryStep).
-bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAnalysis &A, unsigned Depth = 3);
+bool parameterInvariant(const ParmVarDecl *Param, const HotContext &Hot, ModelAnalysis &A, unsigned Depth = 3,
+                        bool Identity = false);
 
 } // namespace clang::tidy::mlperf

@@ -694,6 +694,9 @@ bool ModelAnalysis::layersOfStep(const Stmt *Loop) {
       if (innermostLoop(C.E) == Outer && C.Role) {
         CopiesIn |= C.Role->R == Role::ToDevice;
         CopiesOut |= C.Role->R == Role::Materialize || C.Role->R == Role::Sync;
+      } else if (innermostLoop(C.E) == Outer) { // `sample(logits, &token)`, here or in another file
+        CopiesOut |= anyCallee(C, [&](const FunctionDecl *F) { return readsToHost(F); }) ||
+                     (C.External && C.External->ReadsToHost);
       }
       return false;
     });
@@ -701,13 +704,29 @@ bool ModelAnalysis::layersOfStep(const Stmt *Loop) {
   });
 }
 
+bool ModelAnalysis::readsToHost(const FunctionDecl *FD) {
+  if (!ReadsMemo.insert({FD, false}).second)
+    return ReadsMemo[FD];
+  bool Reads = anyCall(FD, [&](const CallSite &C) {
+    return (C.Role && (C.Role->R == Role::Materialize || C.Role->R == Role::Sync)) ||
+           anyCallee(C, [&](const FunctionDecl *F) { return readsToHost(F); }) ||
+           (C.External && C.External->ReadsToHost);
+  });
+  return ReadsMemo[FD] = Reads;
+}
+
 bool ModelAnalysis::isEpochLoop(const Stmt *Loop) {
   return memoized(EpochLoopMemo, Loop, [&] {
     const FunctionDecl *FD = owner(Loop);
     bool NestsStepLoop = anyCall(FD, [&](const CallSite &C) {
       const Stmt *Inner = innermostLoop(C.E);
-      return Inner && Inner != Loop && within(*this, Inner, Loop) && isStepLoop(Inner) &&
-             !(layersOfStep(Inner) && innermostLoop(Inner) == Loop);
+      if (!Inner || Inner == Loop || !within(*this, Inner, Loop) || !isStepLoop(Inner))
+        return false;
+      // Inside a loop over the layers of each step (its heads, its blocks): part of the step.
+      const Stmt *Top = Inner;
+      while (Top && innermostLoop(Top) != Loop)
+        Top = innermostLoop(Top);
+      return !(Top && layersOfStep(Top));
     });
     bool TrainsHere = anyCall(FD, [&](const CallSite &C) {
       return innermostLoop(C.E) == Loop &&
@@ -955,16 +974,23 @@ bool ModelAnalysis::neverRuns(const Stmt *S) const {
 /// (`std::exit`, `abort`), or a `break` that ends \p Loop itself. What the
 /// branch does then runs at most once per execution of the loop (an error
 /// report before giving up), not on every step.
+bool ModelAnalysis::endsProgram(const Stmt *Branch) const {
+  const Stmt *Last = Branch;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Branch))
+    Last = CS->body_empty() ? nullptr : CS->body_back();
+  if (const auto *E = dyn_cast_or_null<Expr>(Last))
+    Last = E->IgnoreImplicit();
+  const auto *CE = dyn_cast_or_null<CallExpr>(Last);
+  return CE && CE->getDirectCallee() && CE->getDirectCallee()->isNoReturn();
+}
+
 bool ModelAnalysis::leavesLoop(const Stmt *Branch, const Stmt *Loop) const {
   const Stmt *Last = Branch;
   if (const auto *CS = dyn_cast<CompoundStmt>(Branch))
     Last = CS->body_empty() ? nullptr : CS->body_back();
   if (const auto *E = dyn_cast_or_null<Expr>(Last))
     Last = E->IgnoreImplicit();
-  if (isa_and_nonnull<ReturnStmt, CXXThrowExpr>(Last))
-    return true;
-  if (const auto *CE = dyn_cast_or_null<CallExpr>(Last);
-      CE && CE->getDirectCallee() && CE->getDirectCallee()->isNoReturn())
+  if (isa_and_nonnull<ReturnStmt, CXXThrowExpr>(Last) || endsProgram(Branch))
     return true;
   if (!isa_and_nonnull<BreakStmt>(Last))
     return false;
@@ -1022,7 +1048,9 @@ std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
       return H;
     }
   }
-  if (Guarded)
+  // A branch that ends the program (`exit(1)` after an error report) runs
+  // at most once, wherever the loop that calls this function is.
+  if (Guarded || llvm::any_of(Branches, [&](const Stmt *B) { return endsProgram(B); }))
     return std::nullopt;
   FD = BodyOwner.lookup(Child);
   if (!FD)
@@ -1085,16 +1113,27 @@ std::optional<HotContext> ModelAnalysis::requestFunction(const FunctionDecl *FD,
   // (a file of the project defines main) an uncalled function that nothing
   // references never runs, nor does an uncalled one with internal linkage,
   // unless it is exported to a host language (a WebAssembly module's
-  // `extern "C"` actions, a JNI method).
+  // `extern "C"` actions, a JNI method) and the program itself calls none of
+  // its exported functions (a C program calling a .cu file's `extern "C"`
+  // API uses it itself: what it leaves uncalled is a test's).
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
   bool Program = mainOf() || (Project && Project->hasMain());
-  if (!Sites.empty() || (MD && MD->getParent()->isLambda()) || (!FD->isReferenced() && Program && !exported(FD)) ||
+  bool Entry = exported(FD) && !exportsCalledInProgram();
+  if (!Sites.empty() || (MD && MD->getParent()->isLambda()) || (!FD->isReferenced() && Program && !Entry) ||
       !FD->isExternallyVisible() || (Project && Project->calledFrom(usrOf(FD), mainFileName())))
     return std::nullopt;
   HotContext H;
   H.RequestEntry = FD;
   H.Request = true;
   return H;
+}
+
+bool ModelAnalysis::exportsCalledInProgram() {
+  if (!ExportsCalled)
+    ExportsCalled = anyFunction([&](const FunctionDecl *FD, const Stmt *) {
+      return exported(FD) && (!callSites(FD).empty() || (Project && Project->calledFrom(usrOf(FD), mainFileName())));
+    });
+  return *ExportsCalled;
 }
 
 const FunctionDecl *ModelAnalysis::mainOf() const {

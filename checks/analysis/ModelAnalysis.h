@@ -184,6 +184,10 @@ public:
   /// warm-up, see warmsUp, does not count); anywhere in it.
   bool stepsDirectly(const FunctionDecl *FD);
   bool reachesStep(const FunctionDecl *FD);
+  /// Whether \p FD copies device data to the host or waits for the device
+  /// (a read, a sync), itself or through what it calls: a sampler that
+  /// returns the next token to its generation loop.
+  bool readsToHost(const FunctionDecl *FD);
 
   /// For the whole-project summaries: the functions defined here, and the
   /// calls of functions this translation unit only declares, or of virtual
@@ -254,6 +258,8 @@ private:
   /// Whether \p Branch, a branch of an `if` inside \p Loop, always ends by
   /// leaving it (return, throw, a call that does not return, a break of it).
   bool leavesLoop(const clang::Stmt *Branch, const clang::Stmt *Loop) const;
+  /// Whether \p Branch ends with a call that does not return (`exit`, `abort`).
+  bool endsProgram(const clang::Stmt *Branch) const;
   /// A loop that runs parts of the model without training (a head per task,
   /// a target per sample) inside a training step: a loop whose own body
   /// trains, or a function that trains outside its loops (a `train_step`
@@ -291,6 +297,10 @@ private:
   llvm::DenseMap<const Expr *, size_t> CallIndex;
   llvm::DenseMap<const FunctionDecl *, std::vector<size_t>> Callers;
   llvm::DenseMap<const FunctionDecl *, int> StepsDirectlyMemo, ReachesMemo, TrainingMemo, OptimizerMemo;
+  llvm::DenseMap<const FunctionDecl *, bool> ReadsMemo;
+  std::optional<bool> ExportsCalled;
+  /// Whether the program calls one of this file's exported functions (`extern "C"`, used).
+  bool exportsCalledInProgram();
   llvm::DenseMap<const Stmt *, int> StepLoopMemo, LayersMemo, RunsModelMemo, TrainingLoopMemo, EpochLoopMemo,
       DropsLoopMemo;
   /// Where the loops of the AST begin (file locations; a do loop's `while` too).

@@ -32,6 +32,14 @@ struct FunctionFacts {
   /// acquiring API call (a profile entry's first callee) whose handle it returns.
   std::vector<unsigned> ReleasedParams;
   std::string ReturnedAcquire;
+  /// Its non-const pointer and reference parameters it only reads through
+  /// (Invariance.h's readsThroughOnly): passing `&net->lr` does not change it.
+  std::vector<unsigned> ReadOnlyParams;
+  /// It runs an autograd forward that a training step needs with autograd
+  /// on (Facts.h's forwardKeptForTraining): a caller that only infers guards it.
+  bool ForwardForTraining = false;
+  /// It copies device data to the host or waits for the device (ModelAnalysis::readsToHost).
+  bool ReadsToHost = false;
   /// It returns tensors, all on the host (Facts.h's returnsHost): a data class's `next()`.
   bool ReturnsHost = false;
   /// USRs of the virtual methods it overrides, directly or not: a call of

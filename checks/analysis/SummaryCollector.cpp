@@ -154,6 +154,11 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     F.Trains = A.reachesTraining(FD);
     llvm::ArrayRef<unsigned> Released = releasedParameters(FD, A);
     F.ReleasedParams.assign(Released.begin(), Released.end());
+    for (unsigned I = 0; I < FD->getNumParams(); ++I)
+      if (readsThroughOnly(FD, I))
+        F.ReadOnlyParams.push_back(I);
+    F.ForwardForTraining = forwardKeptForTraining(FD, A) != nullptr;
+    F.ReadsToHost = A.readsToHost(FD);
     if (const ProfileEntry *E = returnedAcquisition(FD, A))
       F.ReturnedAcquire = acquireEntryName(*E);
     F.ReturnsHost = returnsHost(FD, A);

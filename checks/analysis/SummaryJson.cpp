@@ -17,8 +17,8 @@ namespace {
 // 2: "uses"; 3: "grad_off_calls"; 4: "uses_device"; 5: "invariant_args"; 6: "released_params", "returned_acquire";
 // 7: "churn_calls"; 8: "result_use", "overrides"; 9: "device_args"; 10: "loop_calls", "passed", "param_calls";
 // 11: "result_reloaded"; 12: "written_fields"; 14: "host_args", "undefined"; 15: "copied_back_args", "copied_back_at"
-// 16: "pageable_args", "pointer_fields", "null_args"
-constexpr int SummaryVersion = 16;
+// 16: "pageable_args", "pointer_fields", "null_args"; 17: "read_only_params", "forward_for_training", "reads_to_host"
+constexpr int SummaryVersion = 17;
 
 json functionJson(const FunctionFacts &Fn) {
   return {{"name", Fn.Name},
@@ -30,6 +30,9 @@ json functionJson(const FunctionFacts &Fn) {
           {"callees", Fn.Callees},
           {"direct_callees", Fn.DirectCallees},
           {"released_params", Fn.ReleasedParams},
+          {"read_only_params", Fn.ReadOnlyParams},
+          {"forward_for_training", Fn.ForwardForTraining},
+          {"reads_to_host", Fn.ReadsToHost},
           {"returned_acquire", Fn.ReturnedAcquire},
           {"returns_host", Fn.ReturnsHost},
           {"overrides", Fn.Overrides}};
@@ -114,6 +117,9 @@ FunctionFacts parseFunction(const json &F) {
   Fn.Callees = F.at("callees").get<std::vector<std::string>>();
   Fn.DirectCallees = F.at("direct_callees").get<std::vector<std::string>>();
   Fn.ReleasedParams = F.at("released_params").get<std::vector<unsigned>>();
+  Fn.ReadOnlyParams = F.at("read_only_params").get<std::vector<unsigned>>();
+  Fn.ForwardForTraining = F.at("forward_for_training").get<bool>();
+  Fn.ReadsToHost = F.at("reads_to_host").get<bool>();
   Fn.ReturnedAcquire = F.at("returned_acquire").get<std::string>();
   Fn.ReturnsHost = F.at("returns_host").get<bool>();
   Fn.Overrides = F.at("overrides").get<std::vector<std::string>>();

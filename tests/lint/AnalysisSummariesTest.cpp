@@ -4,6 +4,7 @@
 #include "AnalysisTestSupport.h"
 #include "LintTestSupport.h"
 #include "analysis/HostMemory.h"
+#include "analysis/Invariance.h"
 #include "analysis/Ownership.h"
 #include "analysis/Summaries.h"
 
@@ -174,10 +175,10 @@ TEST(AnalysisSummaries, FromJsonRebuildsOlderVersionsAndNamesTheSourceOfErrors) 
     return P ? std::string() : llvm::toString(P.takeError());
   };
   EXPECT_EQ(Error(R"({"version": 99, "files": {}})"), "s.json: unknown summary version");
-  EXPECT_NE(Error(R"({"version": 16, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
+  EXPECT_NE(Error(R"({"version": 17, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
             std::string::npos);
   EXPECT_NE(Error("{").find("s.json: invalid summaries: "), std::string::npos);
-  EXPECT_EQ(Error(R"({"version": 16, "files": {}})"), "");
+  EXPECT_EQ(Error(R"({"version": 17, "files": {}})"), "");
 }
 
 FunctionFacts facts(const std::string &Name, const std::string &File, unsigned Line,
@@ -354,8 +355,9 @@ TEST(AnalysisSummaries, DependenciesListWhatAFileReadsOfTheOthers) {
   P.resolve();
   EXPECT_EQ(P.dependencies(Main), "calls\x1fu:f\x1f"
                                   "f\x1flib.cc:1\x1f"
-                                  "010\x1f\x1f"
-                                  "0\n"); // no returned handle, not returning host tensors, no released parameter
+                                  "01000\x1f\x1f"
+                                  "0\x1fread-only\n"); // no returned handle, not returning host tensors, no
+                                                       // released parameter, none only read through
   EXPECT_EQ(P.dependencies(Lib), "called\x1fu:f\x1fmain.cc:5:3\x1fmain.cc:4:1\x1ftrain\x1f"
                                  "1\x1f\n"
                                  "same-arg\x1fu:f\x1f"
@@ -660,6 +662,48 @@ float loss(const float *logits, int n, const float *mask) {
     ASSERT_TRUE(Read);
     EXPECT_EQ(Loss.analysis().neverRuns(Read), !WithEval)
         << (WithEval ? "eval.cc passes a mask" : "no call passes one");
+  }
+}
+
+TEST(AnalysisSummaries, APointerPassedToAFunctionThatOnlyReadsThroughItIsUnchanged) {
+  const std::string Decls = R"cc(
+void scale(float *x, double *factor, int n);
+void decay(double *lr);
+void keep(double *lr);
+void forward(float *x, double *factor, int n);
+)cc";
+  // lib.cc: scale writes x and reads factor; decay writes through lr; keep
+  // stores it where a later call may write; forward passes factor to scale.
+  Snippet Lib(Decls + R"cc(
+double *kept = nullptr;
+void scale(float *x, double *factor, int n) { for (int i = 0; i < n; ++i) x[i] *= static_cast<float>(*factor); }
+void decay(double *lr) { *lr *= 0.9; }
+void keep(double *lr) { kept = lr; }
+void forward(float *x, double *factor, int n) { scale(x, factor, n); }
+)cc");
+  ASSERT_TRUE(Lib.ok());
+  FileSummary S = summarize(Lib.analysis(), "lib.cc");
+  std::map<std::string, std::vector<unsigned>> ReadOnly;
+  for (const auto &[Usr, F] : S.Functions)
+    ReadOnly[F.Name] = F.ReadOnlyParams;
+  EXPECT_EQ(ReadOnly["scale"], std::vector<unsigned>{1});
+  EXPECT_EQ(ReadOnly["decay"], std::vector<unsigned>{});
+  EXPECT_EQ(ReadOnly["keep"], std::vector<unsigned>{});
+  EXPECT_EQ(ReadOnly["forward"], std::vector<unsigned>{1});
+  // train.cc, which only declares them: the learning rate a loop passes to
+  // scale and forward is unchanged by the loop; passed to decay or keep, it may change.
+  ProjectSummaries P;
+  P.add(S);
+  P.resolve();
+  ScopedSummaries Scope(std::make_shared<ProjectSummaries>(P));
+  for (const char *Call : {"scale(w, &rate, 4)", "forward(w, &rate, 4)", "decay(&rate)", "keep(&rate)"}) {
+    Snippet Train(Decls + "void train(float *w) { double rate = 0.1; for (int s = 0; s < 9; ++s) { " + Call + "; } }");
+    ASSERT_TRUE(Train.ok());
+    const auto *Lr = Train.nth<clang::VarDecl>(clang::ast_matchers::varDecl(clang::ast_matchers::hasName("rate")));
+    const auto *Loop = Train.nth<clang::ForStmt>(clang::ast_matchers::forStmt());
+    ASSERT_TRUE(Lr && Loop);
+    bool ReadsOnly = llvm::StringRef(Call).starts_with("scale") || llvm::StringRef(Call).starts_with("forward");
+    EXPECT_EQ(isChangedIn(Lr, Loop->getBody()), !ReadsOnly) << Call;
   }
 }
 
