@@ -120,7 +120,13 @@ void NoGradInferenceCheck::check(const MatchFinder::MatchResult &Result) {
 void NoGradInferenceCheck::checkSharedForward(const CallExpr *Call, ModelAnalysis &A, ASTContext &Ctx) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   const FunctionDecl *FD = A.owner(Call);
-  if (!Callee || !FD || A.role(Call) || Reported.count(FD))
+  // The caller first (cheap, memoized), then what the callee runs.
+  if (!Callee || !FD || A.role(Call) || Reported.count(FD) || A.isHotRoot(FD) || A.reachesTraining(FD) ||
+      underNoGradGuard(Call, A))
+    return;
+  std::optional<HotContext> H = A.perStep(Call);
+  std::vector<const Stmt *> Loops = A.enclosingLoops(Call);
+  if (!H || H->Training || (!Loops.empty() && !infersOnly(Call, Loops, A)))
     return;
   const ProfileEntry *Guard = nullptr;
   SharedForward Shared{Callee->getName().str(), ""};
@@ -135,17 +141,12 @@ void NoGradInferenceCheck::checkSharedForward(const CallExpr *Call, ModelAnalysi
     const FunctionFacts *F = A.project() ? A.project()->function(usrOf(Callee), A.mainFileName()) : nullptr;
     if (!F || !F->ForwardForTraining || F->Trains)
       return;
+    // The guard of the framework with autograd whose profile has one (libtorch's).
     for (const ProfileEntry *E : A.profiles().entries(Role::NoGradGuard))
-      if (!Guard)
-        Guard = A.profiles().fixFor(*E->Owner, Role::NoGradGuard);
+      if ((Guard = A.profiles().fixFor(*E->Owner, Role::NoGradGuard)))
+        break;
     Shared.Where = F->File + ":" + std::to_string(F->Line);
   }
-  if (A.isHotRoot(FD) || A.reachesTraining(FD) || underNoGradGuard(Call, A))
-    return;
-  std::optional<HotContext> H = A.perStep(Call);
-  std::vector<const Stmt *> Loops = A.enclosingLoops(Call);
-  if (!H || H->Training || (!Loops.empty() && !infersOnly(Call, Loops, A)))
-    return;
   report(Call, FD, nullptr, Guard, &Shared, Ctx);
 }
 

@@ -5,7 +5,6 @@
 #include "Invariance.h"
 #include "Purpose.h"
 #include "SourceUtils.h"
-#include "SummaryCollector.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -162,7 +161,6 @@ std::pair<const Expr *, const Expr *> bufferAndPosition(const Expr *Dest) {
   return {Dest, nullptr};
 }
 
-/// A C API copy of a few bytes per iteration into one buffer (elementUpload's second form).
 /// Whether \p Loop brings the variable \p Value names back from the device
 /// before the copy: a copy to the host into it (`cudaMemcpy(&token, d_out,
 /// ...)`), or a call that reads the device and fills it through a pointer or
@@ -170,30 +168,19 @@ std::pair<const Expr *, const Expr *> bufferAndPosition(const Expr *Dest) {
 /// generation loop feeds each step's token back for the next step, which
 /// needs it on the device before it runs: one copy per step is inherent.
 bool fedBackFromDevice(const Expr *Value, const Stmt *Loop, ModelAnalysis &A) {
-  auto Named = [](const Expr *E) -> const VarDecl * {
-    E = stripWrappers(E)->IgnoreParenImpCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
-      E = U->getSubExpr();
-    return namedVar(E);
-  };
-  const VarDecl *V = Value ? Named(Value) : nullptr;
+  const VarDecl *V = namedVar(Value);
   if (!V)
     return false;
+  // A copy to the host itself (not a wait, which fills nothing), or a function that reads the device.
   auto Reads = [&](const CallExpr *CE) {
-    if (std::optional<RoleMatch> R = A.role(CE))
-      return R->R == Role::Materialize;
-    const FunctionDecl *F = CE->getDirectCallee();
-    const FunctionDecl *Def = F ? F->getDefinition() : nullptr;
-    if (Def)
-      return A.readsToHost(Def);
-    const FunctionFacts *Facts = F && A.project() ? A.project()->function(usrOf(F), A.mainFileName()) : nullptr;
-    return Facts && Facts->ReadsToHost;
+    std::optional<RoleMatch> R = A.role(CE);
+    return R ? R->R == Role::Materialize : A.readsToHost(CE);
   };
   std::function<bool(const Stmt *)> Find = [&](const Stmt *S) -> bool {
     if (!S)
       return false;
     if (const auto *CE = dyn_cast<CallExpr>(S); CE && Reads(CE)) {
-      if (llvm::any_of(CE->arguments(), [&](const Expr *Arg) { return Named(Arg) == V; }))
+      if (llvm::any_of(CE->arguments(), [&](const Expr *Arg) { return namedVar(Arg) == V; }))
         return true;
       if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(A.parent(CE));
           Assign && Assign->isAssignmentOp() && namedVar(Assign->getLHS()) == V)
@@ -209,6 +196,7 @@ bool fedBackFromDevice(const Expr *Value, const Stmt *Loop, ModelAnalysis &A) {
   return Find(Loop);
 }
 
+/// A C API copy of a few bytes per iteration into one buffer (elementUpload's second form).
 std::optional<ElementUpload> scatteredUpload(const CallExpr *Move, const Stmt *Loop, ModelAnalysis &A) {
   std::optional<RoleMatch> R = A.role(Move);
   const ProfileEntry *E = R && R->R == Role::ToDevice && (R->deviceAlways() || A.deviceAware()) ? R->Entry : nullptr;

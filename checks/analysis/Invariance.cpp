@@ -841,24 +841,25 @@ const FieldDecl *perCallConstant(const Expr *E, const ModelAnalysis &A) {
   return F;
 }
 
+/// \p E names a local variable declared before \p Loop (a global may change
+/// anywhere: a static input buffer refilled before each call).
+static const VarDecl *localBefore(const Expr *E, const Stmt *Loop, const ModelAnalysis &A) {
+  const VarDecl *VD = namedVar(E);
+  return VD && VD->hasLocalStorage() && !contains(Loop, VD->getLocation(), A.context().getSourceManager()) ? VD
+                                                                                                           : nullptr;
+}
+
 bool argumentInvariantIn(const CallExpr *Call, unsigned I, const Stmt *Loop, const ModelAnalysis &A, bool Identity) {
   // An operator's arguments count its object; a constructor is no CallExpr.
   if (!Call || isa<CXXOperatorCallExpr>(Call) || I >= Call->getNumArgs())
     return false;
-  // A local variable: a global may change anywhere (a static input buffer
-  // refilled before each call).
-  const Expr *Arg = stripWrappers(Call->getArg(I))->IgnoreParenImpCasts();
-  const auto *Address = dyn_cast<UnaryOperator>(Arg);
-  if (Address && Address->getOpcode() == UO_AddrOf)
-    Arg = Address->getSubExpr()->IgnoreParenImpCasts();
-  else
-    Address = nullptr;
-  const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
-  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!VD || !VD->hasLocalStorage() || contains(Loop, VD->getLocation(), A.context().getSourceManager()))
+  // A local variable or its address (namedVar sees through `&`).
+  const VarDecl *VD = localBefore(Call->getArg(I), Loop, A);
+  if (!VD)
     return false;
+  const auto *Address = dyn_cast<UnaryOperator>(stripWrappers(Call->getArg(I)));
   if (Identity) // `&net`, or a pointer the loop never points elsewhere
-    return Address || !isReassignedIn(VD, Loop);
+    return (Address && Address->getOpcode() == UO_AddrOf) || !isReassignedIn(VD, Loop);
   std::vector<const Stmt *> Loops = loopsUpTo(Call, Loop, A);
   return !Loops.empty() && outermostInvariantLoop(Call->getArg(I), Loops, A.profiles()) == Loop;
 }
@@ -893,9 +894,8 @@ bool argumentSameEveryStep(const CallExpr *Call, unsigned I, const HotContext &H
   if (InLoop && !ThroughField)
     return argumentInvariantIn(Call, I, H.Loop, A, Identity);
   if (InLoop) { // `&net.learning_rate`, `net->learning_rate` of a variable made before the loop
-    const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    return VD && VD->hasLocalStorage() && !contains(H.Loop, VD->getLocation(), A.context().getSourceManager()) &&
-           !isReassignedIn(VD, H.Loop);
+    const VarDecl *VD = Ref ? localBefore(Ref, H.Loop, A) : nullptr;
+    return VD && !isReassignedIn(VD, H.Loop);
   }
   // Below the loop: a parameter of the caller (`scale`), or a field of what
   // one points to, when every per-step call of the caller passes the same.

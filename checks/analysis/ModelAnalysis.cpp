@@ -695,8 +695,7 @@ bool ModelAnalysis::layersOfStep(const Stmt *Loop) {
         CopiesIn |= C.Role->R == Role::ToDevice;
         CopiesOut |= C.Role->R == Role::Materialize || C.Role->R == Role::Sync;
       } else if (innermostLoop(C.E) == Outer) { // `sample(logits, &token)`, here or in another file
-        CopiesOut |= anyCallee(C, [&](const FunctionDecl *F) { return readsToHost(F); }) ||
-                     (C.External && C.External->ReadsToHost);
+        CopiesOut |= readsToHost(C);
       }
       return false;
     });
@@ -704,15 +703,21 @@ bool ModelAnalysis::layersOfStep(const Stmt *Loop) {
   });
 }
 
+bool ModelAnalysis::readsToHost(const CallSite &C) {
+  return (C.Role && (C.Role->R == Role::Materialize || C.Role->R == Role::Sync)) ||
+         anyCallee(C, [&](const FunctionDecl *F) { return readsToHost(F); }) || (C.External && C.External->ReadsToHost);
+}
+
 bool ModelAnalysis::readsToHost(const FunctionDecl *FD) {
   if (!ReadsMemo.insert({FD, false}).second)
     return ReadsMemo[FD];
-  bool Reads = anyCall(FD, [&](const CallSite &C) {
-    return (C.Role && (C.Role->R == Role::Materialize || C.Role->R == Role::Sync)) ||
-           anyCallee(C, [&](const FunctionDecl *F) { return readsToHost(F); }) ||
-           (C.External && C.External->ReadsToHost);
-  });
+  bool Reads = anyCall(FD, [&](const CallSite &C) { return readsToHost(C); });
   return ReadsMemo[FD] = Reads;
+}
+
+bool ModelAnalysis::readsToHost(const CallExpr *Call) {
+  auto It = CallIndex.find(Call);
+  return It != CallIndex.end() && readsToHost(Calls[It->second]);
 }
 
 bool ModelAnalysis::isEpochLoop(const Stmt *Loop) {
@@ -974,22 +979,23 @@ bool ModelAnalysis::neverRuns(const Stmt *S) const {
 /// (`std::exit`, `abort`), or a `break` that ends \p Loop itself. What the
 /// branch does then runs at most once per execution of the loop (an error
 /// report before giving up), not on every step.
-bool ModelAnalysis::endsProgram(const Stmt *Branch) const {
+/// The statement a branch ends with (its block's last), or null for an empty block.
+static const Stmt *lastStatementOf(const Stmt *Branch) {
   const Stmt *Last = Branch;
   if (const auto *CS = dyn_cast<CompoundStmt>(Branch))
     Last = CS->body_empty() ? nullptr : CS->body_back();
   if (const auto *E = dyn_cast_or_null<Expr>(Last))
     Last = E->IgnoreImplicit();
-  const auto *CE = dyn_cast_or_null<CallExpr>(Last);
+  return Last;
+}
+
+bool ModelAnalysis::endsProgram(const Stmt *Branch) const {
+  const auto *CE = dyn_cast_or_null<CallExpr>(lastStatementOf(Branch));
   return CE && CE->getDirectCallee() && CE->getDirectCallee()->isNoReturn();
 }
 
 bool ModelAnalysis::leavesLoop(const Stmt *Branch, const Stmt *Loop) const {
-  const Stmt *Last = Branch;
-  if (const auto *CS = dyn_cast<CompoundStmt>(Branch))
-    Last = CS->body_empty() ? nullptr : CS->body_back();
-  if (const auto *E = dyn_cast_or_null<Expr>(Last))
-    Last = E->IgnoreImplicit();
+  const Stmt *Last = lastStatementOf(Branch);
   if (isa_and_nonnull<ReturnStmt, CXXThrowExpr>(Last) || endsProgram(Branch))
     return true;
   if (!isa_and_nonnull<BreakStmt>(Last))

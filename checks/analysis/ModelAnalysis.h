@@ -188,6 +188,9 @@ public:
   /// (a read, a sync), itself or through what it calls: a sampler that
   /// returns the next token to its generation loop.
   bool readsToHost(const FunctionDecl *FD);
+  /// Whether \p Call, a call of this file's functions, reads the device:
+  /// a read or a wait itself, or a call of a function that does (readsToHost).
+  bool readsToHost(const CallExpr *Call);
 
   /// For the whole-project summaries: the functions defined here, and the
   /// calls of functions this translation unit only declares, or of virtual
@@ -298,6 +301,7 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::vector<size_t>> Callers;
   llvm::DenseMap<const FunctionDecl *, int> StepsDirectlyMemo, ReachesMemo, TrainingMemo, OptimizerMemo;
   llvm::DenseMap<const FunctionDecl *, bool> ReadsMemo;
+  bool readsToHost(const CallSite &C);
   std::optional<bool> ExportsCalled;
   /// Whether the program calls one of this file's exported functions (`extern "C"`, used).
   bool exportsCalledInProgram();
