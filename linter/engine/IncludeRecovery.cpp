@@ -248,6 +248,9 @@ std::string located(const clang::tooling::DiagnosticMessage &M, llvm::vfs::FileS
   return Where.empty() ? M.Message : Where + ": " + M.Message;
 }
 
+/// A header of libstdc++ or libc++ (`.../include/c++/12/bits/stl_vector.h`).
+bool inStandardLibrary(StringRef Path) { return Path.contains("/c++/"); }
+
 /// An error of the compiler's own (not a check's, nor a configuration's).
 bool isParseError(const ClangTidyError &E) {
   return E.DiagLevel == ClangTidyError::Error && StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
@@ -277,9 +280,9 @@ void setAsideFollowingErrors(FileRun &Run, llvm::vfs::FileSystem &FS) {
 /// always win: the machine's CUDA toolkit for C++ files that include its
 /// runtime API without naming it (and its `cccl` directory, where CUDA 13
 /// keeps thrust and cub), then the profiles' stand-ins for SDKs the machine
-/// lacks.
+/// lacks; then \p Added, arguments a recovery adds (`-include <vector>`).
 void addAdjusters(ClangTool &Tool, ClangTidyContext &Context, const std::string &File, llvm::vfs::FileSystem &FS,
-                  const ParseOptions &Options, ErrorLimit &Limit, llvm::ArrayRef<std::string> PreIncludes) {
+                  const ParseOptions &Options, ErrorLimit &Limit, llvm::ArrayRef<std::string> Added) {
   Tool.appendArgumentsAdjuster(configuredArgs(Context));
   Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
   Tool.appendArgumentsAdjuster(cudaHostOnlyAdjuster(Options.CudaPath));
@@ -298,8 +301,7 @@ void addAdjusters(ClangTool &Tool, ClangTidyContext &Context, const std::string 
   if (HasToolkit && FS.exists(Toolkit + "/cccl/thrust/version.h"))
     Extra.insert(Extra.end(), {"-idirafter", Toolkit + "/cccl"});
   Extra.insert(Extra.end(), {"-idirafter", StandInDir});
-  for (const std::string &Header : PreIncludes)
-    Extra.insert(Extra.end(), {"-include", Header});
+  Extra.insert(Extra.end(), Added.begin(), Added.end());
   Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::END));
 }
 
@@ -312,8 +314,7 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
                                     IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
                                     std::function<std::unique_ptr<FrontendAction>(std::vector<std::string> *)> Make,
                                     std::vector<std::string> *Missing, bool &Ok, std::string *Stats,
-                                    IntrusiveRefCntPtr<DiagnosticIDs> IDs,
-                                    llvm::ArrayRef<std::string> PreIncludes = {}) {
+                                    IntrusiveRefCntPtr<DiagnosticIDs> IDs, llvm::ArrayRef<std::string> Added = {}) {
   if (isCudaInput(File))
     addCudaOverlay(*FS);
   if (Options.RecoverIncludes)
@@ -321,7 +322,7 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
   ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(), FS);
   ClangTidyDiagnosticConsumer Consumer(Context, nullptr, /*RemoveIncompatibleErrors=*/true, /*GetFixesFromNotes=*/true);
   ErrorLimit Limit(Consumer, 0);
-  addAdjusters(Tool, Context, File, *FS, Options, Limit, PreIncludes);
+  addAdjusters(Tool, Context, File, *FS, Options, Limit, Added);
   DiagnosticsEngine Engine(IDs, new DiagnosticOptions(), &Consumer, /*ShouldOwnClient=*/false);
   Context.setDiagnosticsEngine(&Engine);
   Tool.setDiagnosticConsumer(&Limit);
@@ -366,19 +367,57 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   // One table of diagnostic IDs for every parse of the file: the context
   // names a finding's check by its ID, kept from the first parse that made it.
   IntrusiveRefCntPtr<DiagnosticIDs> IDs(new DiagnosticIDs());
-  auto Parse = [&](llvm::ArrayRef<std::string> PreIncludes) {
+  std::vector<std::string> PreIncludes;
+  bool AsCxx17 = false;
+  auto Parse = [&] {
+    std::vector<std::string> Added;
+    for (const std::string &Header : PreIncludes)
+      Added.insert(Added.end(), {"-include", Header});
+    if (AsCxx17)
+      Added.push_back("-std=c++17");
     return runTool(
         Context, DB, File, FS, Options,
         [&](std::vector<std::string> *M) {
           return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles->get(), M, StandIns, Options);
         },
-        Missing, Ok, &Run.CompilerStats, IDs, PreIncludes);
+        Missing, Ok, &Run.CompilerStats, IDs, Added);
   };
-  Run.Errors = Parse({});
+  auto Again = [&] {
+    Run.MissingIncludes.clear();
+    Run.StandIns.clear();
+    Run.CompilerStats.clear();
+    Run.Errors = Parse();
+  };
+  Run.Errors = Parse();
+  // Errors inside the C++ standard library's headers: in C++20, libstdc++'s
+  // containers are constexpr, and clang instantiates a constexpr function
+  // where it is first used, so a `std::vector<T>` member of a class that a
+  // library completes T after (libtorch's `c10::IValue`, whose list holds
+  // them) fails to compile with clang although it does with gcc. Parsed
+  // again as C++17; kept when that parse has fewer errors.
+  auto StandardLibraryErrors = [&] {
+    return llvm::count_if(
+        Run.Errors, [](const ClangTidyError &E) { return isParseError(E) && inStandardLibrary(E.Message.FilePath); });
+  };
+  if (Options.RecoverIncludes && StandardLibraryErrors() > 0) {
+    FileRun First = Run;
+    std::optional<FileSummary> FirstSummary = Summary ? std::optional(*Summary) : std::nullopt;
+    size_t Before = llvm::count_if(Run.Errors, isParseError);
+    AsCxx17 = true;
+    Again();
+    if (llvm::count_if(Run.Errors, isParseError) >= Before) {
+      AsCxx17 = false;
+      Run = std::move(First);
+      if (Summary)
+        *Summary = std::move(*FirstSummary);
+    } else {
+      Run.Retried = "parsed as C++17: clang cannot compile its C++20 standard library's containers of a type "
+                    "completed later (libtorch's c10::IValue)";
+    }
+  }
   // Names of the standard library used without their header: parsed again
   // with those headers included first, as an older standard library would
   // have brought them in (a few rounds: a name's errors may hide another's).
-  std::vector<std::string> PreIncludes;
   for (int Round = 0; Round < 3 && Options.RecoverIncludes && llvm::any_of(Run.Errors, isParseError); ++Round) {
     size_t Before = PreIncludes.size();
     for (const auto &[Header, Name] : missingStandardHeaders(Run.Errors))
@@ -388,10 +427,7 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
       }
     if (PreIncludes.size() == Before)
       break;
-    Run.MissingIncludes.clear();
-    Run.StandIns.clear();
-    Run.CompilerStats.clear();
-    Run.Errors = Parse(PreIncludes);
+    Again();
   }
   if (Summary)
     Summary->File = File;
@@ -432,6 +468,8 @@ std::string incompleteMessage(const std::string &File, const FileRun &Run) {
                                                      : "included " + llvm::join(Run.StandardHeaders, ", ") +
                                                            ", whose names the file uses without including " +
                                                            (Run.StandardHeaders.size() == 1 ? "it" : "them");
+  if (!Run.Retried.empty())
+    Standard = Standard.empty() ? Run.Retried : Run.Retried + "; " + Standard;
   size_t N = Run.MissingIncludes.size();
   if (!N)
     return Standard.empty() ? "" : File + ": " + Standard;

@@ -52,6 +52,8 @@ struct FileRun {
   /// Standard headers included for names the file uses without them
   /// (`<fstream> (std::basic_ifstream)`), in the order they were added.
   std::vector<std::string> StandardHeaders;
+  /// How the file was parsed instead of as its command says, and why (`parsed as C++17: ...`), or "".
+  std::string Retried;
   // The file's stderr block, written whole when it finishes: clang's "N warnings
   // generated." and "Error while processing FILE." lines, or "".
   std::string CompilerStats;

@@ -259,6 +259,21 @@ TEST(RealCodeTest, AnOpenCvStandInKeepsADatasetClassValid) {
       << R.Err;
 }
 
+TEST(RealCodeTest, ALibtorchProgramInCxx20Parses) {
+  ProcessResult R =
+      lint({"--format=json", "--no-cache", "--checks=-*,mlperf-materialize-in-loop", "cxx20_sequential.cc"},
+           {"-std=c++20", "-isystem/usr/include/torch/csrc/api/include"});
+  EXPECT_EQ(R.Exit, 1) << R.Err;
+  EXPECT_EQ(findings(R.Out), std::vector<std::string>{"20 mlperf-materialize-in-loop"}) << R.Out;
+  EXPECT_EQ(R.Err.find("error"), std::string::npos) << R.Err;
+  EXPECT_NE(R.Err.find("cxx20_sequential.cc: parsed as C++17: clang cannot compile"), std::string::npos) << R.Err;
+  // A file whose errors are its own is not parsed again.
+  R = lint({"--format=json", "--no-cache", "tensorrt_without_sdk.cc"},
+           {"-std=c++20", "-I" MLPERF_SOURCE_DIR "/fixtures/common", "-I" MLPERF_SOURCE_DIR "/profiles/include"});
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  EXPECT_EQ(R.Err.find("parsed as C++17"), std::string::npos) << R.Err;
+}
+
 TEST(RealCodeTest, AnInstalledSdkWinsOverTheStandIns) {
   // The declarations on the include path, as an installed SDK: nothing is
   // missing or replaced, so the call they do not declare is a compiler error.
