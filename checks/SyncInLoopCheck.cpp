@@ -72,9 +72,10 @@ static bool endsPerCallStream(const CallExpr *Call, ModelAnalysis &A, const Sour
 
 /// A synchronization that is needed: it times the device's work and says so
 /// (a comment mentioning timing on its line or the line above, or a clock
-/// read in the statement that follows it in its block), the host reads
-/// results from memory in that statement, or it completes an asynchronous
-/// copy to the host made before it in its block or a block around it.
+/// read in the statement that follows it in its block, past declarations),
+/// the host reads results from memory in that statement, or it completes an
+/// asynchronous copy to the host made before it in its block or a block
+/// around it.
 static bool isNeeded(const CallExpr *Call, const ModelAnalysis &A, const SourceManager &SM) {
   if (commentMentions(Call->getBeginLoc(), "timing", SM))
     return true;
@@ -88,10 +89,20 @@ static bool isNeeded(const CallExpr *Call, const ModelAnalysis &A, const SourceM
     for (const Stmt *Before : llvm::make_range(Around.Block->body_begin(), Around.Item))
       if (callsAsyncCopyToHost(Before, A))
         return true;
-  if (std::next(It) == Block->body_end())
-    return false;
-  const Stmt *Next = *std::next(It);
-  return calls(Next, Role::Timer, A.profiles()) || calls(Next, Role::HostRead, A.profiles());
+  // The statement after it, past declarations that only make room for the
+  // result (`float ms; cudaEventElapsedTime(&ms, start, stop);`).
+  auto Next = std::next(It);
+  auto OnlyDeclares = [](const Stmt *S) {
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    return DS && llvm::all_of(DS->decls(), [](const Decl *D) {
+             const auto *VD = dyn_cast<VarDecl>(D);
+             return VD && (!VD->getInit() || VD->getInit()->isConstantInitializer(VD->getASTContext(), false));
+           });
+  };
+  while (Next != Block->body_end() && OnlyDeclares(*Next))
+    ++Next;
+  return Next != Block->body_end() &&
+         (calls(*Next, Role::Timer, A.profiles()) || calls(*Next, Role::HostRead, A.profiles()));
 }
 
 void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
