@@ -477,6 +477,22 @@ bool ApiProfiles::isDeviceMarkerType(QualType T) const {
   return RD && !MarkerTypes.empty() && MarkerTypes.count(plainQualifiedName(RD));
 }
 
+bool ApiProfiles::isModuleContainer(const CXXRecordDecl *RD) const {
+  auto Named = [&](const CXXRecordDecl *R) {
+    std::string Name = R ? plainQualifiedName(R) : "";
+    return llvm::any_of(Profiles, [&](const auto &P) { return llvm::is_contained(P->ModuleContainers, Name); });
+  };
+  if (!RD)
+    return false;
+  if (Named(RD))
+    return true;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+      if (Arg.getKind() == TemplateArgument::Type && Named(Arg.getAsType()->getAsCXXRecordDecl()))
+        return true;
+  return false;
+}
+
 bool ApiProfiles::isDeviceMarkerCall(const FunctionDecl *FD) const {
   return !MarkerCalls.empty() && MarkerCalls.count(plainQualifiedName(FD));
 }

@@ -199,6 +199,8 @@ struct Profile {
   DeviceContext Device = DeviceContext::Markers;
   std::vector<std::string> MarkerDecls, MarkerTypes, MarkerCalls;
   std::vector<std::string> AutogradTensorTypes;
+  /// Classes whose forward runs the modules put into them (`torch::nn::SequentialImpl`).
+  std::vector<std::string> ModuleContainers;
   DeviceModel Devices;
   std::vector<ProfileEntry> Entries;
 };
@@ -263,6 +265,9 @@ public:
 
   bool isDeviceMarkerDecl(const clang::NamedDecl *D) const;
   bool isDeviceMarkerType(clang::QualType T) const;
+  /// Whether \p RD is a profile's module container (`module_containers`), or
+  /// a holder of one (`torch::nn::Sequential`, a `ModuleHolder<SequentialImpl>`).
+  bool isModuleContainer(const clang::CXXRecordDecl *RD) const;
   bool isDeviceMarkerCall(const clang::FunctionDecl *FD) const;
   /// The profile whose autograd tensor types include \p T, or null.
   const Profile *autogradTensorProfile(clang::QualType T) const;

@@ -441,32 +441,56 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
 }
 } // namespace
 
-/// The number of times `for (int i = A; i < B; ++i)` runs its body, when A
-/// and B are constants and the body does not change i.
-static std::optional<int64_t> constantTrips(const ForStmt *For) {
-  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+namespace {
+/// `for (int i = A; i < B; ++i)` whose body does not change i.
+struct CountedFor {
+  const VarDecl *I;
+  const BinaryOperator *Cond;
+};
+std::optional<CountedFor> countedFor(const Stmt *Loop) {
+  const auto *For = dyn_cast_or_null<ForStmt>(Loop);
+  const auto *Init = For ? dyn_cast_or_null<DeclStmt>(For->getInit()) : nullptr;
   const auto *I = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl()) : nullptr;
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
-  const auto *Inc = dyn_cast_or_null<UnaryOperator>(For->getInc());
+  const auto *Cond = For ? dyn_cast_or_null<BinaryOperator>(For->getCond()) : nullptr;
+  const auto *Inc = For ? dyn_cast_or_null<UnaryOperator>(For->getInc()) : nullptr;
   if (!I || !I->getInit() || !I->getType()->isIntegerType() || !Cond || !Inc || !Inc->isIncrementOp() ||
       namedVar(Inc->getSubExpr()) != I || namedVar(Cond->getLHS()) != I || isWrittenIn(I, For->getBody()))
     return std::nullopt;
-  Expr::EvalResult From, To;
-  ASTContext &Ctx = I->getASTContext();
-  if (!I->getInit()->EvaluateAsInt(From, Ctx) || !Cond->getRHS()->EvaluateAsInt(To, Ctx))
+  return CountedFor{I, Cond};
+}
+
+/// The number of times a counted loop runs its body when its bound is \p To.
+std::optional<int64_t> tripsUpTo(const CountedFor &L, const Expr *To) {
+  Expr::EvalResult From, Bound;
+  ASTContext &Ctx = L.I->getASTContext();
+  if (!To || !L.I->getInit()->EvaluateAsInt(From, Ctx) || !To->EvaluateAsInt(Bound, Ctx))
     return std::nullopt;
-  int64_t Lo = From.Val.getInt().getExtValue(), Hi = To.Val.getInt().getExtValue();
-  if (Cond->getOpcode() == BO_LT || Cond->getOpcode() == BO_NE)
+  int64_t Lo = From.Val.getInt().getExtValue(), Hi = Bound.Val.getInt().getExtValue();
+  if (L.Cond->getOpcode() == BO_LT || L.Cond->getOpcode() == BO_NE)
     return std::max<int64_t>(0, Hi - Lo);
-  if (Cond->getOpcode() == BO_LE)
+  if (L.Cond->getOpcode() == BO_LE)
     return std::max<int64_t>(0, Hi - Lo + 1);
   return std::nullopt;
+}
+} // namespace
+
+const ParmVarDecl *countingParameter(const Stmt *Loop) {
+  std::optional<CountedFor> L = countedFor(Loop);
+  const auto *P = L ? dyn_cast_or_null<ParmVarDecl>(namedVar(L->Cond->getRHS())) : nullptr;
+  const auto *FD = P ? dyn_cast<FunctionDecl>(P->getDeclContext()) : nullptr;
+  return FD && FD->getBody() && !isWrittenIn(P, FD->getBody()) ? P : nullptr;
+}
+
+bool runsOnceWith(const Stmt *Loop, const Expr *Bound) {
+  std::optional<CountedFor> L = countedFor(Loop);
+  std::optional<int64_t> Trips = L ? tripsUpTo(*L, Bound) : std::nullopt;
+  return Trips && *Trips <= 1;
 }
 
 bool runsOnce(const Stmt *Loop) {
   // `for (int i = 0; i < 1; i++)`: a loop in form only.
-  if (const auto *For = dyn_cast<ForStmt>(Loop))
-    if (std::optional<int64_t> Trips = constantTrips(For); Trips && *Trips <= 1)
+  if (std::optional<CountedFor> L = countedFor(Loop))
+    if (std::optional<int64_t> Trips = tripsUpTo(*L, L->Cond->getRHS()); Trips && *Trips <= 1)
       return true;
   const Stmt *Body = loopBody(Loop);
   if (!Body)

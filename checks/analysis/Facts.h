@@ -10,6 +10,12 @@ namespace clang::tidy::mlperf {
 /// Whether a loop's body runs at most once: it ends in an unconditional
 /// `break` or `return` and no `continue` starts another iteration.
 bool runsOnce(const Stmt *Loop);
+/// The parameter that counts `for (int i = A; i < n; ++i)`: n, when neither
+/// the loop nor the function changes it; null otherwise.
+const ParmVarDecl *countingParameter(const Stmt *Loop);
+/// Whether that loop runs its body at most once when n is \p Bound (a
+/// constant, or a parameter's default argument).
+bool runsOnceWith(const Stmt *Loop, const Expr *Bound);
 
 /// A type that carries tensors: a tensor, a tuple or a list of them, a
 /// batch (a class of the program with tensor fields).

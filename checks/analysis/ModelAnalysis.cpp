@@ -435,6 +435,50 @@ overridersDefinedHere(llvm::ArrayRef<const FunctionDecl *> Defined) {
   return Out;
 }
 
+/// The class whose member \p E calls or constructs, or null.
+static const CXXRecordDecl *calledClass(const Expr *E) {
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    return CE->getConstructor()->getParent();
+  const auto *CE = dyn_cast<CallExpr>(E);
+  const auto *MD = CE ? dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee()) : nullptr;
+  return MD ? MD->getParent() : nullptr;
+}
+
+std::vector<const FunctionDecl *> ModelAnalysis::heldModuleForwards() const {
+  std::vector<const FunctionDecl *> Out;
+  auto AddForwards = [&](const CXXRecordDecl *RD) {
+    RD = RD ? RD->getDefinition() : nullptr;
+    if (!RD || declaredInSystemHeader(RD))
+      return;
+    for (const auto &P : Profiles.profiles())
+      for (const ProfileEntry &E : P->Entries)
+        if (E.R == Role::Step && !E.Method.empty() && isDerivedFromName(RD, E.ClassDerivedFrom))
+          for (const CXXMethodDecl *M : RD->methods())
+            if (const FunctionDecl *Def = M->getIdentifier() && M->getName() == E.Method ? definitionOf(M) : nullptr;
+                Def && Functions.count(Def) && !llvm::is_contained(Out, Def))
+              Out.push_back(Def);
+  };
+  for (const CallSite &C : Calls) {
+    if (!Profiles.isModuleContainer(calledClass(C.E)))
+      continue;
+    llvm::ArrayRef<const Expr *> Args;
+    if (const auto *CE = dyn_cast<CallExpr>(C.E))
+      Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+    else
+      Args = llvm::ArrayRef(cast<CXXConstructExpr>(C.E)->getArgs(), cast<CXXConstructExpr>(C.E)->getNumArgs());
+    for (const Expr *Arg : Args) {
+      // The module itself, or a holder of it (`ModuleHolder<LayerImpl>`, `shared_ptr<LayerImpl>`).
+      const CXXRecordDecl *RD = Arg->getType().getNonReferenceType()->getAsCXXRecordDecl();
+      AddForwards(RD);
+      if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
+        for (const TemplateArgument &T : Spec->getTemplateArgs().asArray())
+          if (T.getKind() == TemplateArgument::Type)
+            AddForwards(T.getAsType()->getAsCXXRecordDecl());
+    }
+  }
+  return Out;
+}
+
 void ModelAnalysis::resolveCallables() {
   std::vector<const FunctionDecl *> Defined;
   for (const auto &[FD, Info] : Functions)
@@ -443,8 +487,19 @@ void ModelAnalysis::resolveCallables() {
     return A->getBeginLoc().getRawEncoding() < B->getBeginLoc().getRawEncoding();
   });
   auto Overriders = overridersDefinedHere(Defined);
+  std::vector<const FunctionDecl *> Held = heldModuleForwards();
   for (size_t I = 0; I < Calls.size(); ++I) {
     CallSite &C = Calls[I];
+    // A container's forward (`seq->forward(x, targets)`) may run the forward
+    // of each module put into one that takes those arguments.
+    if (C.Role && C.Role->R == Role::Step && !Held.empty() && Profiles.isModuleContainer(calledClass(C.E))) {
+      const auto *CE = dyn_cast<CallExpr>(C.E);
+      unsigned N = CE ? CE->getNumArgs() - objectArguments(CE) : 0;
+      for (const FunctionDecl *F : Held)
+        if (CE && F->getMinRequiredArguments() <= N && N <= F->getNumParams() && F != C.Caller &&
+            !llvm::is_contained(C.Targets, F))
+          C.Targets.push_back(F);
+    }
     // A virtual call may run the overrides defined here.
     if (const auto *CE = dyn_cast<CallExpr>(C.E))
       if (const CXXMethodDecl *MD = dispatchesVirtually(CE))
@@ -512,7 +567,35 @@ bool ModelAnalysis::anyCallee(const CallSite &C, llvm::function_ref<bool(const F
   return (C.Callee && Pred(C.Callee)) || llvm::any_of(C.Targets, Pred);
 }
 
-bool ModelAnalysis::isLoop(const Stmt *S) const { return S && loopKind(S); }
+/// The default argument of parameter \p P, on whichever declaration of its
+/// function states it (the class's declaration for an out-of-line method).
+static const Expr *defaultArgument(const ParmVarDecl *P) {
+  const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext());
+  if (!FD)
+    return nullptr;
+  unsigned I = P->getFunctionScopeIndex();
+  for (const FunctionDecl *D : FD->redecls())
+    if (const ParmVarDecl *Q = I < D->getNumParams() ? D->getParamDecl(I) : nullptr;
+        Q && Q->hasDefaultArg() && !Q->hasUninstantiatedDefaultArg() && !Q->hasUnparsedDefaultArg())
+      return Q->getDefaultArg();
+  return nullptr;
+}
+
+bool ModelAnalysis::isLoop(const Stmt *S) const {
+  if (!S || !loopKind(S))
+    return false;
+  const ParmVarDecl *P = countingParameter(S);
+  const Expr *Default = P ? defaultArgument(P) : nullptr;
+  if (!Default)
+    return true;
+  if (auto It = RepeatsMemo.find(S); It != RepeatsMemo.end())
+    return It->second;
+  const FunctionDecl *FD = owner(S);
+  bool Once = FD && runsOnceWith(S, Default) && llvm::all_of(callSites(FD), [&](const Expr *Site) {
+                return runsOnceWith(S, argumentFor(Site, P->getFunctionScopeIndex()));
+              });
+  return RepeatsMemo[S] = !Once;
+}
 
 const Stmt *loopBody(const Stmt *Loop) {
   if (const auto *F = dyn_cast_or_null<ForStmt>(Loop))
@@ -537,14 +620,14 @@ bool ModelAnalysis::isRepeatedBy(const Stmt *Child, const Stmt *Loop) const {
 std::vector<const Stmt *> ModelAnalysis::enclosingLoops(const Stmt *S) const {
   std::vector<const Stmt *> Loops;
   for (const Stmt *Child = S, *P = parent(S); P; Child = P, P = parent(P))
-    if (loopKind(P) && isRepeatedBy(Child, P))
+    if (isLoop(P) && isRepeatedBy(Child, P))
       Loops.push_back(P);
   return Loops;
 }
 
 const Stmt *ModelAnalysis::innermostLoop(const Stmt *S) const {
   for (const Stmt *Child = S, *P = parent(S); P; Child = P, P = parent(P))
-    if (loopKind(P) && isRepeatedBy(Child, P))
+    if (isLoop(P) && isRepeatedBy(Child, P))
       return P;
   return nullptr;
 }
@@ -701,6 +784,14 @@ bool ModelAnalysis::layersOfStep(const Stmt *Loop) {
     });
     return Pure && Computes && CopiesIn && CopiesOut;
   });
+}
+
+bool ModelAnalysis::inForwardOfCallersStep(const Stmt *Loop) {
+  const FunctionDecl *FD = owner(Loop);
+  if (!FD || !isHotRoot(FD))
+    return false;
+  hotFunction(FD);
+  return RunByCallersStep.contains(FD);
 }
 
 bool ModelAnalysis::readsToHost(const CallSite &C) {
@@ -862,6 +953,63 @@ static bool isOnceGuard(const Expr *Cond, const Stmt *Loop) {
   });
 }
 
+/// `if (!started) { started = true; ... }`, `if (first) { first = false; ... }`,
+/// `if (init == false) { init = true; ... }`: a flag set before \p Loop that
+/// the branch flips and nothing else in the loop writes. The branch runs on
+/// the first iteration only.
+static bool latchedOnce(const IfStmt *If, const Stmt *Loop, ASTContext &Ctx) {
+  const Expr *Cond = If->getCond()->IgnoreParenImpCasts();
+  bool RunsWhen = true;
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot) {
+    RunsWhen = false;
+    Cond = U->getSubExpr()->IgnoreParenImpCasts();
+  }
+  const VarDecl *V = namedVar(Cond);
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond); BO && BO->isEqualityOp() && RunsWhen) {
+    const Expr *Value = (V = namedVar(BO->getLHS()))   ? BO->getRHS()
+                        : (V = namedVar(BO->getRHS())) ? BO->getLHS()
+                                                       : nullptr;
+    bool C = false;
+    if (!Value || !Value->EvaluateAsBooleanCondition(C, Ctx))
+      return false;
+    RunsWhen = (BO->getOpcode() == BO_EQ) == C;
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!V || !V->getType()->isScalarType() ||
+      (V->isLocalVarDecl() && !SM.isBeforeInTranslationUnit(V->getLocation(), Loop->getBeginLoc())))
+    return false;
+  // Every write of the flag in the loop: the branch's own, to the value that closes it.
+  bool Flipped = false, OtherWrite = false;
+  std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool InBranch) {
+    if (!S || OtherWrite)
+      return;
+    InBranch |= S == If->getThen();
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && namedVar(BO->getLHS()) == V) {
+      bool To = false;
+      if (InBranch && BO->getOpcode() == BO_Assign && BO->getRHS()->EvaluateAsBooleanCondition(To, Ctx) &&
+          To != RunsWhen)
+        Flipped = true;
+      else
+        OtherWrite = true;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(S);
+        U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && namedVar(U->getSubExpr()) == V)
+      OtherWrite = true;
+    for (const Stmt *C : S->children())
+      Walk(C, InBranch);
+  };
+  Walk(loopBody(Loop), false);
+  return Flipped && !OtherWrite;
+}
+
+bool ModelAnalysis::onceIn(const Stmt *S, const Stmt *Loop) const {
+  for (const Stmt *Child = S, *P = parent(S); P && P != Loop; Child = P, P = parent(P))
+    if (const auto *If = dyn_cast<IfStmt>(P);
+        If && Child == If->getThen() && (isOnceGuard(If->getCond(), Loop) || latchedOnce(If, Loop, Ctx)))
+      return true;
+  return false;
+}
+
 bool ModelAnalysis::isHotRoot(const FunctionDecl *FD) const {
   if (!FD)
     return false;
@@ -885,6 +1033,21 @@ std::optional<HotContext> ModelAnalysis::hotFunction(const FunctionDecl *FD) {
   if (isHotRoot(FD)) {
     HotContext H;
     H.HotRoot = FD;
+    // The forward of a model that a training loop runs, here or in another
+    // file, directly or through a container of modules, is part of the
+    // training step.
+    if (HotInProgress.insert(FD).second) {
+      for (size_t I : Callers.lookup(FD))
+        if (std::optional<HotContext> C = perStep(Calls[I].E)) {
+          RunByCallersStep.insert(FD);
+          H.Training |= C->Training;
+        }
+      HotInProgress.erase(FD);
+    }
+    if (const HotCallSite *Site = Project ? Project->hotCaller(usrOf(FD), mainFileName()) : nullptr) {
+      RunByCallersStep.insert(FD);
+      H.Training |= Site->Training;
+    }
     return HotMemo[FD] = H;
   }
   if (!HotInProgress.insert(FD).second)
@@ -1035,17 +1198,15 @@ std::optional<HotContext> ModelAnalysis::perStep(const Stmt *S) {
   bool Guarded = false;
   const FunctionDecl *FD = nullptr;
   const Stmt *Child = S;
-  llvm::SmallVector<const Expr *, 4> Guards;
   llvm::SmallVector<const Stmt *, 2> Branches; // branches of ifs between S and the loop
   for (const Stmt *P = parent(S); P; Child = P, P = parent(P)) {
-    if (const auto *If = dyn_cast<IfStmt>(P); If && Child == If->getThen()) {
+    if (const auto *If = dyn_cast<IfStmt>(P); If && Child == If->getThen())
       Guarded |= isPeriodicGuard(If->getCond());
-      Guards.push_back(If->getCond());
-    }
     if (const auto *If = dyn_cast<IfStmt>(P); If && Child != If->getCond() && Child != If->getInit())
       Branches.push_back(Child);
-    if (loopKind(P) && isRepeatedBy(Child, P) && isStepLoop(P) && !partOfTrainingStep(P) && !layersOfStep(P)) {
-      if (Guarded || isEpochLoop(P) || llvm::any_of(Guards, [&](const Expr *G) { return isOnceGuard(G, P); }) ||
+    if (isLoop(P) && isRepeatedBy(Child, P) && isStepLoop(P) && !partOfTrainingStep(P) && !layersOfStep(P) &&
+        !inForwardOfCallersStep(P)) {
+      if (Guarded || isEpochLoop(P) || onceIn(S, P) ||
           llvm::any_of(Branches, [&](const Stmt *B) { return leavesLoop(B, P); }))
         return std::nullopt;
       HotContext H;
@@ -1177,7 +1338,7 @@ std::optional<HotContext> ModelAnalysis::inModelLoop(const Stmt *S) {
     return std::nullopt;
   const Stmt *Outermost = nullptr;
   for (const Stmt *L : enclosingLoops(S))
-    if (runsModel(L))
+    if (runsModel(L) && !onceIn(S, L))
       Outermost = L;
   if (Outermost) {
     HotContext H;

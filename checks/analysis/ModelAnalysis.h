@@ -72,7 +72,15 @@ public:
   std::vector<const Stmt *> enclosingLoops(const Stmt *S) const;
   /// The first of enclosingLoops(S), without collecting the rest; null if none.
   const Stmt *innermostLoop(const Stmt *S) const;
+  /// Whether \p S is a loop that repeats its body: not one in form only
+  /// (runsOnce), nor `for (i = 0; i < repeat; ++i)` counted by a parameter
+  /// whose default runs it once and that no call in this file sets higher
+  /// (a timing knob: `infer(int avg_time_set = 1)` called as `infer()`).
   bool isLoop(const Stmt *S) const;
+  /// Whether \p S, inside \p Loop, runs once per execution of the loop: in
+  /// the branch of `if (step == 0)` on the loop's counter, or of a flag the
+  /// branch flips (`if (!started) { started = true; ... }`).
+  bool onceIn(const Stmt *S, const Stmt *Loop) const;
   /// Whether S is part of what a loop repeats (body, condition, increment).
   bool isRepeatedBy(const Stmt *S, const Stmt *Loop) const;
   /// Whether \p S, inside \p Loop, is in a branch of an `if` that always
@@ -236,6 +244,10 @@ private:
   std::optional<DeviceKind> parameterDevice(const ParmVarDecl *P, unsigned Depth) const;
   /// Fills CallSite::Targets, and Callers with those edges.
   void resolveCallables();
+  /// The forwards (a profile's step `method` of its `class_derived_from`)
+  /// of the modules this file puts into a module container
+  /// (`seq->push_back(layer)`, `Sequential(conv, layer)`), defined here.
+  std::vector<const FunctionDecl *> heldModuleForwards() const;
   /// The functions and lambdas \p E may hold: a lambda, a function's name or
   /// address, or a parameter, variable or member holding one (a parameter
   /// through the arguments of this translation unit's calls).
@@ -274,6 +286,9 @@ private:
   /// iteration's input to the device and its results back: its iterations
   /// are the layers of one step of that loop (a per-layer loop of a serving loop).
   bool layersOfStep(const Stmt *Loop);
+  /// Whether \p Loop is in a module's forward (a hot root) that its callers
+  /// run on every step: a loop over the module's layers is part of that step.
+  bool inForwardOfCallersStep(const Stmt *Loop);
   bool runsModel(const Stmt *Loop);
   /// A loop around a step loop whose own model calls only evaluate (an epoch
   /// loop that validates once per epoch): what it repeats runs once per epoch.
@@ -305,12 +320,15 @@ private:
   std::optional<bool> ExportsCalled;
   /// Whether the program calls one of this file's exported functions (`extern "C"`, used).
   bool exportsCalledInProgram();
+  mutable llvm::DenseMap<const Stmt *, bool> RepeatsMemo;
   llvm::DenseMap<const Stmt *, int> StepLoopMemo, LayersMemo, RunsModelMemo, TrainingLoopMemo, EpochLoopMemo,
       DropsLoopMemo;
   /// Where the loops of the AST begin (file locations; a do loop's `while` too).
   llvm::DenseSet<unsigned> LoopKeywords;
   llvm::DenseMap<const FunctionDecl *, std::optional<HotContext>> HotMemo;
   llvm::DenseSet<const FunctionDecl *> HotInProgress, CallersInProgress;
+  /// Hot roots (a module's forward) that a step or request of their callers runs.
+  llvm::DenseSet<const FunctionDecl *> RunByCallersStep;
   OwnershipMemo Ownership;
   llvm::DenseMap<const FunctionDecl *, int> CpuOnlyMemo;
   std::optional<ModelSizes> Sizes;

@@ -39,27 +39,37 @@ HandleRef handleRefOf(const Expr *E) {
     R.D = Array;
     return R;
   };
+  // An element of an array or container field of `this` (`&buffers_[1]`,
+  // `&bindings[inputIndex]`, TensorRT's bindings): at a constant index, or
+  // at one the code computes, standing for any element.
+  auto FieldElement = [&](const Expr *Base, const Expr *Idx) {
+    const auto *ME = dyn_cast<MemberExpr>(Base->IgnoreParenImpCasts());
+    if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) || !isa<FieldDecl>(ME->getMemberDecl()))
+      return false;
+    Expr::EvalResult V;
+    R.D = ME->getMemberDecl();
+    R.Member = true;
+    if (Idx->EvaluateAsInt(V, ME->getMemberDecl()->getASTContext()))
+      R.Index = V.Val.getInt().getExtValue();
+    else
+      R.EachElement = true;
+    return true;
+  };
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (AS->getBase()->IgnoreParenImpCasts()->getType()->isConstantArrayType() &&
+        FieldElement(AS->getBase(), AS->getIdx()))
+      return R;
     const VarDecl *Array = namedVar(AS->getBase());
     return Array && Array->getType()->isConstantArrayType() ? Element(Array, AS->getIdx()) : R;
   }
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript)
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript) {
     if (const VarDecl *Array = namedVar(OC->getArg(0)); Array && Array->isLocalVarDecl()) {
       const auto *RD = Array->getType()->getAsCXXRecordDecl();
       if (RD && RD->isInStdNamespace() && RD->getIdentifier() && llvm::is_contained({"vector", "array"}, RD->getName()))
         return Element(Array, OC->getArg(1));
       return R;
     }
-  // An element of a container field at a constant index (`&buffers_[1]`, TensorRT's bindings).
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript) {
-    const auto *ME = dyn_cast<MemberExpr>(OC->getArg(0)->IgnoreParenImpCasts());
-    Expr::EvalResult V;
-    if (ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && isa<FieldDecl>(ME->getMemberDecl()) &&
-        OC->getArg(1)->EvaluateAsInt(V, ME->getMemberDecl()->getASTContext())) {
-      R.D = ME->getMemberDecl();
-      R.Member = true;
-      R.Index = V.Val.getInt().getExtValue();
-    }
+    FieldElement(OC->getArg(0), OC->getArg(1));
     return R;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -611,7 +621,7 @@ HandleRef assignedHolderField(const Stmt *S, const HandleRef &Handle) {
 
 const FieldDecl *overwrittenMember(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A) {
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(A.owner(Call));
-  bool FieldElement = Handle.Member && Handle.Index; // `cudaMalloc(&buffers_[1], n)`
+  bool FieldElement = Handle.Member && Handle.element(); // `cudaMalloc(&buffers_[1], n)`
   if (!MD || !Handle || (Handle.element() && !FieldElement) || Handle.Field || MD->isStatic() ||
       isa<CXXConstructorDecl, CXXDestructorDecl>(MD) || !MD->getBody())
     return nullptr;
@@ -707,12 +717,24 @@ bool releasedOnlyAtEnd(const FieldDecl *F, ModelAnalysis &A) {
 }
 
 /// Whether \p Site passes as its argument \p Index a struct its caller holds
-/// by value and makes anew for it (`Image out; decode_into(path, out);`): one
-/// declared in the outermost loop around the call, or in a caller that calls
-/// outside any loop. Each call then fills a fresh object.
+/// by value and makes anew for it (`Image out; decode_into(path, out);`), or
+/// one it allocates, or a field of it (`auto *state = new whisper_state;
+/// graph_init(state->sched_conv, ...)`): one declared in the outermost loop
+/// around the call, or in a caller that calls outside any loop. Each call
+/// then fills a fresh object.
 bool freshObjectAt(const Expr *Site, unsigned Index, ModelAnalysis &A) {
-  const VarDecl *V = namedVar(argumentFor(Site, Index));
-  if (!V || !V->isLocalVarDecl() || !V->getType()->isRecordType())
+  const Expr *Arg = argumentFor(Site, Index);
+  Arg = Arg ? Arg->IgnoreParenImpCasts() : nullptr;
+  bool Field = false;
+  while (const auto *ME = dyn_cast_or_null<MemberExpr>(Arg)) {
+    Arg = ME->getBase()->IgnoreParenImpCasts();
+    Field = true;
+  }
+  const VarDecl *V = namedVar(Arg);
+  const auto *New = V && V->getInit() ? dyn_cast<CXXNewExpr>(V->getInit()->IgnoreParenImpCasts()) : nullptr;
+  const FunctionDecl *Caller = A.owner(Site);
+  bool Allocated = New && V->getType()->isPointerType() && Caller && !assignsTo(Caller->getBody(), V);
+  if (!V || !V->isLocalVarDecl() || !(Allocated || (!Field && V->getType()->isRecordType())))
     return false;
   std::vector<const Stmt *> Loops = A.enclosingLoops(Site);
   const SourceManager &SM = A.context().getSourceManager();
@@ -758,7 +780,8 @@ const FieldDecl *overwrittenInLoop(const CallExpr *Call, const HandleRef &Handle
 
 const FieldDecl *unreleasedField(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A) {
   const FunctionDecl *FD = A.owner(Call);
-  if (!FD || !FD->getBody() || isa<CXXConstructorDecl, CXXDestructorDecl>(FD) || !Handle || Handle.element())
+  if (!FD || !FD->getBody() || isa<CXXConstructorDecl, CXXDestructorDecl>(FD) || !Handle ||
+      (Handle.element() && !Handle.Member))
     return nullptr;
   const FieldDecl *F = nullptr;
   const auto *RD = dyn_cast_or_null<CXXRecordDecl>(Handle.Field ? Handle.Field->getParent() : nullptr);

@@ -551,7 +551,7 @@ void parseMemory(const json &V, MemoryModel &M) {
 void parseProfile(const json &J, Profile &P) {
   static const std::set<std::string> TopKeys = {
       "name",    "description", "device_context", "device_markers", "autograd_tensor_types",
-      "devices", "entries",     "comment",        "memory"};
+      "devices", "entries",     "comment",        "memory",         "module_containers"};
   for (auto It = J.begin(); It != J.end(); ++It)
     if (!TopKeys.count(It.key()))
       fail("", "unknown key '" + It.key() + "'");
@@ -578,6 +578,8 @@ void parseProfile(const json &J, Profile &P) {
   }
   if (J.contains("autograd_tensor_types"))
     P.AutogradTensorTypes = getStrings(J.at("autograd_tensor_types"), "", "autograd_tensor_types");
+  if (J.contains("module_containers"))
+    P.ModuleContainers = getStrings(J.at("module_containers"), "", "module_containers");
   if (J.contains("devices"))
     parseDevices(J.at("devices"), P.Devices);
   if (J.contains("memory"))

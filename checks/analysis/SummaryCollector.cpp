@@ -121,6 +121,21 @@ static std::vector<std::string> overriddenMethods(const CXXMethodDecl *MD) {
   return Out;
 }
 
+/// A `main` that does nothing (`int main() {}`, `{ return 0; }`): a stub
+/// that lets a library's source build as an executable. It does not make
+/// its file a program of its own (ProjectSummaries::resolve), so it is
+/// left out of the summary.
+static bool stubMain(const FunctionDecl *FD) {
+  const auto *Body = FD->isMain() ? dyn_cast_or_null<CompoundStmt>(FD->getBody()) : nullptr;
+  if (!Body)
+    return false;
+  return llvm::all_of(Body->body(), [](const Stmt *S) {
+    const auto *R = dyn_cast<ReturnStmt>(S);
+    return isa<NullStmt>(S) ||
+           (R && (!R->getRetValue() || isa<IntegerLiteral>(R->getRetValue()->IgnoreParenImpCasts())));
+  });
+}
+
 FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
   FileSummary S;
   S.File = MainFile.str();
@@ -142,7 +157,7 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     if (MD && MD->getParent()->isLambda())
       return;
     std::string Usr = usrOf(FD);
-    if (Usr.empty())
+    if (Usr.empty() || stubMain(FD))
       return;
     FunctionFacts &F = S.Functions[Usr];
     F.Name = FD->getQualifiedNameAsString();

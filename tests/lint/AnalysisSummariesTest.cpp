@@ -175,10 +175,10 @@ TEST(AnalysisSummaries, FromJsonRebuildsOlderVersionsAndNamesTheSourceOfErrors) 
     return P ? std::string() : llvm::toString(P.takeError());
   };
   EXPECT_EQ(Error(R"({"version": 99, "files": {}})"), "s.json: unknown summary version");
-  EXPECT_NE(Error(R"({"version": 17, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
+  EXPECT_NE(Error(R"({"version": 18, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
             std::string::npos);
   EXPECT_NE(Error("{").find("s.json: invalid summaries: "), std::string::npos);
-  EXPECT_EQ(Error(R"({"version": 17, "files": {}})"), "");
+  EXPECT_EQ(Error(R"({"version": 18, "files": {}})"), "");
 }
 
 FunctionFacts facts(const std::string &Name, const std::string &File, unsigned Line,
@@ -488,6 +488,32 @@ TEST(AnalysisSummaries, ProgramsSeeOnlyTheirOwnFiles) {
   P.add(M2);
   P.resolve();
   EXPECT_EQ(P.dependencies(T1), Before);
+}
+
+/// A library's source with an empty `main` (so that it also builds as an
+/// executable) is not a program of its own: the program whose `main` calls
+/// into it sees its functions.
+TEST(AnalysisSummaries, AnEmptyMainDoesNotMakeAProgram) {
+  Snippet Lib(R"cc(
+#include <cuda_runtime_api.h>
+void infer() { cudaLaunchKernel(nullptr, dim3(1), dim3(1), nullptr, 0, nullptr); }
+int main() { return 0; }
+)cc");
+  ASSERT_TRUE(Lib.ok());
+  FileSummary L = summarize(Lib.analysis(), "/r/lib/src/forward.cc");
+  EXPECT_FALSE(L.Functions.count(usrOf(Lib.function("main")))) << "the stub is left out";
+  Snippet Real(R"cc(
+void infer();
+int main() { infer(); return 1; }
+)cc");
+  ASSERT_TRUE(Real.ok());
+  FileSummary M = summarize(Real.analysis(), "/r/src/main.cc");
+  EXPECT_TRUE(M.Functions.count(usrOf(Real.function("main")))) << "a main that does something is kept";
+  ProjectSummaries P;
+  P.add(L);
+  P.add(M);
+  P.resolve();
+  EXPECT_TRUE(P.function(usrOf(Lib.function("infer")), "/r/src/main.cc")) << "main.cc's program holds forward.cc";
 }
 
 TEST(AnalysisSummaries, HandleOwnershipCrossesFilesThroughTheSummaries) {
