@@ -474,6 +474,32 @@ std::optional<int64_t> tripsUpTo(const CountedFor &L, const Expr *To) {
 }
 } // namespace
 
+static bool isOptional(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName() == "optional";
+}
+
+bool mayBeEmpty(QualType T) { return T->isPointerType() || isOptional(T); }
+
+bool passesNothing(const Expr *Arg, ASTContext &Ctx) {
+  if (!Arg)
+    return false;
+  if (Arg->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+    return true;
+  if (!isOptional(Arg->getType()))
+    return false;
+  // `nullopt` converted to the optional, or an optional made with no value (`{}`, `optional<T>()`).
+  const Expr *E = Arg->IgnoreImplicit();
+  if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+    if (C->getNumArgs() == 0)
+      return true;
+    if (C->getNumArgs() == 1)
+      E = C->getArg(0)->IgnoreImplicit();
+  }
+  const auto *RD = E->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName() == "nullopt_t";
+}
+
 const ParmVarDecl *countingParameter(const Stmt *Loop) {
   std::optional<CountedFor> L = countedFor(Loop);
   const auto *P = L ? dyn_cast_or_null<ParmVarDecl>(namedVar(L->Cond->getRHS())) : nullptr;

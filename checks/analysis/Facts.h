@@ -13,6 +13,12 @@ bool runsOnce(const Stmt *Loop);
 /// The parameter that counts `for (int i = A; i < n; ++i)`: n, when neither
 /// the loop nor the function changes it; null otherwise.
 const ParmVarDecl *countingParameter(const Stmt *Loop);
+/// A parameter that may hold nothing: a pointer, or an optional
+/// (`std::optional`, `c10::optional`, `torch::optional`).
+bool mayBeEmpty(QualType T);
+/// Whether \p Arg passes nothing: a null pointer constant, or an empty
+/// optional (`std::nullopt`, `torch::nullopt`, `{}`).
+bool passesNothing(const Expr *Arg, ASTContext &Ctx);
 /// Whether that loop runs its body at most once when n is \p Bound (a
 /// constant, or a parameter's default argument).
 bool runsOnceWith(const Stmt *Loop, const Expr *Bound);

@@ -1080,8 +1080,9 @@ std::optional<HotContext> ModelAnalysis::hotFunction(const FunctionDecl *FD) {
   return HotMemo[FD] = Result;
 }
 
-/// The pointer parameter \p Cond tests against null (`p`, `!p`, `p != nullptr`,
-/// `NULL == p`), and whether the test is true when it is null.
+/// The pointer or optional parameter \p Cond tests for a value (`p`, `!p`,
+/// `p != nullptr`, `NULL == p`, `opt.has_value()`, `if (opt)`), and whether
+/// the test is true when it holds nothing.
 static std::optional<std::pair<const ParmVarDecl *, bool>> nullTest(const Expr *Cond, ASTContext &Ctx) {
   Cond = Cond->IgnoreParenImpCasts();
   bool Negated = false;
@@ -1089,10 +1090,16 @@ static std::optional<std::pair<const ParmVarDecl *, bool>> nullTest(const Expr *
     Negated = true;
     Cond = U->getSubExpr()->IgnoreParenImpCasts();
   }
+  // An optional's `has_value()` or `operator bool`: the object is what is tested.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Cond); MC && MC->getMethodDecl() && MC->getNumArgs() == 0) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (isa<CXXConversionDecl>(MD) || (MD->getIdentifier() && MD->getName() == "has_value"))
+      Cond = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  }
   auto Param = [](const Expr *E) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     const auto *PV = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-    return PV && PV->getType()->isPointerType() ? PV : nullptr;
+    return PV && mayBeEmpty(PV->getType()) ? PV : nullptr;
   };
   if (const ParmVarDecl *PV = Param(Cond))
     return std::pair{PV, Negated};
@@ -1114,10 +1121,7 @@ bool ModelAnalysis::alwaysNull(const ParmVarDecl *PV) const {
   if (W.Unseen || W.never() ||
       (W.Elsewhere && !(project() && project()->nullArgument(usrOf(FD), mainFileName(), Index))))
     return false;
-  return llvm::all_of(W.Here, [&](const Expr *Site) {
-    const Expr *Arg = argumentFor(Site, Index);
-    return Arg && Arg->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull);
-  });
+  return llvm::all_of(W.Here, [&](const Expr *Site) { return passesNothing(argumentFor(Site, Index), Ctx); });
 }
 
 bool ModelAnalysis::neverRuns(const Stmt *S) const {

@@ -100,11 +100,13 @@ static void noteArguments(const Expr *Call, const FunctionDecl *Callee, const st
       auto [It, New] = S.HostArgs[CalleeUsr].try_emplace(I, Host);
       It->second = It->second && Host;
     }
-    if (!T->isPointerType())
+    if (!mayBeEmpty(T))
       continue;
-    bool Null = Arg && Arg->isNullPointerConstant(A.context(), Expr::NPC_ValueDependentIsNotNull);
+    bool Null = passesNothing(Arg, A.context());
     auto [It, New] = S.NullArgs[CalleeUsr].try_emplace(I, Null);
     It->second = It->second && Null;
+    if (!T->isPointerType())
+      continue;
     if (std::optional<PageableOrigin> O = Arg ? pageablePointer(Arg, A) : std::nullopt)
       S.PageableArgs[CalleeUsr].try_emplace(I, pageableOriginText(*O, SM) + ", passed at " +
                                                    fileLine(Call->getExprLoc(), SM));
