@@ -343,44 +343,105 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
 }
 } // namespace
 
+namespace {
+/// What the recoveries add to a file's command: standard headers included
+/// first, and the standard the file is parsed as.
+struct Recovery {
+  std::vector<std::string> PreIncludes;
+  bool AsCxx17 = false;
+  std::vector<std::string> args() const {
+    std::vector<std::string> Added;
+    for (const std::string &Header : PreIncludes)
+      Added.insert(Added.end(), {"-include", Header});
+    if (AsCxx17)
+      Added.push_back("-std=c++17");
+    return Added;
+  }
+};
+
+/// Errors inside the C++ standard library's headers: in C++20, libstdc++'s
+/// containers are constexpr, and clang instantiates a constexpr function
+/// where it is first used, so a `std::vector<T>` member of a class that a
+/// library completes T after (libtorch's `c10::IValue`, whose list holds
+/// them) fails to compile with clang although it does with gcc. Parsed
+/// again (\p Again) as C++17; kept when that parse has fewer errors.
+void retryAsCxx17(FileRun &Run, FileSummary *Summary, Recovery &R, llvm::function_ref<void()> Again) {
+  if (llvm::none_of(Run.Errors,
+                    [](const ClangTidyError &E) { return isParseError(E) && inStandardLibrary(E.Message.FilePath); }))
+    return;
+  FileRun First = Run;
+  std::optional<FileSummary> FirstSummary = Summary ? std::optional(*Summary) : std::nullopt;
+  size_t Before = llvm::count_if(Run.Errors, isParseError);
+  R.AsCxx17 = true;
+  Again();
+  if (llvm::count_if(Run.Errors, isParseError) < Before) {
+    Run.Retried = "parsed as C++17: clang cannot compile its C++20 standard library's containers of a type "
+                  "completed later (libtorch's c10::IValue)";
+    return;
+  }
+  R.AsCxx17 = false;
+  Run = std::move(First);
+  if (Summary)
+    *Summary = std::move(*FirstSummary);
+}
+
+/// Names of the standard library used without their header: parsed again
+/// with those headers included first, as an older standard library would
+/// have brought them in (a few rounds: a name's errors may hide another's).
+void includeForgottenHeaders(FileRun &Run, Recovery &R, llvm::function_ref<void()> Again) {
+  for (int Round = 0; Round < 3 && llvm::any_of(Run.Errors, isParseError); ++Round) {
+    size_t Before = R.PreIncludes.size();
+    for (const auto &[Header, Name] : missingStandardHeaders(Run.Errors))
+      if (std::string Bare = StringRef(Header).drop_front().drop_back().str();
+          !llvm::is_contained(R.PreIncludes, Bare)) {
+        R.PreIncludes.push_back(Bare);
+        Run.StandardHeaders.push_back(Header + " (" + Name + ")");
+      }
+    if (R.PreIncludes.size() == Before)
+      break;
+    Again();
+  }
+}
+
+/// The profiles a summary of the file needs (the checks report a bad one).
+std::shared_ptr<const ApiProfiles> summaryProfiles(ClangTidyContext &Context, const std::string &File) {
+  Context.setCurrentFile(File);
+  const auto &CheckOptions = Context.getOptions().CheckOptions;
+  auto It = CheckOptions.find("Profiles");
+  llvm::Expected<std::shared_ptr<const ApiProfiles>> Profiles =
+      MlperfCheck::loadProfiles(It != CheckOptions.end() ? It->second.Value : "");
+  if (!Profiles) {
+    llvm::consumeError(Profiles.takeError());
+    return nullptr;
+  }
+  return *Profiles;
+}
+} // namespace
+
 FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, const std::string &File,
                       IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
                       FileSummary *Summary) {
   FileRun Run;
-  llvm::Expected<std::shared_ptr<const ApiProfiles>> Profiles = std::shared_ptr<const ApiProfiles>();
+  std::shared_ptr<const ApiProfiles> Profiles;
   if (Summary) {
     Summary->File = File;
-    Context.setCurrentFile(File);
-    const auto &CheckOptions = Context.getOptions().CheckOptions;
-    auto It = CheckOptions.find("Profiles");
-    Profiles = MlperfCheck::loadProfiles(It != CheckOptions.end() ? It->second.Value : "");
-    if (!Profiles) {
-      llvm::consumeError(Profiles.takeError()); // the checks report it
-      Profiles = std::shared_ptr<const ApiProfiles>();
-    }
+    Profiles = summaryProfiles(Context, File);
   }
   ClangTidyASTConsumerFactory Checks(Context, FS);
-  std::vector<std::string> *Missing = &Run.MissingIncludes;
   std::vector<std::string> *StandIns = &Run.StandIns;
   bool Ok = false;
   const bool SystemHeaders = Context.getOptions().SystemHeaders.value_or(false);
   // One table of diagnostic IDs for every parse of the file: the context
   // names a finding's check by its ID, kept from the first parse that made it.
   IntrusiveRefCntPtr<DiagnosticIDs> IDs(new DiagnosticIDs());
-  std::vector<std::string> PreIncludes;
-  bool AsCxx17 = false;
+  Recovery R;
   auto Parse = [&] {
-    std::vector<std::string> Added;
-    for (const std::string &Header : PreIncludes)
-      Added.insert(Added.end(), {"-include", Header});
-    if (AsCxx17)
-      Added.push_back("-std=c++17");
     return runTool(
         Context, DB, File, FS, Options,
         [&](std::vector<std::string> *M) {
-          return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles->get(), M, StandIns, Options);
+          return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles.get(), M, StandIns, Options);
         },
-        Missing, Ok, &Run.CompilerStats, IDs, Added);
+        &Run.MissingIncludes, Ok, &Run.CompilerStats, IDs, R.args());
   };
   auto Again = [&] {
     Run.MissingIncludes.clear();
@@ -389,45 +450,9 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
     Run.Errors = Parse();
   };
   Run.Errors = Parse();
-  // Errors inside the C++ standard library's headers: in C++20, libstdc++'s
-  // containers are constexpr, and clang instantiates a constexpr function
-  // where it is first used, so a `std::vector<T>` member of a class that a
-  // library completes T after (libtorch's `c10::IValue`, whose list holds
-  // them) fails to compile with clang although it does with gcc. Parsed
-  // again as C++17; kept when that parse has fewer errors.
-  auto StandardLibraryErrors = [&] {
-    return llvm::count_if(
-        Run.Errors, [](const ClangTidyError &E) { return isParseError(E) && inStandardLibrary(E.Message.FilePath); });
-  };
-  if (Options.RecoverIncludes && StandardLibraryErrors() > 0) {
-    FileRun First = Run;
-    std::optional<FileSummary> FirstSummary = Summary ? std::optional(*Summary) : std::nullopt;
-    size_t Before = llvm::count_if(Run.Errors, isParseError);
-    AsCxx17 = true;
-    Again();
-    if (llvm::count_if(Run.Errors, isParseError) >= Before) {
-      AsCxx17 = false;
-      Run = std::move(First);
-      if (Summary)
-        *Summary = std::move(*FirstSummary);
-    } else {
-      Run.Retried = "parsed as C++17: clang cannot compile its C++20 standard library's containers of a type "
-                    "completed later (libtorch's c10::IValue)";
-    }
-  }
-  // Names of the standard library used without their header: parsed again
-  // with those headers included first, as an older standard library would
-  // have brought them in (a few rounds: a name's errors may hide another's).
-  for (int Round = 0; Round < 3 && Options.RecoverIncludes && llvm::any_of(Run.Errors, isParseError); ++Round) {
-    size_t Before = PreIncludes.size();
-    for (const auto &[Header, Name] : missingStandardHeaders(Run.Errors))
-      if (std::string Bare = StringRef(Header).drop_front().drop_back().str(); !llvm::is_contained(PreIncludes, Bare)) {
-        PreIncludes.push_back(Bare);
-        Run.StandardHeaders.push_back(Header + " (" + Name + ")");
-      }
-    if (PreIncludes.size() == Before)
-      break;
-    Again();
+  if (Options.RecoverIncludes) {
+    retryAsCxx17(Run, Summary, R, Again);
+    includeForgottenHeaders(Run, R, Again);
   }
   if (Summary)
     Summary->File = File;
