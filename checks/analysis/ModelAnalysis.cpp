@@ -584,12 +584,14 @@ static const Expr *defaultArgument(const ParmVarDecl *P) {
 bool ModelAnalysis::isLoop(const Stmt *S) const {
   if (!S || !loopKind(S))
     return false;
-  const ParmVarDecl *P = countingParameter(S);
-  const Expr *Default = P ? defaultArgument(P) : nullptr;
-  if (!Default)
+  if (!isa<ForStmt>(S))
     return true;
   if (auto It = RepeatsMemo.find(S); It != RepeatsMemo.end())
     return It->second;
+  const ParmVarDecl *P = countingParameter(S);
+  const Expr *Default = P ? defaultArgument(P) : nullptr;
+  if (!Default)
+    return RepeatsMemo[S] = true;
   const FunctionDecl *FD = owner(S);
   bool Once = FD && runsOnceWith(S, Default) && llvm::all_of(callSites(FD), [&](const Expr *Site) {
                 return runsOnceWith(S, argumentFor(Site, P->getFunctionScopeIndex()));
