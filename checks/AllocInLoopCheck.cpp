@@ -10,27 +10,30 @@ namespace clang::tidy::mlperf {
 
 void AllocInLoopCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
-  // An API's allocation, or a function of the project that returns one (decided in check()).
-  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader())).bind("call"), this);
+  // An API's allocation, or a function of the project that returns one
+  // (decided in check()); a raii object whose constructor allocates.
+  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader())).bind("site"), this);
+  Finder->addMatcher(cxxConstructExpr(unless(isExpansionInSystemHeader())).bind("site"), this);
 }
 
 void AllocInLoopCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  const auto *Site = Result.Nodes.getNodeAs<Expr>("site");
+  const auto *Call = dyn_cast<CallExpr>(Site);
   ModelAnalysis &A = analysis(*Result.Context);
   // An allocation released by its value's destructor (raii), or one with a
   // pair: the API's own, or a function of the project that returns one.
   std::optional<Acquisition> Acq;
-  if (std::optional<RoleMatch> M = A.role(Call); M && M->R == Role::Acquire && M->Entry->Raii)
+  if (std::optional<RoleMatch> M = A.role(Site); M && M->R == Role::Acquire && M->Entry->Raii)
     Acq = Acquisition{M->Entry, ""};
-  else
+  else if (Call)
     Acq = acquisitionAt(Call, A);
   if (!Acq || Acq->Entry->R != Role::Acquire || Acq->Entry->K != Kind::Allocation)
     return;
   // A function of the project that returns what it allocates: its API call
   // carries the finding, once, with this call among its notes.
-  if (acquiredInsideProject(Call, *Acq, A))
+  if (Call && acquiredInsideProject(Call, *Acq, A))
     return;
-  std::vector<Churn> Sites = churnSites(Call, *Acq, A);
+  std::vector<Churn> Sites = churnSites(Site, *Acq, A);
   if (Sites.empty())
     return;
   const Churn &First = Sites.front();
@@ -38,13 +41,20 @@ void AllocInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   const auto *ReleaseCall = dyn_cast_or_null<CallExpr>(First.Release);
   const ProfileEntry *Rel = ReleaseCall ? A.profiles().find(ReleaseCall, Role::Release) : nullptr;
+  const VarDecl *Object = First.Object;
   {
-    auto D = diag(reportLoc(Call->getExprLoc(), SM),
+    auto D = diag(reportLoc(Site->getExprLoc(), SM),
                   "%0 allocates on every step and %select{%2 releases it again|its value releases it at the end of "
-                  "the iteration}1%select{|; %2 also waits for all work queued on the device}3: %4");
-    addCallee(D, Call);
-    D << E.Raii;
-    if (First.External)
+                  "the iteration|%2, made anew on every step, releases it again}1%select{|; %2 also waits for all "
+                  "work queued on the device}3: %4");
+    if (Call)
+      addCallee(D, Call);
+    else
+      D << cast<CXXConstructExpr>(Site)->getConstructor();
+    D << (Object ? 2 : E.Raii ? 1 : 0);
+    if (Object)
+      D << Object;
+    else if (First.External)
       D << ("'" + First.External->Release + "'");
     else if (ReleaseCall && ReleaseCall->getDirectCallee())
       D << ReleaseCall->getDirectCallee();
@@ -59,15 +69,15 @@ void AllocInLoopCheck::check(const MatchFinder::MatchResult &Result) {
          "buffer only when an iteration needs more, and reuse it",
          DiagnosticIDs::Note);
   if (!Acq->Via.empty())
-    diag(reportLoc(Call->getExprLoc(), SM), "%0 returns a handle it allocates with %1", DiagnosticIDs::Note)
+    diag(reportLoc(Site->getExprLoc(), SM), "%0 returns a handle it allocates with %1", DiagnosticIDs::Note)
         << Call->getDirectCallee() << acquireEntryName(E);
   for (const Churn &C : Sites)
     explainChurn(C, &C == &First, A, SM);
   CostFacts F;
   F.Allocations = 1;
   F.Syncs = Rel && Rel->Synchronizes;
-  noteCost(reportLoc(Call->getExprLoc(), SM), F, First.External ? nullptr : &First.Hot,
-           First.Call ? First.Call : static_cast<const Stmt *>(Call), A);
+  noteCost(reportLoc(Site->getExprLoc(), SM), F, First.External ? nullptr : &First.Hot,
+           First.Call ? First.Call : static_cast<const Stmt *>(Site), A);
 }
 
 void AllocInLoopCheck::explainChurn(const Churn &C, bool WithContext, ModelAnalysis &A, const SourceManager &SM) {
@@ -87,9 +97,9 @@ void AllocInLoopCheck::explainChurn(const Churn &C, bool WithContext, ModelAnaly
     diag(locationIn(E->Site.File, E->ReleaseLine, E->ReleaseColumn, SM), "released here", DiagnosticIDs::Note);
     return;
   }
-  if (!C.Through.empty() && C.Call)
-    diag(reportLoc(C.Call->getExprLoc(), SM), "%0 is called here, on every %select{step|request}1", DiagnosticIDs::Note)
-        << C.Call->getDirectCallee() << C.Hot.Request;
+  if (const auto *Site = dyn_cast_or_null<CallExpr>(C.Call); Site && !C.Through.empty())
+    diag(reportLoc(Site->getExprLoc(), SM), "%0 is called here, on every %select{step|request}1", DiagnosticIDs::Note)
+        << Site->getDirectCallee() << C.Hot.Request;
   if (C.Release)
     diag(reportLoc(C.Release->getExprLoc(), SM), "released here", DiagnosticIDs::Note);
   if (C.Skip)

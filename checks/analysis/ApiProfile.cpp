@@ -223,8 +223,23 @@ static bool constructsRecord(const ProfileEntry &E, const CXXRecordDecl *RD) {
   return false;
 }
 
+/// Whether constructor \p C wraps what it is given rather than allocating:
+/// it takes nothing (an empty object), memory (a pointer), or another object
+/// of its class (a view of a region: `GpuMat(const GpuMat &, Rect)`).
+static bool wrapsItsArguments(const CXXConstructorDecl *C) {
+  const CXXRecordDecl *Class = C->getParent()->getCanonicalDecl();
+  return C->getNumParams() == 0 || llvm::any_of(C->parameters(), [&](const ParmVarDecl *P) {
+           QualType T = P->getType().getNonReferenceType();
+           const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+           return T->isPointerType() || (RD && RD->getCanonicalDecl() == Class);
+         });
+}
+
 static bool constructs(const ProfileEntry &E, const CXXConstructExpr *CE) {
-  return !CE->getConstructor()->isCopyOrMoveConstructor() && constructsRecord(E, CE->getConstructor()->getParent());
+  const CXXConstructorDecl *C = CE->getConstructor();
+  if (C->isCopyOrMoveConstructor() || (E.R == Role::Acquire && wrapsItsArguments(C)))
+    return false;
+  return constructsRecord(E, C->getParent());
 }
 
 /// Whether \p RD is one of \p M's records, or with `nested`, has one among

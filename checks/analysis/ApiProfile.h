@@ -129,10 +129,16 @@ struct ProfileEntry {
   std::optional<unsigned> DestArg;   // for ToDevice: the buffer copied into (a C API's destination)
   std::optional<unsigned> OffsetArg; // for ToDevice: the byte offset into DestArg
   bool Raii = false;                 // for Acquire: released when the returned value is destroyed
-  bool HostMemory = false;           // for Acquire: the memory it holds is the host's ("memory": "host")
-  bool Synchronizes = false;         // for Release: waits for the device as a side effect (cudaFree)
-  bool ReleasesObject = false;       // for Release: a method releasing the object it is called on (`ctx->destroy()`)
-  bool AbsentMeansCpu = false;       // for DeviceProbe: false or 0 means the program computes on the CPU
+  /// For a raii Acquire: the object it allocates into (an output image),
+  /// the argument at IntoArg or the object the method is called on; it
+  /// allocates when that object is empty, a local declared in the step
+  /// and not yet written.
+  std::optional<unsigned> IntoArg;
+  bool IntoObject = false;
+  bool HostMemory = false;     // for Acquire: the memory it holds is the host's ("memory": "host")
+  bool Synchronizes = false;   // for Release: waits for the device as a side effect (cudaFree)
+  bool ReleasesObject = false; // for Release: a method releasing the object it is called on (`ctx->destroy()`)
+  bool AbsentMeansCpu = false; // for DeviceProbe: false or 0 means the program computes on the CPU
   /// For Materialize: what a call that only waits for the device waits for
   /// (its result stays where its input is): the size of its result
   /// (`nonzero`), or an error check of it (`linalg_inv`).

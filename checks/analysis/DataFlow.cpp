@@ -118,6 +118,9 @@ bool collectWrites(const Stmt *S, const VarDecl *V, bool InLambda, llvm::SmallVe
   if (!S)
     return true;
   auto Names = [&](const Expr *E) { return E && namedVar(E) == V && !isa<UnaryOperator>(stripWrappers(E)); };
+  // `return v;` moves from v as it leaves: nothing reads it after.
+  if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && Names(RS->getRetValue()))
+    return true;
   bool Assigns = false;
   if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Names(BO->getLHS())) {
     if (BO->getOpcode() != BO_Assign)
@@ -197,6 +200,8 @@ llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *
   llvm::SmallVector<Write, 4> Writes;
   if (!collectWrites(FD->getBody(), V, false, Writes))
     return Out;
+  // A write whose value reads the variable (`s = f(s)`) happens after that read.
+  llvm::erase_if(Writes, [&](const Write &W) { return isInside(Use, W.At, A); });
   // A read in a lambda runs when the lambda does: only the initializer is sure to be what it reads.
   bool InLambda = A.owner(Use) != FD;
   for (const Stmt *P = A.parent(Use); P && !InLambda; P = A.parent(P))

@@ -104,10 +104,31 @@ std::optional<DeviceKind> ModelAnalysis::variableDevice(const VarDecl *V, const 
   return K;
 }
 
+const Expr *ModelAnalysis::boundArgument(const ParmVarDecl *P, size_t &Level) const {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+  for (size_t I = BoundCalls.size(); FD && I-- > 0;) {
+    const FunctionDecl *Callee = nullptr;
+    if (const auto *CE = dyn_cast<CallExpr>(BoundCalls[I]))
+      Callee = CE->getDirectCallee();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(BoundCalls[I]))
+      Callee = C->getConstructor();
+    if (Callee && Callee->getCanonicalDecl() == FD->getCanonicalDecl()) {
+      Level = I;
+      return argumentFor(BoundCalls[I], P->getFunctionScopeIndex());
+    }
+  }
+  return nullptr;
+}
+
 std::optional<DeviceKind> ModelAnalysis::parameterDevice(const ParmVarDecl *P, unsigned Depth) const {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
   if (!FD || !FD->getBody() || assignsTo(FD->getBody(), P))
     return std::nullopt;
+  size_t Level = 0;
+  if (const Expr *Arg = boundArgument(P, Level)) {
+    OutsideCall Outside(*this, Level);
+    return deviceKindAt(Arg, Depth + 1);
+  }
   WhoCalls C = callersOf(FD);
   if (C.Unseen)
     return std::nullopt;

@@ -82,11 +82,13 @@ namespace {
 
 bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth);
 
-/// Whether every value the program's function \p FD returns is on the host:
-/// its return statements where this translation unit defines it, else the
-/// project's summary of it (FunctionFacts::ReturnsHost).
-bool returnsHostAt(const FunctionDecl *FD, const ModelAnalysis &A, int Depth) {
+/// Whether every value the program's function \p FD returns at \p Call is
+/// on the host: its return statements where this translation unit defines
+/// it, with that call's arguments for its parameters, else the project's
+/// summary of it (FunctionFacts::ReturnsHost).
+bool returnsHostAt(const FunctionDecl *FD, const Expr *Call, const ModelAnalysis &A, int Depth) {
   if (const FunctionDecl *Def = FD->getDefinition(); Def && Def->hasBody()) {
+    ModelAnalysis::CallBinding Bind(A, Call);
     llvm::SmallVector<const ReturnStmt *, 4> Returns = returnStatements(Def->getBody());
     return !Returns.empty() && llvm::all_of(Returns, [&](const ReturnStmt *RS) {
       return RS->getRetValue() && onHostAt(RS->getRetValue(), A, Depth + 1);
@@ -101,6 +103,7 @@ bool returnsHostAt(const FunctionDecl *FD, const ModelAnalysis &A, int Depth) {
 /// Tensor options that name no device or the CPU (`torch::kFloat`,
 /// `TensorOptions().dtype(...)`), unlike another tensor's `options()`.
 bool optionsOnHost(const Expr *Opt, const ModelAnalysis &A, int Depth) {
+  int Calls = 0;
   switch (A.deviceKind(Opt)) {
   case DeviceKind::Cpu:
     return true;
@@ -109,8 +112,11 @@ bool optionsOnHost(const Expr *Opt, const ModelAnalysis &A, int Depth) {
   default:
     break;
   }
-  // Options of no device, or another tensor's options (then the tensor says).
-  for (const Expr *Cur = stripWrappers(Opt); Cur && Depth < 8; ++Depth) {
+  // Options of no device, or another tensor's options (then the tensor says),
+  // through at most 8 calls on them.
+  if (Depth > 16)
+    return false;
+  for (const Expr *Cur = stripWrappers(Opt); Cur && Calls < 8; ++Calls) {
     if (const Expr *Other = A.profiles().followedTensor(Cur))
       return onHostAt(Other, A, Depth + 1);
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Cur)) {
@@ -317,6 +323,13 @@ bool argumentsOnHost(const ParmVarDecl *P, const ModelAnalysis &A, int Depth) {
   if (!ArgumentsInProgress.insert(P).second)
     return true;
   auto Done = llvm::make_scope_exit([&] { ArgumentsInProgress.erase(P); });
+  // Asked about the result of one call (ModelAnalysis::CallBinding): that
+  // call's argument.
+  size_t Level = 0;
+  if (const Expr *Arg = A.boundArgument(P, Level)) {
+    ModelAnalysis::OutsideCall Outside(A, Level);
+    return onHostAt(stripConversions(Arg), A, Depth + 1);
+  }
   unsigned Index = P->getFunctionScopeIndex();
   ModelAnalysis::WhoCalls C = A.callersOf(FD);
   if (C.Unseen || (C.Elsewhere && !A.project()->hostArgument(usrOf(FD), A.mainFileName(), Index)))
@@ -327,11 +340,14 @@ bool argumentsOnHost(const ParmVarDecl *P, const ModelAnalysis &A, int Depth) {
   });
 }
 
-/// A parameter nothing in its function reassigns, on the host at each call.
+/// A parameter nothing in its function reassigns, on the host at each call
+/// (at the bound call only, see ModelAnalysis::CallBinding).
 bool parameterOnHost(const ParmVarDecl *P, const ModelAnalysis &A, int Depth) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
   FD = FD ? FD->getDefinition() : nullptr;
-  return FD && FD->getBody() && !isWrittenIn(P, FD->getBody()) && argumentsOnHost(P, A, Depth);
+  if (!FD || !FD->getBody() || isWrittenIn(P, FD->getBody()))
+    return false;
+  return argumentsOnHost(P, A, Depth);
 }
 
 /// Whether every tensor a list of tensors (a local or a parameter) may hold
@@ -380,7 +396,7 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
     }
     // A function of the program that returns host tensors (a data class's `next()`).
     if (const FunctionDecl *FD = CE->getDirectCallee(); FD && isUserCode(FD, A.context()))
-      return carriesTensors(CE->getType(), A.profiles()) && returnsHostAt(FD, A, Depth);
+      return carriesTensors(CE->getType(), A.profiles()) && returnsHostAt(FD, CE, A, Depth);
     return hostOperation(CE, A, Depth);
   }
   // A list of tensors (`torch::stack({xs, ys})`): on the host when each is.
@@ -435,6 +451,14 @@ bool onHostAt(const Expr *E, const ModelAnalysis &A, int Depth) {
     return listOnHost(V, A, Depth, true);
   if (V && V->isLocalVarDecl() && V->getInit() && !assignedAfterDeclaration(V))
     return onHostAt(V->getInit(), A, Depth + 1);
+  // A local assigned again (`sigmas = appendZero(sigmas)`): each value that
+  // reaches this use.
+  if (V && V->isLocalVarDecl() && !V->isStaticLocal() && V->getInit() && isTensorType(V->getType(), A.profiles())) {
+    bool Complete = false;
+    llvm::SmallVector<const Expr *, 4> Values = reachingValues(V, E, A, Complete);
+    return Complete && !Values.empty() && Values.size() <= 4 &&
+           llvm::all_of(Values, [&](const Expr *Value) { return onHostAt(Value, A, Depth + 1); });
+  }
   if (const auto *P = dyn_cast_or_null<ParmVarDecl>(V))
     return parameterOnHost(P, A, Depth);
   return false;
@@ -479,13 +503,45 @@ static bool isOptional(QualType T) {
   return RD && RD->getIdentifier() && RD->getName() == "optional";
 }
 
-bool mayBeEmpty(QualType T) { return T->isPointerType() || isOptional(T); }
+EmptinessTest emptinessTest(const CXXMethodDecl *MD) {
+  if (!MD || MD->getNumParams() != 0)
+    return EmptinessTest::None;
+  if (isa<CXXConversionDecl>(MD))
+    return EmptinessTest::Holds;
+  if (!MD->getIdentifier())
+    return EmptinessTest::None;
+  if (MD->getName() == "has_value" || MD->getName() == "defined")
+    return EmptinessTest::Holds;
+  return MD->getName() == "empty" ? EmptinessTest::Empty : EmptinessTest::None;
+}
+
+/// A class whose objects say whether they hold anything (see mayBeEmpty).
+static bool testsEmptiness(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || isOptional(T))
+    return false;
+  return llvm::any_of(RD->methods(), [](const CXXMethodDecl *MD) {
+    return !isa<CXXConversionDecl>(MD) && emptinessTest(MD) != EmptinessTest::None;
+  });
+}
+
+bool mayBeEmpty(QualType T) {
+  // Such an object only when the function cannot fill it (`const T &`).
+  return T->isPointerType() || T->isBooleanType() || isOptional(T) ||
+         (testsEmptiness(T) && T.getNonReferenceType().isConstQualified());
+}
 
 bool passesNothing(const Expr *Arg, ASTContext &Ctx) {
   if (!Arg)
     return false;
   if (Arg->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
     return true;
+  if (bool Value; Arg->getType()->isBooleanType() && !Arg->isValueDependent())
+    return Arg->EvaluateAsBooleanCondition(Value, Ctx) && !Value;
+  if (testsEmptiness(Arg->getType())) {
+    const auto *C = dyn_cast<CXXConstructExpr>(stripWrappers(Arg));
+    return C && C->getNumArgs() == 0;
+  }
   if (!isOptional(Arg->getType()))
     return false;
   // `nullopt` converted to the optional, or an optional made with no value (`{}`, `optional<T>()`).
@@ -532,7 +588,7 @@ bool runsOnce(const Stmt *Loop) {
 bool onHost(const Expr *E, const ModelAnalysis &A) { return onHostAt(E, A, 0); }
 
 bool returnsHost(const FunctionDecl *FD, const ModelAnalysis &A) {
-  return carriesTensors(FD->getReturnType(), A.profiles()) && returnsHostAt(FD, A, 0);
+  return carriesTensors(FD->getReturnType(), A.profiles()) && returnsHostAt(FD, nullptr, A, 0);
 }
 
 const Expr *followedByMove(const CallExpr *CE, const RoleMatch &R, const ModelAnalysis &A) {

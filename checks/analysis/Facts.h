@@ -13,12 +13,20 @@ bool runsOnce(const Stmt *Loop);
 /// The parameter that counts `for (int i = A; i < n; ++i)`: n, when neither
 /// the loop nor the function changes it; null otherwise.
 const ParmVarDecl *countingParameter(const Stmt *Loop);
-/// A parameter that may hold nothing: a pointer, or an optional
-/// (`std::optional`, `c10::optional`, `torch::optional`).
+/// A parameter that may hold nothing: a pointer, a flag (false), an optional
+/// (`std::optional`, `c10::optional`, `torch::optional`), or a constant
+/// object that says whether it holds anything (an `empty()` or `defined()`
+/// method: containers, strings, images, tensors).
 bool mayBeEmpty(QualType T);
-/// Whether \p Arg passes nothing: a null pointer constant, or an empty
-/// optional (`std::nullopt`, `torch::nullopt`, `{}`).
+/// Whether \p Arg passes nothing: a null pointer constant, `false`, an empty
+/// optional (`std::nullopt`, `torch::nullopt`, `{}`), or such an object
+/// made with no arguments (`cv::cuda::GpuMat()`, `torch::Tensor()`).
 bool passesNothing(const Expr *Arg, ASTContext &Ctx);
+/// How a call of \p MD, a method without arguments, tests its object for a
+/// value: `has_value()`, `defined()` and `operator bool` are true when it
+/// holds one (Holds), `empty()` when it holds nothing (Empty).
+enum class EmptinessTest { None, Holds, Empty };
+EmptinessTest emptinessTest(const CXXMethodDecl *MD);
 /// Whether that loop runs its body at most once when n is \p Bound (a
 /// constant, or a parameter's default argument).
 bool runsOnceWith(const Stmt *Loop, const Expr *Bound);

@@ -1082,9 +1082,10 @@ std::optional<HotContext> ModelAnalysis::hotFunction(const FunctionDecl *FD) {
   return HotMemo[FD] = Result;
 }
 
-/// The pointer or optional parameter \p Cond tests for a value (`p`, `!p`,
-/// `p != nullptr`, `NULL == p`, `opt.has_value()`, `if (opt)`), and whether
-/// the test is true when it holds nothing.
+/// The parameter that may hold nothing (Facts' mayBeEmpty) that \p Cond
+/// tests for a value (`p`, `!p`, `p != nullptr`, `NULL == p`,
+/// `opt.has_value()`, `if (opt)`, `!mask.empty()`, `if (verbose)`), and
+/// whether the test is true when it holds nothing.
 static std::optional<std::pair<const ParmVarDecl *, bool>> nullTest(const Expr *Cond, ASTContext &Ctx) {
   Cond = Cond->IgnoreParenImpCasts();
   bool Negated = false;
@@ -1092,11 +1093,16 @@ static std::optional<std::pair<const ParmVarDecl *, bool>> nullTest(const Expr *
     Negated = true;
     Cond = U->getSubExpr()->IgnoreParenImpCasts();
   }
-  // An optional's `has_value()` or `operator bool`: the object is what is tested.
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Cond); MC && MC->getMethodDecl() && MC->getNumArgs() == 0) {
-    const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (isa<CXXConversionDecl>(MD) || (MD->getIdentifier() && MD->getName() == "has_value"))
+  // An optional's `has_value()` or `operator bool`, a tensor's `defined()`,
+  // a container's or image's `empty()`: the object is what is tested.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Cond);
+      MC && MC->getNumArgs() == 0 && isa<MemberExpr>(MC->getCallee()->IgnoreParens()) &&
+      !cast<MemberExpr>(MC->getCallee()->IgnoreParens())->isArrow()) {
+    EmptinessTest T = emptinessTest(MC->getMethodDecl());
+    if (T != EmptinessTest::None)
       Cond = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    if (T == EmptinessTest::Empty)
+      Negated = !Negated;
   }
   auto Param = [](const Expr *E) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());

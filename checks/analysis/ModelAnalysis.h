@@ -180,6 +180,50 @@ public:
     bool never() const { return Here.empty() && !Elsewhere && !Unseen; }
   };
   WhoCalls callersOf(const FunctionDecl *FD) const;
+
+  /// While it lives, a call's arguments stand for its callee's parameters:
+  /// where a question about the callee's result (is it on the host?) asks
+  /// about a parameter, the answer is that call's argument (or default),
+  /// not what every call passes. `getSigmasKarras(n, lo, hi)` returns its
+  /// tensor where its defaulted `device = kCPU` puts it, whatever other
+  /// calls pass.
+  class CallBinding {
+  public:
+    /// Binds nothing when \p Call is null.
+    CallBinding(const ModelAnalysis &A, const Expr *Call) : A(A), Bound(Call != nullptr) {
+      if (Bound)
+        A.BoundCalls.push_back(Call);
+    }
+    ~CallBinding() {
+      if (Bound)
+        A.BoundCalls.pop_back();
+    }
+    CallBinding(const CallBinding &) = delete;
+    CallBinding &operator=(const CallBinding &) = delete;
+
+  private:
+    const ModelAnalysis &A;
+    bool Bound;
+  };
+  /// The argument (or default) the innermost bound call of \p P's function
+  /// passes for it, at \p Level of the bindings; null when none is bound.
+  /// Ask about it with an OutsideCall of that level.
+  const Expr *boundArgument(const ParmVarDecl *P, size_t &Level) const;
+  /// While it lives, only the bindings made outside the call at \p Level
+  /// hold: the argument's own context.
+  class OutsideCall {
+  public:
+    OutsideCall(const ModelAnalysis &A, size_t Level) : A(A), Inner(A.BoundCalls.begin() + Level, A.BoundCalls.end()) {
+      A.BoundCalls.resize(Level);
+    }
+    ~OutsideCall() { A.BoundCalls.insert(A.BoundCalls.end(), Inner.begin(), Inner.end()); }
+    OutsideCall(const OutsideCall &) = delete;
+    OutsideCall &operator=(const OutsideCall &) = delete;
+
+  private:
+    const ModelAnalysis &A;
+    std::vector<const Expr *> Inner;
+  };
   /// Whether this translation unit's code names \p FD other than to call it
   /// (`&f`, `std::thread(f, x)`): then it may run from calls not seen here.
   bool referencedBesidesCalls(const FunctionDecl *FD) const {
@@ -321,6 +365,9 @@ private:
   /// Whether the program calls one of this file's exported functions (`extern "C"`, used).
   bool exportsCalledInProgram();
   mutable llvm::DenseMap<const Stmt *, bool> RepeatsMemo;
+  /// The calls bound by CallBinding, outermost first.
+  mutable std::vector<const Expr *> BoundCalls;
+
   llvm::DenseMap<const Stmt *, int> StepLoopMemo, LayersMemo, RunsModelMemo, TrainingLoopMemo, EpochLoopMemo,
       DropsLoopMemo;
   /// Where the loops of the AST begin (file locations; a do loop's `while` too).

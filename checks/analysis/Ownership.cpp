@@ -317,36 +317,98 @@ static bool hasOwnModelLoop(const FunctionDecl *FD, ModelAnalysis &A) {
   return Walk(FD->getBody());
 }
 
-std::optional<Churn> churnAt(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A) {
-  std::optional<HotContext> Hot = A.perRequest(Call);
-  const FunctionDecl *Owner = A.owner(Call);
+/// The object a raii acquisition at \p Site allocates: the variable its
+/// constructor initializes, or the one its entry writes into (`into_arg`,
+/// `into_object`); null for a temporary or a value returned.
+static const VarDecl *raiiObject(const Expr *Site, const ProfileEntry &E, ModelAnalysis &A) {
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Site)) {
+    const Stmt *P = climbThrough<ExprWithCleanups, ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                                 CXXFunctionalCastExpr, ParenExpr>(CE, A)
+                        .second;
+    const auto *DS = dyn_cast_or_null<DeclStmt>(P);
+    return DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+  }
+  const auto *Call = cast<CallExpr>(Site);
+  if (E.IntoObject)
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      return namedVar(MC->getImplicitObjectArgument());
+  // The output is often taken through a proxy (OpenCV's OutputArray).
+  return E.IntoArg && *E.IntoArg < Call->getNumArgs() ? namedVar(stripConversions(Call->getArg(*E.IntoArg))) : nullptr;
+}
+
+/// Whether \p VD is a local object that \p Region makes anew on every
+/// iteration (or call): declared in it, not static, not a reference.
+static bool freshIn(const VarDecl *VD, const Stmt *Region) {
+  return VD && VD->isLocalVarDecl() && VD->hasLocalStorage() && !VD->getType()->isReferenceType() &&
+         Region->getSourceRange().fullyContains(VD->getSourceRange());
+}
+
+/// Whether \p Site, writing into \p VD, is the first use of the empty
+/// object \p VD (declared without a value): nothing names it in between.
+static bool firstWriteOfEmpty(const Expr *Site, const VarDecl *VD, const SourceManager &SM) {
+  const auto *Init = VD->getInit() ? dyn_cast<CXXConstructExpr>(stripWrappers(VD->getInit())) : nullptr;
+  if (VD->getInit() && !(Init && Init->getNumArgs() == 0))
+    return false;
+  const FunctionDecl *FD = dyn_cast<FunctionDecl>(VD->getDeclContext());
+  std::function<bool(const Stmt *)> NamedBefore = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
+        DRE && DRE->getDecl() == VD && SM.isBeforeInTranslationUnit(DRE->getBeginLoc(), Site->getBeginLoc()))
+      return true;
+    return llvm::any_of(S->children(), NamedBefore);
+  };
+  return FD && !NamedBefore(FD->getBody());
+}
+
+static llvm::ArrayRef<const Expr *> argumentsOf(const Expr *Site) {
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Site))
+    return llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+  const auto *Call = cast<CallExpr>(Site);
+  return llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
+}
+
+std::optional<Churn> churnAt(const Expr *Site, const Acquisition &Acq, ModelAnalysis &A) {
+  std::optional<HotContext> Hot = A.perRequest(Site);
+  const FunctionDecl *Owner = A.owner(Site);
   if (!Hot || !Owner)
     return std::nullopt;
   // A function that serves many steps per call — an entry point called from
   // outside the project, or one a loop calls once per request (a benchmark
   // per model, a generation per prompt): an allocation made before its own
   // loop that runs the model is the hoisted form.
-  if (Hot->Request && (!Hot->Loop || !isInside(Call, Hot->Loop, A)) && hasOwnModelLoop(Owner, A))
+  if (Hot->Request && (!Hot->Loop || !isInside(Site, Hot->Loop, A)) && hasOwnModelLoop(Owner, A))
     return std::nullopt;
   // In a function the step loop calls, an iteration is one call of it.
-  const Stmt *Loop = Hot->Loop && isInside(Call, Hot->Loop, A) ? Hot->Loop : nullptr;
+  const Stmt *Loop = Hot->Loop && isInside(Site, Hot->Loop, A) ? Hot->Loop : nullptr;
   const Stmt *Region = Loop ? loopBody(Loop) : Owner->getBody();
   const ProfileEntry &E = *Acq.Entry;
-  if (isConditional(Call, Region, A))
-    return std::nullopt; // allocated on demand: a buffer grown when a step needs more
+  // An object the step makes anew (a local declared in it) allocates on
+  // every pass that reaches it, under a condition or not; an object written
+  // into allocates only when it is empty: its first write. Otherwise, an
+  // allocation under a condition is a buffer grown when a step needs more.
+  const VarDecl *Object = E.Raii ? raiiObject(Site, E, A) : nullptr;
+  bool Fresh = freshIn(Object, Region);
+  if ((E.IntoArg || E.IntoObject) && !(Fresh && firstWriteOfEmpty(Site, Object, A.context().getSourceManager())))
+    return std::nullopt;
+  if (!Fresh && isConditional(Site, Region, A))
+    return std::nullopt;
   Churn C;
-  C.Call = Call;
+  C.Call = Site;
+  C.Object = Fresh ? Object : nullptr;
   // A size that changes with the iteration of the loop around the allocation
   // (a crop per detected box) is churn all the same: the largest buffer
   // allocated once, or one grown only when needed, removes it. In a function
   // called per step, the size comes from the call and may differ between
   // calls, which a stream-ordered pool or a buffer kept between calls removes.
+  llvm::ArrayRef<const Expr *> Args = argumentsOf(Site);
   if (std::optional<unsigned> Size = Acq.Via.empty() ? E.SizeArg : std::nullopt;
-      Loop && Size && *Size < Call->getNumArgs() && varies(Call->getArg(*Size), Loop))
-    C.VaryingSize = Call->getArg(*Size);
+      Loop && Size && *Size < Args.size() && varies(Args[*Size], Loop))
+    C.VaryingSize = Args[*Size];
   C.Hot = std::move(*Hot);
   if (E.Raii)
     return C;
+  const auto *Call = cast<CallExpr>(Site);
   // Released in the same iteration (on its normal path, see Skip); otherwise
   // missing-finalize reports it. The handle may be a member, an array element,
   // a parameter (the caller's buffer registered and unregistered on every
@@ -443,10 +505,12 @@ std::vector<Churn> churnThroughCallers(const CallExpr *Call, const Acquisition &
   return Out;
 }
 
-std::vector<Churn> churnSites(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A) {
-  if (std::optional<Churn> Here = churnAt(Call, Acq, A))
+std::vector<Churn> churnSites(const Expr *Site, const Acquisition &Acq, ModelAnalysis &A) {
+  if (std::optional<Churn> Here = churnAt(Site, Acq, A))
     return {std::move(*Here)};
-  return churnThroughCallers(Call, Acq, A);
+  if (const auto *Call = dyn_cast<CallExpr>(Site))
+    return churnThroughCallers(Call, Acq, A);
+  return {};
 }
 
 bool acquiredInsideProject(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A) {

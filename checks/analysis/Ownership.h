@@ -142,7 +142,10 @@ const ProfileEntry *returnedAcquisition(const FunctionDecl *FD, ModelAnalysis &A
 /// a call of a function of the project that returns one) and the release of
 /// that handle before the next step: alloc-in-loop's churn.
 struct Churn {
-  const CallExpr *Call = nullptr; // in this translation unit; null for a call in another file
+  /// The acquisition (a call, or the construction of a raii object) or the
+  /// call of the project's function that returns it, in this translation
+  /// unit; null for a call in another file.
+  const Expr *Call = nullptr;
   const Expr *Release = nullptr;
   /// An exit between the acquisition and Release (not the acquisition's own
   /// failure) that skips the release: the handle leaks on that path, the
@@ -157,14 +160,22 @@ struct Churn {
   /// (a crop per detected box): allocating the largest once, or growing the
   /// buffer only when an iteration needs more, removes the churn.
   const Expr *VaryingSize = nullptr;
+  /// A raii acquisition's object that the step makes anew: the local its
+  /// construction initializes or the call writes into (`cv::cuda::GpuMat
+  /// crop; roi.copyTo(crop);`), released when it goes.
+  const VarDecl *Object = nullptr;
 };
 
-/// The churn at \p Call itself: it runs on every step or request, not only
-/// on some (a buffer grown on demand), and the handle it acquires into a
-/// local variable or member is released after it in the same iteration
-/// (or call of its function): on every path, or on the normal path with an
-/// early exit that skips the release (Skip).
-std::optional<Churn> churnAt(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A);
+/// The churn at \p Site itself (a call, or the construction of a raii
+/// object): it runs on every step or request, not only on some (a buffer
+/// grown on demand), and the handle it acquires into a local variable or
+/// member is released after it in the same iteration (or call of its
+/// function): on every path, or on the normal path with an early exit that
+/// skips the release (Skip). A raii object the step declares (a local)
+/// allocates on every pass that reaches it, under a condition or not; one an
+/// entry writes into (`into_arg`, `into_object`) only on its first write
+/// after an empty declaration.
+std::optional<Churn> churnAt(const Expr *Site, const Acquisition &Acq, ModelAnalysis &A);
 
 /// The churn of a handle that \p Call acquires and its function returns:
 /// the calls of that function (through the functions that return its result
@@ -172,9 +183,9 @@ std::optional<Churn> churnAt(const CallExpr *Call, const Acquisition &Acq, Model
 /// release the handle again on every step or request.
 std::vector<Churn> churnThroughCallers(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A);
 
-/// Where the handle \p Call acquires churns: at the call itself (churnAt),
-/// else through the callers of the functions that return it.
-std::vector<Churn> churnSites(const CallExpr *Call, const Acquisition &Acq, ModelAnalysis &A);
+/// Where the handle \p Site acquires churns: at the acquisition itself
+/// (churnAt), else through the callers of the functions that return it.
+std::vector<Churn> churnSites(const Expr *Site, const Acquisition &Acq, ModelAnalysis &A);
 
 /// The churn of the local handle \p Handle (a stream or event that a wait
 /// names) when the function that names it acquires and releases it on

@@ -117,6 +117,8 @@ const std::vector<KeySpec> &keySpecs() {
       {"dest_arg", {R::ToDevice}},
       {"offset_arg", {R::ToDevice}},
       {"raii", {R::Acquire}},
+      {"into_arg", {R::Acquire}},
+      {"into_object", {R::Acquire}},
       {"memory", {R::Acquire}},
       {"synchronizes", {R::Release}},
       {"releases_object", {R::Release}},
@@ -413,6 +415,12 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
   if (E.R == Role::Acquire && E.Pair.empty() == !E.Raii)
     fail(W, "role 'acquire' needs a 'pair', the function that releases it, or 'raii': true (its destructor does), "
             "not both");
+  Arg("into_arg", E.IntoArg);
+  if (J.contains("into_object"))
+    E.IntoObject = getBool(J.at("into_object"), W, "into_object");
+  if ((E.IntoArg || E.IntoObject) && (!E.Raii || (E.IntoArg && E.IntoObject)))
+    fail(W, "'into_arg' or 'into_object' (not both) names the object an 'acquire' allocates into, which releases "
+            "it: it needs 'raii': true");
   if (J.contains("synchronizes"))
     E.Synchronizes = getBool(J.at("synchronizes"), W, "synchronizes");
   if (J.contains("releases_object"))

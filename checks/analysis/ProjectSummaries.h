@@ -124,9 +124,11 @@ struct FileSummary {
   /// callee's USR, then parameter): whether each of its calls passes a
   /// tensor, or a list of them, on the host (onHost).
   std::map<std::string, std::map<unsigned, bool>> HostArgs;
-  /// The pointer arguments it passes to functions other files define (by
-  /// the callee's USR, then parameter): whether each of its calls passes a
-  /// null pointer (`nullptr`, a default argument of null).
+  /// The arguments that may hold nothing (Facts' mayBeEmpty: pointers,
+  /// flags, optionals, constant objects) it passes to functions other files
+  /// define (by the callee's USR, then parameter): whether each of its calls
+  /// passes nothing (`nullptr`, `false`, `std::nullopt`, `GpuMat()`, a
+  /// default argument of one).
   std::map<std::string, std::map<unsigned, bool>> NullArgs;
   /// USRs of the methods that classes of its functions declare and it does
   /// not define: whether another file defines them (ProjectSummaries::defines)
@@ -217,7 +219,7 @@ public:
     return everyCallPasses(Usr, NotFrom, Index, &FileSummary::HostArgs);
   }
   /// Whether every call of the function from files other than \p NotFrom
-  /// passes a null pointer as parameter \p Index (FileSummary::NullArgs).
+  /// passes nothing as parameter \p Index (FileSummary::NullArgs).
   bool nullArgument(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const {
     return everyCallPasses(Usr, NotFrom, Index, &FileSummary::NullArgs);
   }

@@ -19,7 +19,8 @@ namespace {
 // 11: "result_reloaded"; 12: "written_fields"; 14: "host_args", "undefined"; 15: "copied_back_args", "copied_back_at"
 // 16: "pageable_args", "pointer_fields", "null_args"; 17: "read_only_params", "forward_for_training", "reads_to_host"
 // 18: a `main` that does nothing is left out (no longer a program of its own)
-constexpr int SummaryVersion = 18;
+// 19: "null_args" also for flags (false) and constant objects made empty (`cv::cuda::GpuMat()`)
+constexpr int SummaryVersion = 19;
 
 json functionJson(const FunctionFacts &Fn) {
   return {{"name", Fn.Name},

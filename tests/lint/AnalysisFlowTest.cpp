@@ -216,13 +216,18 @@ void f(torch::Tensor x, torch::data::Example<> batch) {
   torch::Tensor follows = a.to(x);
   torch::Tensor re = torch::zeros(3);
   re = x;
+  torch::Tensor twice = torch::zeros(3);
+  twice = twice + a;
   torch::Tensor data = batch.data;
-  consume(a, d, h, sum, mixed, follows, re, data);
+  consume(a, d, h, sum, mixed, follows, re, twice, data);
 }
 )cc");
   ASSERT_TRUE(S.ok());
+  // The last reference: the read in consume().
   auto OnHost = [&](const std::string &Name) {
-    const DeclRefExpr *Ref = ref(S, Name);
+    const DeclRefExpr *Ref = nullptr;
+    for (unsigned I = 0; const DeclRefExpr *Next = ref(S, Name, I); ++I)
+      Ref = Next;
     EXPECT_TRUE(Ref) << Name;
     return Ref && onHost(Ref, S.analysis());
   };
@@ -232,7 +237,8 @@ void f(torch::Tensor x, torch::data::Example<> batch) {
   EXPECT_TRUE(OnHost("sum"));
   EXPECT_FALSE(OnHost("mixed")) << "x may be anywhere";
   EXPECT_FALSE(OnHost("follows")) << "moved to x's device";
-  EXPECT_FALSE(OnHost("re")) << "reassigned";
+  EXPECT_FALSE(OnHost("re")) << "reassigned a tensor that may be anywhere";
+  EXPECT_TRUE(OnHost("twice")) << "reassigned a value computed from its host value";
   EXPECT_FALSE(OnHost("x"));
   EXPECT_TRUE(OnHost("data")) << "a data loader's example";
 }

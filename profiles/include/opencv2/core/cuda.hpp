@@ -20,6 +20,7 @@ class GpuMat {
   GpuMat(int rows, int cols, int type);
   GpuMat(Size size, int type);
   GpuMat(int rows, int cols, int type, Scalar s);
+  GpuMat(Size size, int type, Scalar s);
   GpuMat(int rows, int cols, int type, void *data, size_t step = 0);
   GpuMat(Size size, int type, void *data, size_t step = 0);
   GpuMat(const GpuMat &m, Rect roi);
