@@ -200,8 +200,6 @@ llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *
   llvm::SmallVector<Write, 4> Writes;
   if (!collectWrites(FD->getBody(), V, false, Writes))
     return Out;
-  // A write whose value reads the variable (`s = f(s)`) happens after that read.
-  llvm::erase_if(Writes, [&](const Write &W) { return isInside(Use, W.At, A); });
   // A read in a lambda runs when the lambda does: only the initializer is sure to be what it reads.
   bool InLambda = A.owner(Use) != FD;
   for (const Stmt *P = A.parent(Use); P && !InLambda; P = A.parent(P))
@@ -214,10 +212,13 @@ llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *
   }
   const SourceManager &SM = A.context().getSourceManager();
   auto Before = [&](SourceLocation L, SourceLocation R) { return SM.isBeforeInTranslationUnit(L, R); };
+  // A write whose value reads the variable (`s = f(s)`) comes after that
+  // read; only a loop around both brings it back to it.
+  auto Around = [&](const Write &W) { return isInside(Use, W.At, A); };
   // The last write made on every path to the use, else the declaration's.
   const Write *Last = nullptr;
   for (const Write &W : Writes)
-    if (dominates(W, Use, A, SM) && (!Last || Before(Last->At->getBeginLoc(), W.At->getBeginLoc())))
+    if (!Around(W) && dominates(W, Use, A, SM) && (!Last || Before(Last->At->getBeginLoc(), W.At->getBeginLoc())))
       Last = &W;
   SourceLocation From = Last ? Last->At->getBeginLoc() : V->getLocation();
   std::vector<const Stmt *> Loops = A.enclosingLoops(Use);
@@ -226,7 +227,7 @@ llvm::SmallVector<const Expr *, 4> reachingValues(const VarDecl *V, const Expr *
   for (const Write &W : Writes) {
     if (&W == Last || !Before(From, W.At->getBeginLoc()))
       continue;
-    bool BeforeUse = Before(W.At->getBeginLoc(), Use->getBeginLoc());
+    bool BeforeUse = Before(W.At->getBeginLoc(), Use->getBeginLoc()) && !Around(W);
     // A loop around the use but not around the last write runs later writes again before it.
     bool Again = llvm::any_of(Loops, [&](const Stmt *L) { return isInside(W.At, L, A) && !contains(L, From, SM); });
     if (BeforeUse || Again)

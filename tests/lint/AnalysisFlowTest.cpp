@@ -204,6 +204,37 @@ void f(int n, bool c) {
   EXPECT_FALSE(runsOnce(S.loop("f", 4)));
 }
 
+TEST(AnalysisDataFlow, AWriteThatReadsTheVariableReachesThatReadOnlyThroughALoop) {
+  Snippet S(R"cc(
+void use(int);
+void f(int n) {
+  int a = 1;
+  a = a + 2;
+  use(a);
+  int b = 1;
+  for (int i = 0; i < n; ++i)
+    b = b + 2;
+}
+)cc");
+  ASSERT_TRUE(S.ok());
+  // The references: a's are the assignment's left side, its right side and
+  // use(a); b's, the left side and the right side.
+  auto Reaching = [&](const std::string &Name, unsigned Index) {
+    bool Complete = false;
+    llvm::SmallVector<const Expr *, 4> Values =
+        reachingValues(S.var(Name), ref(S, Name, Index), S.analysis(), Complete);
+    EXPECT_TRUE(Complete) << Name << " " << Index;
+    std::vector<std::string> Kinds;
+    for (const Expr *V : Values)
+      Kinds.push_back(V->IgnoreImpCasts()->getStmtClassName());
+    return Kinds;
+  };
+  EXPECT_EQ(Reaching("a", 1), std::vector<std::string>{"IntegerLiteral"}) << "a = a + 2 reads the initial value";
+  EXPECT_EQ(Reaching("a", 2), std::vector<std::string>{"BinaryOperator"});
+  EXPECT_EQ(Reaching("b", 1), (std::vector<std::string>{"IntegerLiteral", "BinaryOperator"}))
+      << "the loop brings the previous iteration's write back";
+}
+
 TEST(AnalysisFacts, OnHostFollowsFactoriesCopiesOperationsAndLocals) {
   Snippet S(R"cc(
 template <class... T> void consume(const T &...values);
