@@ -1,5 +1,6 @@
 #include "SyncInLoopCheck.h"
 #include "analysis/DataFlow.h"
+#include "analysis/HostWaits.h"
 #include "analysis/Ownership.h"
 #include "analysis/SourceUtils.h"
 
@@ -17,28 +18,6 @@ void SyncInLoopCheck::registerMatchers(MatchFinder *Finder) {
       callExpr(unless(isExpansionInSystemHeader()), callsLibraryWith(this, Role::Sync), runsEveryStep(this))
           .bind("library-call"),
       this);
-}
-
-/// Whether \p S calls, outside lambdas, a function with fact \p R: a clock
-/// read (`timer`) or a direct read of a tensor's memory (`host-read`).
-static bool calls(const Stmt *S, Role R, const ApiProfiles &P) {
-  if (!S || isa<LambdaExpr>(S))
-    return false;
-  if (const auto *CE = dyn_cast<CallExpr>(S); CE && P.find(CE, R))
-    return true;
-  return llvm::any_of(S->children(), [&](const Stmt *C) { return calls(C, R, P); });
-}
-
-/// A copy made whenever the statement runs, also each one of a loop over the
-/// outputs; not one under a condition (`if (last_step) cudaMemcpyAsync(...)`,
-/// whose wait is needed only then).
-static bool callsAsyncCopyToHost(const Stmt *S, const ModelAnalysis &A) {
-  if (!S || isa<LambdaExpr, IfStmt, SwitchStmt, ConditionalOperator>(S))
-    return false;
-  if (const auto *CE = dyn_cast<CallExpr>(S))
-    if (auto R = A.role(CE); R && R->R == Role::Materialize && A.profiles().find(CE, Role::AsyncCopy))
-      return true;
-  return llvm::any_of(S->children(), [&](const Stmt *C) { return callsAsyncCopyToHost(C, A); });
 }
 
 /// Whether \p S mentions \p D between \p From and \p To.
@@ -70,41 +49,6 @@ static bool endsPerCallStream(const CallExpr *Call, ModelAnalysis &A, const Sour
          !usedBetween(Owner->getBody(), Stream.D, Call->getEndLoc(), C->Release->getBeginLoc(), SM);
 }
 
-/// A synchronization that is needed: it times the device's work and says so
-/// (a comment mentioning timing on its line or the line above, or a clock
-/// read in the statement that follows it in its block, past declarations),
-/// the host reads results from memory in that statement, or it completes an
-/// asynchronous copy to the host made before it in its block or a block
-/// around it.
-static bool isNeeded(const CallExpr *Call, const ModelAnalysis &A, const SourceManager &SM) {
-  if (commentMentions(Call->getBeginLoc(), "timing", SM))
-    return true;
-  auto [Block, It] = blockItemOf(Call, A);
-  if (!Block)
-    return false;
-  // An asynchronous copy to the host before it in its block or in a block
-  // around it, up to the loop's body (`if (s > 0) { wait; read the previous
-  // output; }`): its data is there only once the wait returns.
-  for (BlockItem Around{Block, It}; Around.Block; Around = blockItemOf(Around.Block, A))
-    for (const Stmt *Before : llvm::make_range(Around.Block->body_begin(), Around.Item))
-      if (callsAsyncCopyToHost(Before, A))
-        return true;
-  // The statement after it, past declarations that only make room for the
-  // result (`float ms; cudaEventElapsedTime(&ms, start, stop);`).
-  auto Next = std::next(It);
-  auto OnlyDeclares = [](const Stmt *S) {
-    const auto *DS = dyn_cast<DeclStmt>(S);
-    return DS && llvm::all_of(DS->decls(), [](const Decl *D) {
-             const auto *VD = dyn_cast<VarDecl>(D);
-             return VD && (!VD->getInit() || VD->getInit()->isConstantInitializer(VD->getASTContext(), false));
-           });
-  };
-  while (Next != Block->body_end() && OnlyDeclares(*Next))
-    ++Next;
-  return Next != Block->body_end() &&
-         (calls(*Next, Role::Timer, A.profiles()) || calls(*Next, Role::HostRead, A.profiles()));
-}
-
 void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("library-call")) {
     ModelAnalysis &A = analysis(*Result.Context);
@@ -118,7 +62,9 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ModelAnalysis &A = analysis(*Result.Context);
   const SourceManager &SM = *Result.SourceManager;
-  if (isNeeded(Call, A, SM) || endsPerCallStream(Call, A, SM))
+  // A wait is needed where the host uses what it waits for: timing, reading
+  // results, also where the function it ends is called (HostWaits.h).
+  if (waitNeeded(Call, A, /*Elsewhere=*/true) || endsPerCallStream(Call, A, SM))
     return;
   std::optional<HotContext> Hot = A.perStep(Call);
   {

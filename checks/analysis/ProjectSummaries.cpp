@@ -331,6 +331,19 @@ std::optional<std::string> ProjectSummaries::copiedBackBy(llvm::StringRef Usr, l
   return Where;
 }
 
+std::optional<bool> ProjectSummaries::hotCallsWaitAfter(llvm::StringRef Usr, llvm::StringRef NotFrom) const {
+  std::optional<bool> Waits;
+  const View &V = viewOf(NotFrom);
+  if (V.Ambiguous.count(Usr.str()))
+    return std::nullopt;
+  forEachCall<HotCallSite>(Files, V.callKeys(Usr), V.HotCallers, NotFrom, &FileSummary::HotCalls,
+                           [&](const HotCallSite &H) {
+                             Waits = H.WaitsAfter;
+                             return H.WaitsAfter;
+                           });
+  return Waits;
+}
+
 bool ProjectSummaries::passesSameValue(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const {
   return llvm::is_contained(sameValueArgs(Usr, NotFrom), Index);
 }
@@ -449,8 +462,8 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   for (const std::string &Usr : S.Uses)
     if (const FunctionFacts *F = function(Usr, S.File)) {
       OS << "calls\x1f" << Usr << '\x1f' << F->Name << '\x1f' << F->File << ':' << F->Line << '\x1f' << F->StepsDirectly
-         << F->ReachesStep << F->Trains << F->ForwardForTraining << F->ReadsToHost << '\x1f' << F->ReturnedAcquire
-         << '\x1f' << F->ReturnsHost;
+         << F->ReachesStep << F->Trains << F->ForwardForTraining << F->ReadsToHost << F->CopiesToHost << '\x1f'
+         << F->ReturnedAcquire << '\x1f' << F->ReturnsHost;
       for (unsigned I : F->ReleasedParams)
         OS << '\x1f' << I;
       OS << "\x1fread-only";
@@ -495,6 +508,9 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   for (const auto &[Usr, Fn] : S.Functions)
     if (calledWithGradOff(Usr, S.File))
       OS << "grad-off\x1f" << Usr << '\n';
+  for (const auto &[Usr, Fn] : S.Functions)
+    if (hotCallsWaitAfter(Usr, S.File).value_or(false))
+      OS << "waits-after\x1f" << Usr << '\n';
   // Whether anything else calls them (perRequest's entry points).
   for (const auto &[Usr, Fn] : S.Functions)
     if (calledFrom(Usr, S.File))

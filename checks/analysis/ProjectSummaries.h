@@ -40,6 +40,8 @@ struct FunctionFacts {
   bool ForwardForTraining = false;
   /// It copies device data to the host or waits for the device (ModelAnalysis::readsToHost).
   bool ReadsToHost = false;
+  /// It copies device data to the host, waits aside (HostWaits.h's copiesToHost).
+  bool CopiesToHost = false;
   /// It returns tensors, all on the host (Facts.h's returnsHost): a data class's `next()`.
   bool ReturnsHost = false;
   /// USRs of the virtual methods it overrides, directly or not: a call of
@@ -79,6 +81,10 @@ struct HotCallSite {
   /// the device makes a round trip. CopiedBackAt: the first copy back, "file:line".
   std::vector<unsigned> CopiedBackArgs;
   std::string CopiedBackAt;
+  /// The host needs the callee's device work finished right after the call
+  /// (HostWaits.h's waitNeeded in the caller's file: a clock read or a copy
+  /// to the host next): a wait the callee ends with is not a cost here.
+  bool WaitsAfter = false;
 };
 
 /// A call of a function of another file that returns a handle it acquired,
@@ -194,6 +200,10 @@ public:
   /// Whether other files than \p NotFrom call the function and every such call
   /// runs with gradients off.
   bool calledWithGradOff(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
+  /// Whether every call of the function on a step in other files than \p
+  /// NotFrom needs its device work finished right after it
+  /// (HotCallSite::WaitsAfter); none when no such call is known.
+  std::optional<bool> hotCallsWaitAfter(llvm::StringRef Usr, llvm::StringRef NotFrom) const;
   /// Whether other files than \p NotFrom call the function on every step and
   /// each such call passes an invariant variable as argument \p Index.
   bool passesSameValue(llvm::StringRef Usr, llvm::StringRef NotFrom, unsigned Index) const;

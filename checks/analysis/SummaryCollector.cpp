@@ -3,6 +3,7 @@
 #include "DataFlow.h"
 #include "Facts.h"
 #include "HostMemory.h"
+#include "HostWaits.h"
 #include "Invariance.h"
 #include "ModelAnalysis.h"
 #include "Ownership.h"
@@ -176,6 +177,7 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
         F.ReadOnlyParams.push_back(I);
     F.ForwardForTraining = forwardKeptForTraining(FD, A) != nullptr;
     F.ReadsToHost = A.readsToHost(FD);
+    F.CopiesToHost = copiesToHost(FD, A);
     if (const ProfileEntry *E = returnedAcquisition(FD, A))
       F.ReturnedAcquire = acquireEntryName(*E);
     F.ReturnsHost = returnsHost(FD, A);
@@ -236,7 +238,8 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
     HotCallSite Site = hotSite(Call, Caller, *H, SM);
     if (!Callee->getReturnType()->isVoidType())
       Site.ResultUse = purposeName(purposeThroughCalls(Call, A, *H)).str();
-    if (const auto *CE = dyn_cast<CallExpr>(Call))
+    if (const auto *CE = dyn_cast<CallExpr>(Call)) {
+      Site.WaitsAfter = waitNeeded(CE, A, /*Elsewhere=*/false);
       for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
         if (argumentSameEveryStep(CE, I, *H, A))
           Site.InvariantArgs.push_back(I);
@@ -246,6 +249,7 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
             Site.CopiedBackAt = fileLine(Up->getBeginLoc(), SM);
         }
       }
+    }
     S.HotCalls[CalleeUsr].push_back(std::move(Site));
   });
   A.forEachPassedCallable([&](const Expr *, const FunctionDecl *Callee, unsigned Index, const FunctionDecl *Callable) {

@@ -20,7 +20,8 @@ namespace {
 // 16: "pageable_args", "pointer_fields", "null_args"; 17: "read_only_params", "forward_for_training", "reads_to_host"
 // 18: a `main` that does nothing is left out (no longer a program of its own)
 // 19: "null_args" also for flags (false) and constant objects made empty (`cv::cuda::GpuMat()`)
-constexpr int SummaryVersion = 19;
+// 20: "waits_after", "copies_to_host"
+constexpr int SummaryVersion = 20;
 
 json functionJson(const FunctionFacts &Fn) {
   return {{"name", Fn.Name},
@@ -35,6 +36,7 @@ json functionJson(const FunctionFacts &Fn) {
           {"read_only_params", Fn.ReadOnlyParams},
           {"forward_for_training", Fn.ForwardForTraining},
           {"reads_to_host", Fn.ReadsToHost},
+          {"copies_to_host", Fn.CopiesToHost},
           {"returned_acquire", Fn.ReturnedAcquire},
           {"returns_host", Fn.ReturnsHost},
           {"overrides", Fn.Overrides}};
@@ -53,7 +55,8 @@ json hotCallJson(const HotCallSite &H) {
           {"result_use", H.ResultUse},
           {"result_reloaded", H.ResultReloaded},
           {"copied_back_args", H.CopiedBackArgs},
-          {"copied_back_at", H.CopiedBackAt}};
+          {"copied_back_at", H.CopiedBackAt},
+          {"waits_after", H.WaitsAfter}};
 }
 
 json churnCallJson(const ChurnCall &C) {
@@ -122,6 +125,7 @@ FunctionFacts parseFunction(const json &F) {
   Fn.ReadOnlyParams = F.at("read_only_params").get<std::vector<unsigned>>();
   Fn.ForwardForTraining = F.at("forward_for_training").get<bool>();
   Fn.ReadsToHost = F.at("reads_to_host").get<bool>();
+  Fn.CopiesToHost = F.at("copies_to_host").get<bool>();
   Fn.ReturnedAcquire = F.at("returned_acquire").get<std::string>();
   Fn.ReturnsHost = F.at("returns_host").get<bool>();
   Fn.Overrides = F.at("overrides").get<std::vector<std::string>>();
@@ -141,7 +145,8 @@ HotCallSite parseHotCall(const json &J) {
                      J.at("result_use").get<std::string>(),
                      J.at("result_reloaded").get<bool>(),
                      J.at("copied_back_args").get<std::vector<unsigned>>(),
-                     J.at("copied_back_at").get<std::string>()};
+                     J.at("copied_back_at").get<std::string>(),
+                     J.at("waits_after").get<bool>()};
 }
 
 ChurnCall parseChurnCall(const json &J) {

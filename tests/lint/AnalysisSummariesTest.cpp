@@ -175,10 +175,10 @@ TEST(AnalysisSummaries, FromJsonRebuildsOlderVersionsAndNamesTheSourceOfErrors) 
     return P ? std::string() : llvm::toString(P.takeError());
   };
   EXPECT_EQ(Error(R"({"version": 99, "files": {}})"), "s.json: unknown summary version");
-  EXPECT_NE(Error(R"({"version": 19, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
+  EXPECT_NE(Error(R"({"version": 20, "files": {"a.cc": {"mtime": 1}}})").find("s.json: invalid summaries: "),
             std::string::npos);
   EXPECT_NE(Error("{").find("s.json: invalid summaries: "), std::string::npos);
-  EXPECT_EQ(Error(R"({"version": 19, "files": {}})"), "");
+  EXPECT_EQ(Error(R"({"version": 20, "files": {}})"), "");
 }
 
 FunctionFacts facts(const std::string &Name, const std::string &File, unsigned Line,
@@ -355,7 +355,7 @@ TEST(AnalysisSummaries, DependenciesListWhatAFileReadsOfTheOthers) {
   P.resolve();
   EXPECT_EQ(P.dependencies(Main), "calls\x1fu:f\x1f"
                                   "f\x1flib.cc:1\x1f"
-                                  "01000\x1f\x1f"
+                                  "010000\x1f\x1f"
                                   "0\x1fread-only\n"); // no returned handle, not returning host tensors, no
                                                        // released parameter, none only read through
   EXPECT_EQ(P.dependencies(Lib), "called\x1fu:f\x1fmain.cc:5:3\x1fmain.cc:4:1\x1ftrain\x1f"
@@ -365,6 +365,16 @@ TEST(AnalysisSummaries, DependenciesListWhatAFileReadsOfTheOthers) {
                                  "grad-off\x1fu:f\n"
                                  "used\x1fu:f\n"
                                  "device\n");
+  // Once every call on a step needs f's device work finished right after it,
+  // a wait f ends with is no cost: lib.cc's findings depend on that.
+  Main.HotCalls["u:f"][0].WaitsAfter = true;
+  ProjectSummaries Waiting;
+  Waiting.add(Lib);
+  Waiting.add(Main);
+  Waiting.resolve();
+  EXPECT_EQ(Waiting.hotCallsWaitAfter("u:f", "lib.cc"), std::optional<bool>(true));
+  EXPECT_EQ(Waiting.hotCallsWaitAfter("u:f", "main.cc"), std::nullopt) << "no call from another file";
+  EXPECT_NE(Waiting.dependencies(Lib).find("waits-after\x1fu:f\n"), std::string::npos);
 }
 
 /// draw.cc defines `draw(img, boxes)`; main.cc and tool.cc call it. Its
