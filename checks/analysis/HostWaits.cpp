@@ -46,40 +46,6 @@ bool onlyDeclares(const Stmt *S) {
          });
 }
 
-} // namespace
-
-bool copiesToHost(const FunctionDecl *FD, ModelAnalysis &A, unsigned Depth) {
-  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> Memo;
-  std::function<bool(const FunctionDecl *, unsigned)> Copies = [&](const FunctionDecl *F, unsigned Left) {
-    if (!F || Left == 0)
-      return false;
-    const FunctionDecl *Def = F->getDefinition();
-    if (!Def || !Def->getBody()) {
-      const FunctionFacts *Facts = A.project() ? A.project()->function(usrOf(F), A.mainFileName()) : nullptr;
-      return Facts && Facts->CopiesToHost;
-    }
-    if (auto It = Memo.find({Def, Left}); It != Memo.end())
-      return It->second;
-    Memo[{Def, Left}] = false; // through itself it copies nothing more
-    std::function<bool(const Stmt *)> In = [&](const Stmt *S) {
-      if (!S || isa<LambdaExpr>(S))
-        return false;
-      if (const auto *CE = dyn_cast<CallExpr>(S)) {
-        if (auto R = A.role(CE))
-          return R->R == Role::Materialize;
-        if (Copies(CE->getDirectCallee(), Left - 1))
-          return true;
-      }
-      return llvm::any_of(S->children(), In);
-    };
-    bool Result = In(Def->getBody());
-    return Memo[{Def, Left}] = Result;
-  };
-  return Copies(FD, Depth);
-}
-
-namespace {
-
 /// Whether the call runs a model step, copies or waits, itself or through a
 /// function of the project.
 bool doesDeviceWork(const CallExpr *CE, ModelAnalysis &A) {
@@ -116,10 +82,7 @@ bool hostWaitsAfter(const CallExpr *Call, ModelAnalysis &A) {
   if (Next == Block->body_end())
     return false;
   const ApiProfiles &P = A.profiles();
-  return calls(*Next, Role::Timer, P) || calls(*Next, Role::HostRead, P) ||
-         callsUnconditionally(*Next, [&](const CallExpr *CE) {
-           return !A.role(CE) && copiesToHost(CE->getDirectCallee(), A, /*Depth=*/3);
-         });
+  return calls(*Next, Role::Timer, P) || calls(*Next, Role::HostRead, P);
 }
 
 bool endsDeviceWork(const CallExpr *Call, ModelAnalysis &A) {

@@ -12,16 +12,9 @@ namespace clang::tidy::mlperf {
 /// asynchronous copy to the host queued before it in its block or a block
 /// around it (up to the loop's body); or the statement after it, past
 /// declarations that only make room for a result, reads a clock or host
-/// memory directly, or, whenever it runs, copies device data to the host
-/// through a function of the project (a wrapper of `cudaMemcpy` that may use
-/// another stream).
+/// memory directly. (A copy to the host there does not need it: a blocking
+/// copy waits by itself.)
 bool hostWaitsAfter(const CallExpr *Call, ModelAnalysis &A);
-
-/// Whether a call of \p FD copies device data to the host (a `materialize`
-/// role; a wait alone is not one), anywhere in its body or in the functions it
-/// calls, \p Depth calls deep; for a function of another file, what its
-/// summary says (FunctionFacts::CopiesToHost).
-bool copiesToHost(const FunctionDecl *FD, ModelAnalysis &A, unsigned Depth = 3);
 
 /// Whether \p Call is the last device work of its function: it is in no loop
 /// of the function and nothing after it there runs a model step, copies, waits

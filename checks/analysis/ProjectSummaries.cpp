@@ -462,8 +462,8 @@ std::string ProjectSummaries::dependencies(const FileSummary &S) const {
   for (const std::string &Usr : S.Uses)
     if (const FunctionFacts *F = function(Usr, S.File)) {
       OS << "calls\x1f" << Usr << '\x1f' << F->Name << '\x1f' << F->File << ':' << F->Line << '\x1f' << F->StepsDirectly
-         << F->ReachesStep << F->Trains << F->ForwardForTraining << F->ReadsToHost << F->CopiesToHost << '\x1f'
-         << F->ReturnedAcquire << '\x1f' << F->ReturnsHost;
+         << F->ReachesStep << F->Trains << F->ForwardForTraining << F->ReadsToHost << '\x1f' << F->ReturnedAcquire
+         << '\x1f' << F->ReturnsHost;
       for (unsigned I : F->ReleasedParams)
         OS << '\x1f' << I;
       OS << "\x1fread-only";

@@ -40,8 +40,6 @@ struct FunctionFacts {
   bool ForwardForTraining = false;
   /// It copies device data to the host or waits for the device (ModelAnalysis::readsToHost).
   bool ReadsToHost = false;
-  /// It copies device data to the host, waits aside (HostWaits.h's copiesToHost).
-  bool CopiesToHost = false;
   /// It returns tensors, all on the host (Facts.h's returnsHost): a data class's `next()`.
   bool ReturnsHost = false;
   /// USRs of the virtual methods it overrides, directly or not: a call of

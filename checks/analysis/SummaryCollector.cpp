@@ -177,7 +177,6 @@ FileSummary summarize(ModelAnalysis &A, llvm::StringRef MainFile) {
         F.ReadOnlyParams.push_back(I);
     F.ForwardForTraining = forwardKeptForTraining(FD, A) != nullptr;
     F.ReadsToHost = A.readsToHost(FD);
-    F.CopiesToHost = copiesToHost(FD, A);
     if (const ProfileEntry *E = returnedAcquisition(FD, A))
       F.ReturnedAcquire = acquireEntryName(*E);
     F.ReturnsHost = returnsHost(FD, A);

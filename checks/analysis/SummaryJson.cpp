@@ -20,7 +20,7 @@ namespace {
 // 16: "pageable_args", "pointer_fields", "null_args"; 17: "read_only_params", "forward_for_training", "reads_to_host"
 // 18: a `main` that does nothing is left out (no longer a program of its own)
 // 19: "null_args" also for flags (false) and constant objects made empty (`cv::cuda::GpuMat()`)
-// 20: "waits_after", "copies_to_host"
+// 20: "waits_after"
 constexpr int SummaryVersion = 20;
 
 json functionJson(const FunctionFacts &Fn) {
@@ -36,7 +36,6 @@ json functionJson(const FunctionFacts &Fn) {
           {"read_only_params", Fn.ReadOnlyParams},
           {"forward_for_training", Fn.ForwardForTraining},
           {"reads_to_host", Fn.ReadsToHost},
-          {"copies_to_host", Fn.CopiesToHost},
           {"returned_acquire", Fn.ReturnedAcquire},
           {"returns_host", Fn.ReturnsHost},
           {"overrides", Fn.Overrides}};
@@ -125,7 +124,6 @@ FunctionFacts parseFunction(const json &F) {
   Fn.ReadOnlyParams = F.at("read_only_params").get<std::vector<unsigned>>();
   Fn.ForwardForTraining = F.at("forward_for_training").get<bool>();
   Fn.ReadsToHost = F.at("reads_to_host").get<bool>();
-  Fn.CopiesToHost = F.at("copies_to_host").get<bool>();
   Fn.ReturnedAcquire = F.at("returned_acquire").get<std::string>();
   Fn.ReturnsHost = F.at("returns_host").get<bool>();
   Fn.Overrides = F.at("overrides").get<std::vector<std::string>>();

@@ -355,7 +355,7 @@ TEST(AnalysisSummaries, DependenciesListWhatAFileReadsOfTheOthers) {
   P.resolve();
   EXPECT_EQ(P.dependencies(Main), "calls\x1fu:f\x1f"
                                   "f\x1flib.cc:1\x1f"
-                                  "010000\x1f\x1f"
+                                  "01000\x1f\x1f"
                                   "0\x1fread-only\n"); // no returned handle, not returning host tensors, no
                                                        // released parameter, none only read through
   EXPECT_EQ(P.dependencies(Lib), "called\x1fu:f\x1fmain.cc:5:3\x1fmain.cc:4:1\x1ftrain\x1f"

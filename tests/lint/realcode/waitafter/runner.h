@@ -1,6 +1,5 @@
-// An engine wrapper whose run ends with a wait on its stream and whose
-// outputs are copied to the host by another method (possibly on another
-// stream): whether the wait is needed is decided where run is called.
+// An engine wrapper whose run ends with a wait on its stream: whether the
+// wait is needed is decided where run is called.
 #pragma once
 #include <cuda_runtime_api.h>
 
