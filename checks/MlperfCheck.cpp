@@ -176,6 +176,20 @@ void MlperfCheck::explainHot(const HotContext &H, const SourceManager &SM) {
          "%0 runs the model and nothing in the project calls it: each call from outside is one request",
          DiagnosticIDs::Note)
         << H.RequestEntry;
+  if (H.HandedAt) {
+    const auto *CE = dyn_cast<CallExpr>(H.HandedAt);
+    const FunctionDecl *Library = CE ? CE->getDirectCallee() : nullptr;
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(H.HandedAt))
+      Library = Construct->getConstructor();
+    SourceLocation At = reportLoc(H.HandedAt->getExprLoc(), SM);
+    if (Library)
+      diag(At, "handed here to %0, outside the project, which calls it back: each call is one request",
+           DiagnosticIDs::Note)
+          << Library;
+    else
+      diag(At, "handed here to code outside the project, which calls it back: each call is one request",
+           DiagnosticIDs::Note);
+  }
   for (const Expr *Call : H.CallChain) {
     const FunctionDecl *Callee = nullptr;
     if (const auto *CE = dyn_cast<CallExpr>(Call))

@@ -185,12 +185,36 @@ static bool calleeMatches(const ProfileEntry &E, const FunctionDecl *FD) {
   return false;
 }
 
+/// The function a call names: its direct callee or, for a call the parser
+/// left unresolved because an argument involves a declaration it could not
+/// resolve (a type of a header that was not found), the one function of C
+/// linkage that its name finds. A C function cannot be overloaded, so the
+/// call is that function whatever its arguments: `llama_decode(ctx.get(),
+/// batch)` with `ctx` of a missing header's type is still llama_decode. (A
+/// C++ function of the same name in an unresolved argument's namespace, which
+/// argument-dependent lookup might prefer, is not considered.)
+static const FunctionDecl *namedCallee(const CallExpr *CE) {
+  if (const FunctionDecl *FD = CE->getDirectCallee())
+    return FD;
+  const auto *ULE = dyn_cast<UnresolvedLookupExpr>(CE->getCallee()->IgnoreParenImpCasts());
+  if (!ULE || ULE->getNumDecls() == 0 || ULE->hasExplicitTemplateArgs())
+    return nullptr;
+  const FunctionDecl *Named = nullptr;
+  for (const NamedDecl *D : ULE->decls()) {
+    const auto *FD = dyn_cast<FunctionDecl>(D->getUnderlyingDecl());
+    if (!FD || !FD->isExternC() || (Named && Named->getCanonicalDecl() != FD->getCanonicalDecl()))
+      return nullptr;
+    Named = FD;
+  }
+  return Named;
+}
+
 /// Entries that a call names by callee, then by method, in load order.
 template <class Fn>
 static const ProfileEntry *forCallEntries(const llvm::StringMap<std::vector<const ProfileEntry *>> &ByCallee,
                                           const llvm::StringMap<std::vector<const ProfileEntry *>> &ByMethod,
                                           const CallExpr *CE, Fn Accept) {
-  const FunctionDecl *FD = CE->getDirectCallee();
+  const FunctionDecl *FD = namedCallee(CE);
   if (!FD || !(FD->getIdentifier() || FD->isOverloadedOperator()))
     return nullptr;
   std::string Short = FD->getNameInfo().getName().getAsString();
@@ -354,7 +378,7 @@ static std::optional<std::pair<unsigned, const CallExpr *>> tupleElementOf(const
 std::optional<RoleMatch> ApiProfiles::matchCall(const CallExpr *CE) const {
   if (isa<CUDAKernelCallExpr>(CE) && !KernelLaunches.empty())
     return RoleMatch{KernelLaunches.front()->R, KernelLaunches.front()};
-  if (!CE->getDirectCallee())
+  if (!namedCallee(CE))
     return matchDependentCall(CE);
   std::optional<RoleMatch> M;
   if (auto Element = tupleElementOf(CE)) {
@@ -370,7 +394,7 @@ std::optional<RoleMatch> ApiProfiles::matchCall(const CallExpr *CE) const {
     if (E.TupleElement)
       return false;
     if (isPrimaryRole(E.R))
-      M = refineByArguments(E, CE, CE->getDirectCallee());
+      M = refineByArguments(E, CE, namedCallee(CE));
     return M.has_value();
   });
   if (const CXXRecordDecl *RD = M ? nullptr : madeRecord(CE))
@@ -410,14 +434,38 @@ static bool onlySizesUnresolved(const CallExpr *CE, const ProfileEntry &Entry) {
   return true;
 }
 
+/// Whether the unresolved arguments of \p CE (a call of a C function whose
+/// name alone says what it is: namedCallee) are none that its role reads: a
+/// step, a wait, a release, a construction or an acquisition is the same
+/// call whatever the context or parameters it gets, but not a copy, whose
+/// value and memory are judged, nor a call whose role an argument decides
+/// (a direction, a device, the handle acquired or released).
+static bool onlyUnreadArgumentsUnresolved(const CallExpr *CE, const ProfileEntry &Entry) {
+  if (CE->getCallee()->containsErrors() || !namedCallee(CE) || !namedCallee(CE)->isExternC() ||
+      !llvm::is_contained({Role::Step, Role::Sync, Role::Release, Role::Finalize, Role::Construct, Role::Acquire},
+                          Entry.R))
+    return false;
+  llvm::SmallVector<std::optional<unsigned>, 12> Read = {
+      Entry.DeviceArg, Entry.EnumArg, Entry.HandleArg, Entry.ValueArg,    Entry.DestArg,
+      Entry.IntoArg,   Entry.FlagArg, Entry.NameArg,   Entry.GradModeArg, Entry.MetadataArg};
+  if (Entry.ParamType)
+    Read.push_back(Entry.ParamType->Index);
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+    if (CE->getArg(I)->containsErrors() &&
+        (llvm::is_contained(Read, std::optional<unsigned>(I)) || llvm::is_contained(Entry.PointerArgs, I)))
+      return false;
+  return true;
+}
+
 std::optional<RoleMatch> ApiProfiles::match(const Expr *E) const {
   // Nothing that involves a declaration the parser could not resolve (a type
   // from a header that was not found) has a role, but for the size of a call
-  // the parser resolved.
+  // the parser resolved and the arguments that do not change what a C
+  // function's call is.
   if (E->containsErrors()) {
     const auto *CE = dyn_cast<CallExpr>(E);
     std::optional<RoleMatch> M = CE && !isa<CXXOperatorCallExpr>(CE) ? matchCall(CE) : std::nullopt;
-    return M && onlySizesUnresolved(CE, *M->Entry) ? M : std::nullopt;
+    return M && (onlySizesUnresolved(CE, *M->Entry) || onlyUnreadArgumentsUnresolved(CE, *M->Entry)) ? M : std::nullopt;
   }
   if (const auto *CE = dyn_cast<CallExpr>(E))
     return matchCall(CE);

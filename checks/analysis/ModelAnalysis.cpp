@@ -368,6 +368,10 @@ void ModelAnalysis::callablesOf(const Expr *E, llvm::SmallVectorImpl<const Funct
       E = F->getSubExpr();
     else if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
       E = U->getSubExpr();
+    else if (const auto *Ref = dyn_cast<CallExpr>(E);
+             Ref && Ref->getNumArgs() == 1 && Ref->getDirectCallee() &&
+             llvm::is_contained({"std::ref", "std::cref", "std::move"}, plainQualifiedName(Ref->getDirectCallee())))
+      E = Ref->getArg(0);
     else if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
       if (const FunctionDecl *Fn = definitionOf(dyn_cast<FunctionDecl>(D->getDecl())))
         Out.push_back(Fn);
@@ -1275,6 +1279,14 @@ std::optional<HotContext> ModelAnalysis::requestFunction(const FunctionDecl *FD,
   if (FD->isMain() || !Visiting.insert(FD).second)
     return std::nullopt;
   std::vector<const Expr *> Sites = callSites(FD);
+  // A callback the project hands to a library (a server's route handler): the
+  // library calls it, once per request, whatever the project calls itself.
+  if (const Expr *Handed = handedToLibrary(FD)) {
+    HotContext H;
+    H.HandedAt = Handed;
+    H.Request = true;
+    return H;
+  }
   // A call from a loop that runs the model, or from a function that runs
   // once per request itself (a binding's entry point calling the model's method).
   for (const Expr *Site : Sites) {
@@ -1313,6 +1325,53 @@ bool ModelAnalysis::exportsCalledInProgram() {
       return exported(FD) && (!callSites(FD).empty() || (Project && Project->calledFrom(usrOf(FD), mainFileName())));
     });
   return *ExportsCalled;
+}
+
+const Expr *ModelAnalysis::handedToLibrary(const FunctionDecl *FD) {
+  if (!HandedOut) {
+    HandedOut.emplace();
+    auto Outside = [&](const Expr *Call) {
+      if (isa<RecoveryExpr>(Call))
+        return true;
+      const FunctionDecl *Callee = nullptr;
+      if (const auto *CE = dyn_cast<CallExpr>(Call); CE && !CE->getDirectCallee())
+        return CE->getCallee()->containsErrors(); // a method of a type the parser could not resolve
+      if (const auto *CE = dyn_cast<CallExpr>(Call))
+        Callee = CE->getDirectCallee();
+      else if (const auto *CE = dyn_cast<CXXConstructExpr>(Call))
+        Callee = CE->getConstructor();
+      if (!Callee || role(Call) || llvm::StringRef(Callee->getQualifiedNameAsString()).starts_with("std::"))
+        return false;
+      if (const FunctionDecl *Def = Callee->getDefinition(); Def && !declaredInSystemHeader(Def))
+        return false;
+      return !(Project && Project->defines(usrOf(Callee), mainFileName()));
+    };
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S)
+        return;
+      const auto *E = dyn_cast<Expr>(S);
+      llvm::SmallVector<const Stmt *, 4> Args;
+      if (const auto *CE = dyn_cast_or_null<CallExpr>(E))
+        Args.append(CE->arg_begin(), CE->arg_end()); // not the callee: what is called is not handed on
+      else if (E && isa<CXXConstructExpr, RecoveryExpr>(E))
+        Args.append(E->child_begin(), E->child_end());
+      if (!Args.empty() && Outside(E))
+        for (const Stmt *Arg : Args) {
+          llvm::SmallVector<const FunctionDecl *, 2> Found;
+          llvm::DenseSet<const Decl *> Seen;
+          callablesOf(dyn_cast_or_null<Expr>(Arg), Found, Seen);
+          for (const FunctionDecl *Callable : Found)
+            HandedOut->try_emplace(Callable, E);
+        }
+      for (const Stmt *Child : S->children())
+        Walk(Child);
+    };
+    anyBody([&](const Stmt *Body) {
+      Walk(Body);
+      return false;
+    });
+  }
+  return HandedOut->lookup(FD);
 }
 
 const FunctionDecl *ModelAnalysis::mainOf() const {

@@ -39,6 +39,9 @@ struct HotContext {
   /// perRequest(): a function that runs the model and that nothing in the
   /// project calls (a library's entry point, a callback): each call is a request.
   const FunctionDecl *RequestEntry = nullptr;
+  /// perRequest(): the call that hands the function on top of the chain to
+  /// code outside the project, which calls it back (handedToLibrary).
+  const Expr *HandedAt = nullptr;
   /// perRequest(): once per request (a call of a function that runs the
   /// model, such as a whole generation), not once per model step.
   bool Request = false;
@@ -297,6 +300,14 @@ private:
   /// through the arguments of this translation unit's calls).
   void callablesOf(const Expr *E, llvm::SmallVectorImpl<const FunctionDecl *> &Out,
                    llvm::DenseSet<const Decl *> &Seen) const;
+  /// The call that hands \p FD to code outside the project, which calls it
+  /// back: a lambda or function passed (as it is, in a variable, through
+  /// `std::ref`) to a function no file of the project defines, or to a call
+  /// the parser could not resolve (a server's `route.post("/v1/embeddings",
+  /// std::ref(handler))`, a subscription's callback); not to the standard
+  /// library (its algorithms and threads run it within the call) nor to an API
+  /// a profile knows. Null otherwise.
+  const Expr *handedToLibrary(const FunctionDecl *FD);
   /// callablesOf() applied to what \p D holds.
   void heldCallables(const ValueDecl *D, llvm::SmallVectorImpl<const FunctionDecl *> &Out,
                      llvm::DenseSet<const Decl *> &Seen) const;
@@ -362,6 +373,7 @@ private:
   llvm::DenseMap<const FunctionDecl *, bool> ReadsMemo;
   bool readsToHost(const CallSite &C);
   std::optional<bool> ExportsCalled;
+  std::optional<llvm::DenseMap<const FunctionDecl *, const Expr *>> HandedOut;
   /// Whether the program calls one of this file's exported functions (`extern "C"`, used).
   bool exportsCalledInProgram();
   mutable llvm::DenseMap<const Stmt *, bool> RepeatsMemo;

@@ -9,7 +9,7 @@ extern "C" int cudaFree(void *p);
 
 #include "vision/frame.h"
 
-// The launched kernel comes from an unknown type: no step, so no hot loop.
+// A C function's call is that function whatever its unknown argument: a step.
 void unresolvedStep(vision::Frame frame) {
   for (int i = 0; i < 10; ++i) {
     cuLaunchKernel(frame.kernel());
