@@ -13,13 +13,8 @@ namespace clang::tidy::mlperf {
 
 void CompileInLoopCheck::registerMatchers(MatchFinder *Finder) {
   using namespace matchers;
-  Finder->addMatcher(
-      callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Construct), isInModelLoopThroughCallers(this))
-          .bind("e"),
-      this);
-  Finder->addMatcher(cxxConstructExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Construct),
-                                      isInModelLoopThroughCallers(this))
-                         .bind("e"),
+  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Construct)).bind("e"), this);
+  Finder->addMatcher(cxxConstructExpr(unless(isExpansionInSystemHeader()), hasRole(this, Role::Construct)).bind("e"),
                      this);
 }
 
@@ -95,10 +90,51 @@ static bool dependsOnLoopVariable(const Expr *E, const Stmt *Loop) {
          }) != nullptr;
 }
 
+/// Whether \p E reads a parameter of \p FD, directly or through locals.
+static bool readsParameterOf(const Expr *E, const FunctionDecl *FD) {
+  return FD && findInFlow(E, [&](const Stmt *S) {
+                 const auto *DRE = dyn_cast<DeclRefExpr>(S);
+                 const auto *PVD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+                 return PVD && PVD->getDeclContext() == FD;
+               }) != nullptr;
+}
+
+/// Whether \p FD overrides a virtual method a library declares: the
+/// library's framework calls it (once per event, per inference).
+static bool overridesLibraryMethod(const FunctionDecl *FD) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  return MD && llvm::any_of(overriddenTransitively(MD),
+                            [](const CXXMethodDecl *Base) { return declaredInSystemHeader(Base); });
+}
+
+/// The request \p E's object is built for: a local of a function that runs
+/// the model once per request holds it (callLocalHolder), so each request
+/// builds it again and drops it. A request is a call from a loop that runs
+/// the model, a call back from the library the function (or one that calls
+/// it) is handed to, or a framework's call of a library method it
+/// overrides; not just any call of a function nothing in the project calls
+/// (an API's `train()` builds its optimizer once per call, by design). Not a
+/// constructor's (one per object), nor one whose arguments the request
+/// decides (a parameter of the function that builds or holds it: the model
+/// the request names).
+static std::optional<HotContext> builtPerRequest(const Expr *E, ModelAnalysis &A) {
+  const VarDecl *Holder = callLocalHolder(E, A);
+  const Expr *Init = Holder ? Holder->getInit() : nullptr;
+  const FunctionDecl *FD = Init ? A.owner(Init) : nullptr;
+  if (!FD || isa<CXXConstructorDecl>(FD) || readsParameterOf(E, A.owner(E)) || readsParameterOf(E, FD))
+    return std::nullopt;
+  std::optional<HotContext> H = A.perRequest(Init);
+  if (H && H->RequestEntry && !overridesLibraryMethod(H->RequestEntry))
+    return std::nullopt;
+  return H;
+}
+
 void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *E = Result.Nodes.getNodeAs<Expr>("e");
   ModelAnalysis &A = analysis(*Result.Context);
   std::optional<HotContext> Hot = A.inModelLoopThroughCallers(E);
+  if (!Hot)
+    Hot = builtPerRequest(E, A);
   std::optional<RoleMatch> M = A.role(E);
   if (!Hot || !M || profiles().findType(E->getType(), Role::SinglePass))
     return; // a single-pass object (a prefetcher) is built anew for every pass
@@ -115,17 +151,23 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     What = "'" + CE->getType().getUnqualifiedType().getAsString(Result.Context->getPrintingPolicy()) + "'";
   else if (const CXXRecordDecl *Made = profiles().madeRecord(cast<CallExpr>(E)))
     What = "'" + Made->getQualifiedNameAsString() + "'";
+  else if (const FunctionDecl *Callee = cast<CallExpr>(E)->getDirectCallee())
+    What = "'" + Callee->getQualifiedNameAsString() + "'";
   else
-    What = "'" + cast<CallExpr>(E)->getDirectCallee()->getQualifiedNameAsString() + "'";
+    return; // a call the parser could not resolve: nothing to name
   llvm::StringRef Consequence =
       M->kind() == Kind::Optimizer    ? "; its state (momentum, moment estimates) is lost every time"
       : M->kind() == Kind::Executable ? "; it is loaded and compiled again every time"
       : M->kind() == Kind::DataLoader ? "; its worker threads and buffers are rebuilt every time"
                                       : "";
   {
-    auto D = diag(reportLoc(E->getBeginLoc(), SM), "%0 is constructed on every iteration of a loop that runs the "
-                                                   "model%1; construct it once before the loop")
-             << What << Consequence;
+    auto D = Hot->Loop || !Hot->Request
+                 ? diag(reportLoc(E->getBeginLoc(), SM), "%0 is constructed on every iteration of a loop that runs "
+                                                         "the model%1; construct it once before the loop")
+                 : diag(reportLoc(E->getBeginLoc(), SM),
+                        "%0 is constructed for every request and dropped when it is served%1; construct it once and "
+                        "keep it for all requests");
+    D << What << Consequence;
     const Stmt *Loop = Hot->Loop;
     // Only a loop of the construction's own function can be hoisted out of.
     const DeclStmt *DS = Loop && A.owner(Loop) == A.owner(E) ? movableDeclaration(E, Loop, A) : nullptr;

@@ -111,10 +111,6 @@ AST_MATCHER_P(Stmt, runsEveryStep, MlperfCheck *, Check) {
 AST_MATCHER_P(Stmt, isInModelLoop, MlperfCheck *, Check) {
   return Check->analysis(Finder->getASTContext()).inModelLoop(&Node).has_value();
 }
-/// In a model loop, or in a function called from one (ModelAnalysis::inModelLoopThroughCallers).
-AST_MATCHER_P(Stmt, isInModelLoopThroughCallers, MlperfCheck *, Check) {
-  return Check->analysis(Finder->getASTContext()).inModelLoopThroughCallers(&Node).has_value();
-}
 
 /// A move to a device of a tensor that a host factory created in this
 /// function (through conversions and local variables); binds the factory to

@@ -213,7 +213,7 @@ Quantity tripCount(const Stmt *Loop, const ASTContext &Ctx) {
 
 Quantity stepsOf(const HotContext &H, const Stmt *S, const ModelAnalysis &A) {
   if (!H.Loop)
-    return Quantity::unknown("the calls of the function that runs every step");
+    return Quantity::unknown(H.Request ? "the number of requests" : "the calls of the function that runs every step");
   std::vector<const Stmt *> Loops = A.enclosingLoops(S);
   auto It = llvm::find(Loops, H.Loop);
   if (It == Loops.end())

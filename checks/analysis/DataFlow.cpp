@@ -8,6 +8,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <functional>
 #include <optional>
 
 namespace clang::tidy::mlperf {
@@ -520,6 +521,101 @@ const VarDecl *resultVariable(const Expr *E, const ModelAnalysis &A) {
   if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P))
     return Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 && Op->getArg(1) == S ? namedVar(Op->getArg(0))
                                                                                         : nullptr;
+  return nullptr;
+}
+
+} // namespace clang::tidy::mlperf
+
+namespace clang::tidy::mlperf {
+
+/// Whether \p Ref (a use of a local variable) hands its object to something
+/// that may outlive the variable's function: moved or copied into a field, a
+/// global or a container that is not a local, moved into a call, released
+/// from its owner. \p Returned is set when the function returns it.
+static bool handsObjectOn(const DeclRefExpr *Ref, const ModelAnalysis &A, bool &Returned) {
+  const Stmt *S = Ref;
+  bool Moved = false;
+  for (const Stmt *P = A.parent(S);; S = P, P = A.parent(P)) {
+    if (!P)
+      return false;
+    if (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ExprWithCleanups, ParenExpr,
+            CXXFunctionalCastExpr, CStyleCastExpr>(P))
+      continue;
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(P); CE && CE->getNumArgs() == 1)
+      continue; // a copy or move of the object: where it goes decides
+    const auto *Call = dyn_cast<CallExpr>(P);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (Callee && Call->getNumArgs() == 1 && Callee->isInStdNamespace() &&
+        llvm::is_contained({"move", "forward"}, Callee->getName())) {
+      Moved = true;
+      continue;
+    }
+    break;
+  }
+  const Stmt *P = A.parent(S);
+  if (isa<ReturnStmt>(P)) {
+    Returned = true;
+    return false;
+  }
+  auto IntoNonLocal = [](const Expr *LHS) {
+    const VarDecl *VD = namedVar(LHS);
+    return !VD || !VD->hasLocalStorage();
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(P); BO && BO->isAssignmentOp() && BO->getRHS() == S)
+    return IntoNonLocal(BO->getLHS());
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P); Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+    return Op->getArg(1) == S && IntoNonLocal(Op->getArg(0));
+  if (const auto *DS = dyn_cast<DeclStmt>(P))
+    return llvm::any_of(DS->decls(), [](const Decl *D) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      return VD && !VD->hasLocalStorage();
+    });
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(P)) {
+    if (MC->getImplicitObjectArgument() == S) // `p.release()`: the object leaves its owner
+      return MC->getMethodDecl() && MC->getMethodDecl()->getName() == "release";
+    return addsElement(MC) && IntoNonLocal(MC->getImplicitObjectArgument());
+  }
+  return Moved && isa<CallExpr, CXXConstructExpr, InitListExpr>(P);
+}
+
+const VarDecl *callLocalHolder(const Expr *E, const ModelAnalysis &A, unsigned Depth) {
+  const Expr *Value = E;
+  for (unsigned I = 0; I <= Depth; ++I) {
+    auto [S, P] = climbThrough<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ExprWithCleanups,
+                               CXXConstructExpr, CXXFunctionalCastExpr, ParenExpr, CStyleCastExpr>(Value, A);
+    const FunctionDecl *FD = P ? A.owner(P) : nullptr;
+    if (!FD || !FD->getBody())
+      return nullptr;
+    const VarDecl *VD = nullptr;
+    if (const auto *DS = dyn_cast<DeclStmt>(P); DS && DS->isSingleDecl())
+      VD = dyn_cast<VarDecl>(DS->getSingleDecl());
+    bool Returned = isa<ReturnStmt>(P);
+    if (VD) {
+      if (!VD->hasLocalStorage() || VD->getType()->isReferenceType())
+        return nullptr;
+      bool Escapes = false;
+      std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
+        if (!St || Escapes)
+          return;
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(St); Ref && Ref->getDecl() == VD)
+          Escapes = handsObjectOn(Ref, A, Returned);
+        for (const Stmt *Child : St->children())
+          Walk(Child);
+      };
+      Walk(FD->getBody());
+      if (Escapes)
+        return nullptr;
+      if (!Returned)
+        return VD;
+    } else if (!Returned) {
+      return nullptr; // stored elsewhere, or a temporary: not followed
+    }
+    // Returned: held by the one call of the function, if it keeps it.
+    ModelAnalysis::WhoCalls Callers = A.callersOf(FD);
+    if (Callers.Unseen || Callers.Elsewhere || Callers.Here.size() != 1)
+      return nullptr;
+    Value = Callers.Here.front();
+  }
   return nullptr;
 }
 

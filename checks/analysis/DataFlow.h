@@ -56,6 +56,16 @@ ContainerContents containerContents(const VarDecl *V, const ModelAnalysis &A);
 /// class's operator=), through casts, conversions and temporaries; null
 /// when it goes elsewhere.
 const VarDecl *resultVariable(const Expr *E, const ModelAnalysis &A);
+/// The local variable that holds the object \p E builds for no longer than
+/// one call of the variable's function: the variable its value initializes
+/// (through casts, temporaries and the constructor of an owner such as a
+/// `std::unique_ptr` alias), or, when a function returns it, the one local
+/// that its only call initializes (up to \p Depth returns: an immediately
+/// invoked lambda, a small factory). Null when the object may outlive that
+/// call: stored in a field, a global, a static or a container that is not
+/// local, moved into a call, released from its owner, or returned from a
+/// function other calls or other files use.
+const VarDecl *callLocalHolder(const Expr *E, const ModelAnalysis &A, unsigned Depth = 3);
 /// The outermost of \p S and the parents above it of a type among \p Ts (the
 /// casts and temporaries around a value), and the parent above that: what
 /// uses the value.
