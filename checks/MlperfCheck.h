@@ -20,7 +20,6 @@ namespace clang::tidy::mlperf {
 class MlperfCheck : public ClangTidyCheck {
 public:
   MlperfCheck(StringRef Name, ClangTidyContext *Context);
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override { return LangOpts.CPlusPlus; }
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void onStartOfTranslationUnit() override;
 

@@ -111,7 +111,7 @@ std::string directoryOf(const std::string &File) {
 }
 
 bool isCxxSource(llvm::StringRef Path) {
-  return llvm::is_contained({".cc", ".cpp", ".cxx", ".c++", ".cu", ".h", ".hh", ".hpp", ".hxx", ".cuh"},
+  return llvm::is_contained({".cc", ".cpp", ".cxx", ".c++", ".cu", ".c", ".h", ".hh", ".hpp", ".hxx", ".cuh"},
                             llvm::sys::path::extension(Path));
 }
 

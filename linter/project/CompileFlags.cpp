@@ -50,8 +50,13 @@ static const std::string &runtimeIncludeDirectory() {
   return Dir;
 }
 
+/// A C source (`.c`): no C++ standard applies to it.
+static bool isCSource(llvm::StringRef File) { return llvm::sys::path::extension(File) == ".c"; }
+
 std::vector<std::string> fallbackFlags(llvm::StringRef File) {
-  std::vector<std::string> Args = {usesRuntime(File) ? "-std=c++20" : "-std=c++17"};
+  std::vector<std::string> Args;
+  if (!isCSource(File))
+    Args.push_back(usesRuntime(File) ? "-std=c++20" : "-std=c++17");
   for (const char *Dir : {"/usr/include/torch/csrc/api/include", "/usr/local/include/torch/csrc/api/include"})
     if (llvm::sys::fs::is_directory(Dir)) {
       Args.push_back(std::string("-isystem") + Dir);
@@ -129,9 +134,10 @@ private:
     std::string Abs = absolutePath(File), Root = projectRoots({Abs}).front();
     const BuildFileFlags &B = flagsFor(llvm::sys::path::parent_path(Abs).str(), Root);
     std::vector<std::string> Args = fallbackFlags(File), Stated = B.args();
-    if (!B.Standard.empty())
+    bool C = isCSource(File); // the stated standard is C++'s: the compiler's own C default applies
+    if (!B.Standard.empty() && !C)
       Args.front() = Stated.front();
-    Args.insert(Args.begin() + 1, Stated.begin() + (B.Standard.empty() ? 0 : 1), Stated.end());
+    Args.insert(Args.begin() + (C ? 0 : 1), Stated.begin() + (B.Standard.empty() ? 0 : 1), Stated.end());
     Entry E{FixedCompilationDatabase(".", Args).getCompileCommands(File).front(), {}};
     std::unique_ptr<HeaderNames> &Names = ByRoot[Root];
     if (!Names)

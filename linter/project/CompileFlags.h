@@ -35,7 +35,8 @@ llvm::Expected<Flags> makeCompilationDatabase(const FlagsRequest &R);
 /// reader would use what it parsed before a syntax error.
 llvm::Error checkCompileDatabaseText(llvm::StringRef Json, llvm::StringRef Name);
 /// The flags used when nothing else says how to compile \p File: C++17 (what
-/// libtorch 1.13's headers need), C++20 for files using the bundled runtime.
+/// libtorch 1.13's headers need), C++20 for files using the bundled runtime,
+/// no standard for a C source (`.c`: the compiler's default C).
 std::vector<std::string> fallbackFlags(llvm::StringRef File = "");
 
 } // namespace mlperf::lint

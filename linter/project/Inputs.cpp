@@ -21,7 +21,7 @@ namespace mlperf::lint {
 namespace {
 bool isSource(llvm::StringRef Path, bool WithHeaders) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
-  for (const char *E : {".cc", ".cpp", ".cxx", ".c++", ".cu"})
+  for (const char *E : {".cc", ".cpp", ".cxx", ".c++", ".cu", ".c"})
     if (Ext == E)
       return true;
   if (WithHeaders)

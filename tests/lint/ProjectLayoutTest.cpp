@@ -189,6 +189,11 @@ TEST_F(ProjectLayout, FallbackFlagsComeFromAMakefile) {
   EXPECT_EQ(findings(R), (std::set<Place>{{Dir + "/train.cpp", 7, "mlperf-sync-in-loop"}})) << R.Out << R.Err;
   EXPECT_NE(R.Err.find("; flags from Makefile (-std=c++20, -I ., -I include, -D USE_GPU)\n"), std::string::npos)
       << R.Err;
+  // A C source of the same directory takes the include directories, not the C++ standard.
+  ProcessResult C = lint(Dir, {"launch.c"});
+  EXPECT_EQ(C.Exit, 1) << C.Err;
+  EXPECT_EQ(findings(C), (std::set<Place>{{Dir + "/launch.c", 11, "mlperf-sync-in-loop"}})) << C.Out << C.Err;
+  EXPECT_EQ(C.Err.find("error"), std::string::npos) << C.Err;
 }
 
 TEST_F(ProjectLayout, BadBuildFilesStateNothing) {
