@@ -52,10 +52,25 @@ static bool escapes(const Stmt *Region, const HandleRef &Handle) {
     return llvm::is_contained(Names, handleRefOf(E)) ||
            (Handle.element() && E && namedVar(stripWrappers(E)) == Handle.D);
   };
-  auto AddCopy = [&](const VarDecl *To) {
+  // A struct built around it (`Matrix out = {a, rows, cols};`, a compound
+  // literal, a constructor's argument): where the struct goes, it goes.
+  std::function<bool(const Expr *)> Holds = [&](const Expr *E) {
+    E = E ? stripWrappers(E) : nullptr;
+    if (const auto *CL = dyn_cast_or_null<CompoundLiteralExpr>(E))
+      E = stripWrappers(CL->getInitializer());
+    llvm::SmallVector<const Expr *, 4> Parts;
+    if (const auto *ILE = dyn_cast_or_null<InitListExpr>(E))
+      Parts.append(ILE->inits().begin(), ILE->inits().end());
+    else if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+             CE && !CE->getConstructor()->isCopyOrMoveConstructor())
+      Parts.append(CE->arg_begin(), CE->arg_end());
+    return llvm::any_of(Parts, [&](const Expr *P) { return Named(P) || Holds(P); });
+  };
+  auto AddCopy = [&](const VarDecl *To, bool Holder = false) {
     HandleRef Copy;
     Copy.D = To;
-    if (To && To->isLocalVarDecl() && To->hasLocalStorage() && To->getType()->isPointerType() &&
+    if (To && To->isLocalVarDecl() && To->hasLocalStorage() &&
+        (To->getType()->isPointerType() || (Holder && To->getType()->isRecordType())) &&
         !llvm::is_contained(Names, Copy))
       Names.push_back(Copy);
   };
@@ -64,8 +79,9 @@ static bool escapes(const Stmt *Region, const HandleRef &Handle) {
       return;
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
-        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() && Named(VD->getInit()))
-          AddCopy(VD);
+        if (const auto *VD = dyn_cast<VarDecl>(D);
+            VD && VD->getInit() && (Named(VD->getInit()) || Holds(VD->getInit())))
+          AddCopy(VD, /*Holder=*/true);
     if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign && Named(BO->getRHS()))
       AddCopy(namedVar(BO->getLHS()));
     for (const Stmt *C : S->children())
@@ -81,7 +97,8 @@ static bool escapes(const Stmt *Region, const HandleRef &Handle) {
         MC && MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() &&
         MC->getMethodDecl()->getName().contains("push") && MC->getNumArgs() >= 1 && Named(MC->getArg(0)))
       Escapes = true;
-    if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && RS->getRetValue() && Named(RS->getRetValue()))
+    if (const auto *RS = dyn_cast<ReturnStmt>(S);
+        RS && RS->getRetValue() && (Named(RS->getRetValue()) || Holds(RS->getRetValue())))
       Escapes = true;
     if (const auto *BO = dyn_cast<BinaryOperator>(S);
         BO && BO->isAssignmentOp() && storesOutside(BO->getLHS()) && Named(BO->getRHS()))
@@ -199,8 +216,8 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
   const Expr *Release = findReleaseOf(Region, Handle, A);
   if (escapes(Region, Handle))
     return;
-  bool EarlyExit =
-      Release && exitsBetween(Region, Call->getEndLoc(), Release->getBeginLoc(), SM, Call, isHandle(Handle));
+  bool EarlyExit = Release && exitsBetween(Region, Call->getEndLoc(), Release->getBeginLoc(), SM, Call,
+                                           isHandle(Handle), allocates(A));
   if (Release && !EarlyExit)
     return;
   // Released on the normal path, leaked only where an early exit skips the

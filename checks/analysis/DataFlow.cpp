@@ -304,8 +304,45 @@ static std::optional<bool> trueWhenNull(const Expr *Cond, llvm::function_ref<boo
   return std::nullopt;
 }
 
+/// The allocation call whose result \p E is (through parentheses, casts and
+/// an assignment of it: `(d = (float *)malloc(n))`), or null.
+static const CallExpr *allocationResult(const Expr *E, llvm::function_ref<bool(const CallExpr *)> IsAllocation) {
+  E = E->IgnoreParenCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getOpcode() == BO_Assign)
+    E = BO->getRHS()->IgnoreParenCasts();
+  const auto *Call = dyn_cast<CallExpr>(E);
+  return Call && IsAllocation(Call) ? Call : nullptr;
+}
+
+/// Whether \p Cond holds when an allocation in it fails: a null test of the
+/// pointer it returns (true when null), or a test of the status it returns
+/// (`!= cudaSuccess` or the bare status: true on an error); none for any
+/// other condition.
+static std::optional<bool> trueWhenAllocationFails(const Expr *Cond,
+                                                   llvm::function_ref<bool(const CallExpr *)> IsAllocation) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot) {
+    if (std::optional<bool> Inner = trueWhenAllocationFails(U->getSubExpr(), IsAllocation))
+      return !*Inner;
+    return std::nullopt;
+  }
+  if (std::optional<Equality> Eq = equalityOperands(Cond)) {
+    for (auto [Side, Other] : {std::pair(Eq->LHS, Eq->RHS), std::pair(Eq->RHS, Eq->LHS)})
+      if (const CallExpr *Call = allocationResult(Side, IsAllocation)) {
+        if (Call->getType()->isPointerType())
+          return isNullLiteral(Other) ? std::optional<bool>(Eq->Equal) : std::nullopt;
+        return !Eq->Equal; // a status compared with success
+      }
+    return std::nullopt;
+  }
+  if (const CallExpr *Call = allocationResult(Cond, IsAllocation))
+    return !Call->getType()->isPointerType(); // a live pointer, or an error status
+  return std::nullopt;
+}
+
 const Stmt *exitBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM,
-                        const Stmt *Acquire, llvm::function_ref<bool(const Expr *)> IsHandle) {
+                        const Stmt *Acquire, llvm::function_ref<bool(const Expr *)> IsHandle,
+                        llvm::function_ref<bool(const CallExpr *)> IsAllocation) {
   const Stmt *Found = nullptr;
   std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool NestedLoop) {
     if (!S || Found || isa<LambdaExpr>(S))
@@ -313,6 +350,14 @@ const Stmt *exitBetween(const Stmt *Region, SourceLocation From, SourceLocation 
     if (const auto *If = dyn_cast<IfStmt>(S); If && If->getCond()) {
       if (Acquire && If->getCond()->getSourceRange().fullyContains(Acquire->getSourceRange()))
         return;
+      std::optional<bool> Failed = IsAllocation && !If->getConditionVariable()
+                                       ? trueWhenAllocationFails(If->getCond(), IsAllocation)
+                                       : std::nullopt;
+      if (Failed) { // out of memory: that branch is not a path of the step
+        Walk(If->getInit(), NestedLoop);
+        Walk(*Failed ? If->getElse() : If->getThen(), NestedLoop);
+        return;
+      }
       if (std::optional<bool> Null =
               IsHandle && !If->getConditionVariable() ? trueWhenNull(If->getCond(), IsHandle) : std::nullopt) {
         Walk(If->getInit(), NestedLoop);

@@ -101,12 +101,18 @@ bool typeMentions(QualType T, llvm::StringRef Name);
 /// cudaSuccess) return false;`), and the branch where a null test of the
 /// handle finds it null (`if (!p) return;`, `if (p == NULL) break;`, the
 /// `else` of `if (p)`), whoever acquired it; \p IsHandle says which
-/// expressions name the handle.
+/// expressions name the handle. Nor a path on which another allocation
+/// failed (out of memory): the branch of an `if` that finds null the pointer
+/// an allocation in its condition returns (`if ((d = malloc(n)) == 0)
+/// return -1;`), or an error in the status it returns (`if (cudaMalloc(&d,
+/// n) != cudaSuccess)`); \p IsAllocation says which calls allocate.
 const Stmt *exitBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM,
-                        const Stmt *Acquire = nullptr, llvm::function_ref<bool(const Expr *)> IsHandle = {});
+                        const Stmt *Acquire = nullptr, llvm::function_ref<bool(const Expr *)> IsHandle = {},
+                        llvm::function_ref<bool(const CallExpr *)> IsAllocation = {});
 inline bool exitsBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM,
-                         const Stmt *Acquire = nullptr, llvm::function_ref<bool(const Expr *)> IsHandle = {}) {
-  return exitBetween(Region, From, To, SM, Acquire, IsHandle) != nullptr;
+                         const Stmt *Acquire = nullptr, llvm::function_ref<bool(const Expr *)> IsHandle = {},
+                         llvm::function_ref<bool(const CallExpr *)> IsAllocation = {}) {
+  return exitBetween(Region, From, To, SM, Acquire, IsHandle, IsAllocation) != nullptr;
 }
 
 } // namespace clang::tidy::mlperf

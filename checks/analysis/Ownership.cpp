@@ -160,6 +160,13 @@ std::function<bool(const Expr *)> isHandle(const HandleRef &Handle) {
   return [Handle](const Expr *E) { return handleRefOf(E) == Handle; };
 }
 
+std::function<bool(const CallExpr *)> allocates(ModelAnalysis &A) {
+  return [&A](const CallExpr *Call) {
+    std::optional<RoleMatch> M = A.role(Call);
+    return M && M->Entry->R == Role::Acquire && (M->Entry->K == Kind::Allocation || M->Entry->HostMemory);
+  };
+}
+
 bool releasesArgument(const CallExpr *Call, unsigned I, ModelAnalysis &A) {
   if (I >= Call->getNumArgs())
     return false;
@@ -428,7 +435,7 @@ std::optional<Churn> churnAt(const Expr *Site, const Acquisition &Acq, ModelAnal
   // An exit between them that is not the acquisition's own failure leaks
   // the handle on that path; while the normal path releases it, the churn
   // is still the cost of every call.
-  C.Skip = exitBetween(Region, Call->getEndLoc(), C.Release->getBeginLoc(), SM, Call, isHandle(Handle));
+  C.Skip = exitBetween(Region, Call->getEndLoc(), C.Release->getBeginLoc(), SM, Call, isHandle(Handle), allocates(A));
   if (C.Skip && isConditional(C.Release, Region, A))
     return std::nullopt;
   return C;
@@ -804,6 +811,30 @@ bool freshObjectAt(const Expr *Site, unsigned Index, ModelAnalysis &A) {
   const SourceManager &SM = A.context().getSourceManager();
   return Loops.empty() || !SM.isBeforeInTranslationUnit(V->getLocation(), Loops.back()->getBeginLoc());
 }
+
+/// Whether \p Body assigns every field of the struct \p P points to or
+/// names (`out->prompt = ...; out->max_tokens = ...;`): called only from
+/// files this one cannot see, \p P is taken for an out-parameter the
+/// function fills, an object each caller brings for it and owns what it
+/// receives (and may free), not state kept from one call to the next.
+bool fillsEveryField(const Stmt *Body, const ParmVarDecl *P, const RecordDecl *RD) {
+  if (!RD || RD->field_empty())
+    return false;
+  llvm::SmallPtrSet<const FieldDecl *, 8> Written;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      if (const auto *ME = dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts());
+          ME && namedVar(ME->getBase()) == P)
+        if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+          Written.insert(F);
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Body);
+  return llvm::all_of(RD->fields(), [&](const FieldDecl *F) { return Written.contains(F); });
+}
 } // namespace
 
 const FieldDecl *overwrittenField(const CallExpr *Call, const HandleRef &Handle, ModelAnalysis &A) {
@@ -821,6 +852,7 @@ const FieldDecl *overwrittenField(const CallExpr *Call, const HandleRef &Handle,
     return nullptr;
   if (!onEveryCall(Call, Body, A) || testedIn(Body, F) || releasesField(Body, F, A) ||
       mayReleaseThrough(Body, P, F, A) || !releasedOnlyAtEnd(F, A) ||
+      (A.callSites(FD).empty() && fillsEveryField(Body, P, F->getParent())) ||
       llvm::any_of(A.callSites(FD),
                    [&](const Expr *Site) { return freshObjectAt(Site, P->getFunctionScopeIndex(), A); }))
     return nullptr;

@@ -70,6 +70,10 @@ HandleRef acquiredHandleRef(const CallExpr *Call, const Acquisition &Acq, const 
 
 /// Whether an expression names \p Handle (exitBetween's null tests).
 std::function<bool(const Expr *)> isHandle(const HandleRef &Handle);
+/// Whether a call allocates memory (an acquire of the profiles' `allocation`
+/// kind, or of host memory: `cudaMalloc`, `malloc`): exitBetween's test of
+/// an out-of-memory branch.
+std::function<bool(const CallExpr *)> allocates(ModelAnalysis &A);
 
 /// Whether \p Call releases its argument \p I: a release entry's handle
 /// argument, or a function of the project that releases its parameter \p I.
@@ -94,7 +98,9 @@ const FieldDecl *overwrittenMember(const CallExpr *Call, const HandleRef &Handle
 /// reference parameter) that a function (not a constructor) acquires into on
 /// every call, when the function does not test the field, release it, or
 /// pass the struct to a function that may, no call here passes a struct
-/// made anew for it (an out-parameter), and nothing in this translation
+/// made anew for it (an out-parameter), the function is not called only
+/// from other files with a struct it fills whole (an out-parameter too:
+/// `parse_params(json, &params)`), and nothing in this translation
 /// unit releases the field but functions that end the object (its free
 /// function, which also deletes or frees it, or a destructor). Called every
 /// step or request, each call leaks the handle of the call before. Null

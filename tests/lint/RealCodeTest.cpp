@@ -810,6 +810,26 @@ TEST_F(WholeProjectTest, AWaitEveryCallerOfAnotherFileNeedsIsNoCost) {
   EXPECT_EQ(placed(Lint("runner.cc").Out), Wait);
 }
 
+/// parser.cc's parse_request fills every field of the struct its caller
+/// passes, the prompt a malloc'd copy: called only from main.c (a C file,
+/// compiled as C), whose request loop makes a fresh struct each time and
+/// frees the prompt, it is an out-parameter, not state the next call
+/// overwrites. generate() replaces one field of the one state main.c keeps
+/// for all requests: that leaks, linted with the project or alone.
+TEST_F(WholeProjectTest, AStructAFunctionFillsWholeIsItsCallersOutParameter) {
+  const std::string Dir = copyCase("outparams", {"parser.h", "parser.cc", "main.c", ".mlperf-lint"});
+  auto Lint = [&](const std::string &Path) {
+    return runProcess(MLPERF_LINT_BINARY,
+                      {"--format=json", Path, "--", "-isystem" MLPERF_SOURCE_DIR "/fixtures/common"}, Dir,
+                      {{"XDG_CACHE_HOME", Cache}});
+  };
+  const std::vector<std::string> Overwritten{"parser.cc:21 mlperf-missing-finalize"};
+  ProcessResult R = Lint(".");
+  EXPECT_EQ(placed(R.Out), Overwritten) << R.Out << R.Err;
+  EXPECT_EQ(R.Err.find("error"), std::string::npos) << R.Err;
+  EXPECT_EQ(placed(Lint("parser.cc").Out), Overwritten);
+}
+
 /// detector.h declares detectVideo and no file defines it: it never runs, so
 /// the constructor's new[] is all the output buffer holds, a pageable target
 /// of every frame's copy. Once video.cc defines it, the field holds what the
