@@ -441,7 +441,8 @@ static bool onlySizesUnresolved(const CallExpr *CE, const ProfileEntry &Entry) {
 /// value and memory are judged, nor a call whose role an argument decides
 /// (a direction, a device, the handle acquired or released).
 static bool onlyUnreadArgumentsUnresolved(const CallExpr *CE, const ProfileEntry &Entry) {
-  if (CE->getCallee()->containsErrors() || !namedCallee(CE) || !namedCallee(CE)->isExternC() ||
+  const FunctionDecl *Callee = namedCallee(CE);
+  if (CE->getCallee()->containsErrors() || !Callee || !Callee->isExternC() ||
       !llvm::is_contained({Role::Step, Role::Sync, Role::Release, Role::Finalize, Role::Construct, Role::Acquire},
                           Entry.R))
     return false;
