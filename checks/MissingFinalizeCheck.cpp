@@ -183,27 +183,37 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
     reportOverwrite(Call, *Acq, Handle, Kept, Hot ? &*Hot : nullptr, /*Never=*/true, Result);
     return;
   }
-  if (!Hot) {
-    // Overwritten on every iteration of a loop that runs the model deeper
-    // down (once per input file, per epoch): a leak per iteration still.
-    std::optional<HotContext> Outer = A.inModelLoop(Call);
-    if (const FieldDecl *Kept = Outer && Outer->Loop ? overwrittenInLoop(Call, Handle, Outer->Loop, A) : nullptr) {
-      Outer->Request = true; // the loop runs the model, not one step
-      reportOverwrite(Call, *Acq, Handle, Kept, &*Outer, /*Never=*/false, Result, /*Iteration=*/true);
-    }
+  // On every iteration of a loop that runs the model deeper down (once per
+  // input file, per conversation turn, per epoch): a leak per iteration still.
+  // Also in a function that runs once per request, inside its own loop that
+  // runs the model: the iteration is the finer unit.
+  bool Iteration = false;
+  std::optional<HotContext> Outer =
+      !Hot || (Hot->Request && !Hot->Loop) ? A.inModelLoop(Call) : std::optional<HotContext>();
+  if (Outer && !Outer->Loop)
+    Outer.reset();
+  if (!Hot && !Outer)
     return;
+  if (Outer) {
+    Outer->Request = true; // the loop runs the model, not one step
+    if (const FieldDecl *Kept = overwrittenInLoop(Call, Handle, Outer->Loop, A)) {
+      reportOverwrite(Call, *Acq, Handle, Kept, &*Outer, /*Never=*/false, Result, /*Iteration=*/true);
+      return;
+    }
+    Hot = Outer;
+    Iteration = true;
   }
   // The iteration when the loop is in the acquiring function, else the
   // acquiring function (called from the loop): a release on its path counts.
   bool InLoop = Hot->Loop && isInside(Call, Hot->Loop, A);
-  const FieldDecl *Kept = overwrittenMember(Call, Handle, A);
-  if (!Kept)
+  const FieldDecl *Kept = Iteration ? nullptr : overwrittenMember(Call, Handle, A);
+  if (!Kept && !Iteration)
     Kept = InLoop ? overwrittenInLoop(Call, Handle, Hot->Loop, A) : overwrittenField(Call, Handle, A);
   if (Kept) {
     reportOverwrite(Call, *Acq, Handle, Kept, &*Hot, /*Never=*/false, Result);
     return;
   }
-  if (const VarDecl *Global = overwrittenGlobal(Call, Handle, A)) {
+  if (const VarDecl *Global = Iteration ? nullptr : overwrittenGlobal(Call, Handle, A)) {
     reportOverwrite(Call, *Acq, Handle, Global, &*Hot, /*Never=*/false, Result);
     return;
   }
@@ -218,8 +228,8 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
     return;
   bool EarlyExit = Release && exitsBetween(Region, Call->getEndLoc(), Release->getBeginLoc(), SM, Call,
                                            isHandle(Handle), allocates(A));
-  if (Release && !EarlyExit)
-    return;
+  if (Release && (!EarlyExit || Iteration))
+    return; // an iteration's early exit: how often it is taken, nothing here says
   // Released on the normal path, leaked only where an early exit skips the
   // release: alloc-in-loop reports the churn of an allocation, with that
   // exit as a note.
@@ -228,17 +238,20 @@ void MissingFinalizeCheck::checkAcquire(const CallExpr *Call, const MatchFinder:
       return;
   {
     auto D = diag(reportLoc(Call->getExprLoc(), SM),
-                  "%0 acquires %1 on every %select{step|request}5 and %select{never releases it|does not release it "
-                  "on every path}2 before the %select{next iteration|function returns}3; call %4 on every path, or "
-                  "acquire it once outside the loop");
+                  "%0 acquires %1 on every %select{step|request|iteration of a loop that runs the model}5 and "
+                  "%select{never releases it|does not release it on every path}2 before the %select{next "
+                  "iteration|function returns}3; call %4 on every path, or acquire it once outside the loop");
     addCallee(D, Call);
-    D << Handle.D << EarlyExit << !InLoop << Acq->Entry->Pair << Hot->Request;
+    D << Handle.D << EarlyExit << !InLoop << Acq->Entry->Pair << (Iteration ? 2u : unsigned(Hot->Request));
   }
   if (!Acq->Via.empty())
     diag(reportLoc(Call->getExprLoc(), SM), "%0 returns a handle it acquires with %1", DiagnosticIDs::Note)
         << Call->getDirectCallee() << acquireEntryName(*Acq->Entry);
   explainHot(*Hot, SM);
-  noteCost(reportLoc(Call->getExprLoc(), SM), leakFacts(Call, *Acq, Handle, A), &*Hot, Call, A);
+  CostFacts Facts = leakFacts(Call, *Acq, Handle, A);
+  if (Iteration)
+    Facts.Retained.reset(); // one handle per iteration: how often that is per step is not known here
+  noteCost(reportLoc(Call->getExprLoc(), SM), Facts, Iteration ? nullptr : &*Hot, Call, A);
 }
 
 void MissingFinalizeCheck::checkStore(const CXXMemberCallExpr *Store, const VarDecl *Container,
