@@ -284,24 +284,31 @@ static bool isNullLiteral(const Expr *E) {
   return I && I->getValue() == 0;
 }
 
+/// \p Leaf's answer for \p Cond, through logical negations (`!`) around it.
+static std::optional<bool> throughNegations(const Expr *Cond,
+                                            llvm::function_ref<std::optional<bool>(const Expr *)> Leaf) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot) {
+    std::optional<bool> Inner = throughNegations(U->getSubExpr(), Leaf);
+    return Inner ? std::optional<bool>(!*Inner) : std::nullopt;
+  }
+  return Leaf(Cond);
+}
+
 /// Whether \p Cond is a null test of the handle: true when it holds for a
 /// null handle (`!p`, `p == NULL`), false when it holds for a live one (`p`,
 /// `p != nullptr`); none for any other condition (`!p || n == 0`).
 static std::optional<bool> trueWhenNull(const Expr *Cond, llvm::function_ref<bool(const Expr *)> IsHandle) {
-  Cond = Cond->IgnoreParenImpCasts();
-  if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot) {
-    if (std::optional<bool> Inner = trueWhenNull(U->getSubExpr(), IsHandle))
-      return !*Inner;
+  return throughNegations(Cond, [&](const Expr *C) -> std::optional<bool> {
+    if (std::optional<Equality> Eq = equalityOperands(C)) {
+      if ((isNullLiteral(Eq->RHS) && IsHandle(Eq->LHS)) || (isNullLiteral(Eq->LHS) && IsHandle(Eq->RHS)))
+        return Eq->Equal;
+      return std::nullopt;
+    }
+    if (C->getType()->isPointerType() && IsHandle(C))
+      return false;
     return std::nullopt;
-  }
-  if (std::optional<Equality> Eq = equalityOperands(Cond)) {
-    if ((isNullLiteral(Eq->RHS) && IsHandle(Eq->LHS)) || (isNullLiteral(Eq->LHS) && IsHandle(Eq->RHS)))
-      return Eq->Equal;
-    return std::nullopt;
-  }
-  if (Cond->getType()->isPointerType() && IsHandle(Cond))
-    return false;
-  return std::nullopt;
+  });
 }
 
 /// The allocation call whose result \p E is (through parentheses, casts and
@@ -320,24 +327,20 @@ static const CallExpr *allocationResult(const Expr *E, llvm::function_ref<bool(c
 /// other condition.
 static std::optional<bool> trueWhenAllocationFails(const Expr *Cond,
                                                    llvm::function_ref<bool(const CallExpr *)> IsAllocation) {
-  Cond = Cond->IgnoreParenImpCasts();
-  if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot) {
-    if (std::optional<bool> Inner = trueWhenAllocationFails(U->getSubExpr(), IsAllocation))
-      return !*Inner;
+  return throughNegations(Cond, [&](const Expr *C) -> std::optional<bool> {
+    if (std::optional<Equality> Eq = equalityOperands(C)) {
+      for (auto [Side, Other] : {std::pair(Eq->LHS, Eq->RHS), std::pair(Eq->RHS, Eq->LHS)})
+        if (const CallExpr *Call = allocationResult(Side, IsAllocation)) {
+          if (Call->getType()->isPointerType())
+            return isNullLiteral(Other) ? std::optional<bool>(Eq->Equal) : std::nullopt;
+          return !Eq->Equal; // a status compared with success
+        }
+      return std::nullopt;
+    }
+    if (const CallExpr *Call = allocationResult(C, IsAllocation))
+      return !Call->getType()->isPointerType(); // a live pointer, or an error status
     return std::nullopt;
-  }
-  if (std::optional<Equality> Eq = equalityOperands(Cond)) {
-    for (auto [Side, Other] : {std::pair(Eq->LHS, Eq->RHS), std::pair(Eq->RHS, Eq->LHS)})
-      if (const CallExpr *Call = allocationResult(Side, IsAllocation)) {
-        if (Call->getType()->isPointerType())
-          return isNullLiteral(Other) ? std::optional<bool>(Eq->Equal) : std::nullopt;
-        return !Eq->Equal; // a status compared with success
-      }
-    return std::nullopt;
-  }
-  if (const CallExpr *Call = allocationResult(Cond, IsAllocation))
-    return !Call->getType()->isPointerType(); // a live pointer, or an error status
-  return std::nullopt;
+  });
 }
 
 const Stmt *exitBetween(const Stmt *Region, SourceLocation From, SourceLocation To, const SourceManager &SM,
