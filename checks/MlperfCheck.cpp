@@ -182,10 +182,14 @@ void MlperfCheck::explainHot(const HotContext &H, const SourceManager &SM) {
     if (const auto *Construct = dyn_cast<CXXConstructExpr>(H.HandedAt))
       Library = Construct->getConstructor();
     SourceLocation At = reportLoc(H.HandedAt->getExprLoc(), SM);
-    if (Library)
+    // A template by its name, not its arguments (`post`, not `post<const char (&)[15], ...>`).
+    const NamedDecl *Named = Library;
+    if (Library && Library->getPrimaryTemplate())
+      Named = Library->getPrimaryTemplate();
+    if (Named)
       diag(At, "handed here to %0, outside the project, which calls it back: each call is one request",
            DiagnosticIDs::Note)
-          << Library;
+          << Named;
     else
       diag(At, "handed here to code outside the project, which calls it back: each call is one request",
            DiagnosticIDs::Note);

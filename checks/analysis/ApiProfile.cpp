@@ -419,17 +419,45 @@ std::optional<RoleMatch> ApiProfiles::matchConstruct(const CXXConstructExpr *CE)
   return std::nullopt;
 }
 
+/// Whether \p T is the permissive type that mlperf-lint makes up for the
+/// names of a header that was not found, or a type made up from it
+/// (linter/engine/MissingNames.h).
+static bool madeUpType(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  auto IsAny = [](const CXXRecordDecl *D) { return D && D->getIdentifier() && D->getName() == "__mlperf_any"; };
+  if (IsAny(RD))
+    return true;
+  if (!RD->hasDefinition())
+    return false;
+  return llvm::any_of(RD->bases(), [&](const CXXBaseSpecifier &B) { return IsAny(B.getType()->getAsCXXRecordDecl()); });
+}
+
+/// Whether \p E involves a declaration the parser could not resolve, or one
+/// made up for a header that was not found: either way what it is, and what
+/// value it has, is unknown. (Made-up declarations keep the classes and loops
+/// that use them; they never decide a role.)
+static bool unresolved(const Expr *E) {
+  if (E->containsErrors() || madeUpType(E->getType()))
+    return true;
+  for (const Stmt *Child : E->children())
+    if (const auto *C = dyn_cast_or_null<Expr>(Child); C && unresolved(C))
+      return true;
+  return false;
+}
+
 /// Whether the only part of \p CE that involves a declaration the parser
 /// could not resolve is the size of an allocation or copy, which never
 /// changes what the call is: `cudaMalloc(&p, w * 4)` where `w` comes from a
 /// type of a header that was not found is still an allocation. (A batch
 /// size or slice length is what its checks judge: not there.)
 static bool onlySizesUnresolved(const CallExpr *CE, const ProfileEntry &Entry) {
-  if (!CE->getDirectCallee() || CE->getCallee()->containsErrors() || !Entry.SizeArg ||
+  if (!CE->getDirectCallee() || unresolved(CE->getCallee()) || !Entry.SizeArg ||
       (Entry.R != Role::Acquire && Entry.R != Role::ToDevice && Entry.R != Role::Materialize))
     return false;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I)
-    if (CE->getArg(I)->containsErrors() && I != *Entry.SizeArg)
+    if (unresolved(CE->getArg(I)) && I != *Entry.SizeArg)
       return false;
   return true;
 }
@@ -442,7 +470,7 @@ static bool onlySizesUnresolved(const CallExpr *CE, const ProfileEntry &Entry) {
 /// (a direction, a device, the handle acquired or released).
 static bool onlyUnreadArgumentsUnresolved(const CallExpr *CE, const ProfileEntry &Entry) {
   const FunctionDecl *Callee = namedCallee(CE);
-  if (CE->getCallee()->containsErrors() || !Callee || !Callee->isExternC() ||
+  if (unresolved(CE->getCallee()) || !Callee || !Callee->isExternC() ||
       !llvm::is_contained({Role::Step, Role::Sync, Role::Release, Role::Finalize, Role::Construct, Role::Acquire},
                           Entry.R))
     return false;
@@ -452,7 +480,7 @@ static bool onlyUnreadArgumentsUnresolved(const CallExpr *CE, const ProfileEntry
   if (Entry.ParamType)
     Read.push_back(Entry.ParamType->Index);
   for (unsigned I = 0; I < CE->getNumArgs(); ++I)
-    if (CE->getArg(I)->containsErrors() &&
+    if (unresolved(CE->getArg(I)) &&
         (llvm::is_contained(Read, std::optional<unsigned>(I)) || llvm::is_contained(Entry.PointerArgs, I)))
       return false;
   return true;
@@ -462,8 +490,9 @@ std::optional<RoleMatch> ApiProfiles::match(const Expr *E) const {
   // Nothing that involves a declaration the parser could not resolve (a type
   // from a header that was not found) has a role, but for the size of a call
   // the parser resolved and the arguments that do not change what a C
-  // function's call is.
-  if (E->containsErrors()) {
+  // function's call is; nor anything that involves a declaration made up for
+  // such a header.
+  if (unresolved(E)) {
     const auto *CE = dyn_cast<CallExpr>(E);
     std::optional<RoleMatch> M = CE && !isa<CXXOperatorCallExpr>(CE) ? matchCall(CE) : std::nullopt;
     return M && (onlySizesUnresolved(CE, *M->Entry) || onlyUnreadArgumentsUnresolved(CE, *M->Entry)) ? M : std::nullopt;

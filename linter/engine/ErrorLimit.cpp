@@ -35,6 +35,11 @@ void ErrorLimit::HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const c
     DroppingNotes = true;
     if (!FirstDropped && Info.hasSourceManager() && Info.getLocation().isValid())
       FirstDropped.emplace("", Info.getSourceManager(), Info.getSourceManager().getFileLoc(Info.getLocation()));
+    if (Past && Info.hasSourceManager() && Info.getLocation().isValid()) {
+      llvm::SmallString<128> Text;
+      Info.FormatDiagnostic(Text);
+      Past->emplace_back(Text, Info.getSourceManager(), Info.getSourceManager().getFileLoc(Info.getLocation()));
+    }
     return;
   }
   if (Level >= clang::DiagnosticsEngine::Error)

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlperf::lint {
 
@@ -35,6 +36,8 @@ public:
   void finish() override { Target.finish(); }
 
   unsigned dropped() const { return Dropped; }
+  /// Records the errors past the limit in \p Into as well (a recovery reads them).
+  void keepPast(std::vector<clang::tooling::DiagnosticMessage> *Into) { Past = Into; }
   /// `error: too many errors emitted (N more not shown) [clang-diagnostic-error]`
   /// at the first error left out; nullopt when none was.
   std::optional<clang::tidy::ClangTidyError> summary(const std::string &BuildDirectory) const;
@@ -45,6 +48,7 @@ private:
   unsigned Kept = 0, Dropped = 0;
   bool DroppingNotes = false;
   std::optional<clang::tooling::DiagnosticMessage> FirstDropped;
+  std::vector<clang::tooling::DiagnosticMessage> *Past = nullptr;
 };
 
 /// How many compiler errors \p E stands for: those that summary() counts,

@@ -2,6 +2,7 @@
 
 #include "engine/CudaInputs.h"
 #include "engine/ErrorLimit.h"
+#include "engine/MissingNames.h"
 
 #include "Embedded.h"
 #include "MlperfCheck.h"
@@ -314,7 +315,8 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
                                     IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
                                     std::function<std::unique_ptr<FrontendAction>(std::vector<std::string> *)> Make,
                                     std::vector<std::string> *Missing, bool &Ok, std::string *Stats,
-                                    IntrusiveRefCntPtr<DiagnosticIDs> IDs, llvm::ArrayRef<std::string> Added = {}) {
+                                    IntrusiveRefCntPtr<DiagnosticIDs> IDs, llvm::ArrayRef<std::string> Added,
+                                    std::vector<clang::tooling::DiagnosticMessage> *Past) {
   if (isCudaInput(File))
     addCudaOverlay(*FS);
   if (Options.RecoverIncludes)
@@ -322,6 +324,7 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
   ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(), FS);
   ClangTidyDiagnosticConsumer Consumer(Context, nullptr, /*RemoveIncompatibleErrors=*/true, /*GetFixesFromNotes=*/true);
   ErrorLimit Limit(Consumer, 0);
+  Limit.keepPast(Past);
   addAdjusters(Tool, Context, File, *FS, Options, Limit, Added);
   DiagnosticsEngine Engine(IDs, new DiagnosticOptions(), &Consumer, /*ShouldOwnClient=*/false);
   Context.setDiagnosticsEngine(&Engine);
@@ -349,8 +352,11 @@ namespace {
 struct Recovery {
   std::vector<std::string> PreIncludes;
   bool AsCxx17 = false;
+  std::string Declarations; // the header of MissingNames, or ""
   std::vector<std::string> args() const {
     std::vector<std::string> Added;
+    if (!Declarations.empty())
+      Added.insert(Added.end(), {"-include", Declarations});
     for (const std::string &Header : PreIncludes)
       Added.insert(Added.end(), {"-include", Header});
     if (AsCxx17)
@@ -403,6 +409,66 @@ void includeForgottenHeaders(FileRun &Run, Recovery &R, llvm::function_ref<void(
   }
 }
 
+/// Whether MLPERF_DUMP (a comma-separated list of stages, or `all`, as the
+/// runtime reads it) names \p Stage.
+bool dumpsStage(llvm::StringRef Stage) {
+  const char *Dump = std::getenv("MLPERF_DUMP");
+  if (!Dump || !*Dump)
+    return false;
+  llvm::SmallVector<llvm::StringRef, 4> Stages;
+  llvm::StringRef(Dump).split(Stages, ',');
+  return llvm::is_contained(Stages, "all") || llvm::is_contained(Stages, Stage);
+}
+
+/// The compiler's errors, as clang counts them.
+size_t parseErrors(const FileRun &Run) {
+  size_t N = 0;
+  for (const ClangTidyError &E : Run.Errors)
+    if (isParseError(E))
+      N += errorsIn(E);
+  return N;
+}
+
+/// Names that headers which were not found would have declared: parsed
+/// again with permissive declarations of them included first
+/// (engine/MissingNames.h), a few rounds while each names more (the members
+/// of a made-up type are reported only once the type is declared, and a
+/// round may show more errors than the one before it for that reason); the
+/// parse with the fewest errors is kept, the first one included. Not for C,
+/// where none of it parses.
+void declareMissingNames(FileRun &Run, FileSummary *Summary, Recovery &R, llvm::vfs::OverlayFileSystem &FS,
+                         llvm::StringRef File, llvm::function_ref<void()> Again) {
+  if (Run.MissingIncludes.empty() || llvm::sys::path::extension(File) == ".c" || !parseErrors(Run))
+    return;
+  struct Kept {
+    FileRun Run;
+    std::optional<FileSummary> Summary;
+    std::string Declarations;
+    size_t Errors;
+  };
+  Kept Best{Run, Summary ? std::optional(*Summary) : std::nullopt, R.Declarations, parseErrors(Run)};
+  MissingNames Names;
+  for (int Round = 0; Round < 3 && Names.learn(Run.Errors, Run.PastLimit, FS); ++Round) {
+    std::string Path = "/mlperf-lint/declared/missing-names-" + std::to_string(Round) + ".h";
+    auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    Memory->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Names.header(), Path));
+    FS.pushOverlay(Memory);
+    if (dumpsStage("declared"))
+      llvm::errs() << "mlperf-lint: " << File << ": declarations, round " << Round + 1 << ":\n" << Names.header();
+    R.Declarations = Path;
+    Again();
+    if (size_t Now = parseErrors(Run); Now < Best.Errors) {
+      Run.Declared = Names.names();
+      Run.DeclaredMembers = Names.members().size();
+      Best = {Run, Summary ? std::optional(*Summary) : std::nullopt, R.Declarations, Now};
+    }
+  }
+  R.Declarations = Best.Declarations;
+  Run = std::move(Best.Run);
+  if (Summary)
+    *Summary = std::move(*Best.Summary);
+}
+
 /// The profiles a summary of the file needs (the checks report a bad one).
 std::shared_ptr<const ApiProfiles> summaryProfiles(ClangTidyContext &Context, const std::string &File) {
   Context.setCurrentFile(File);
@@ -441,18 +507,20 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
         [&](std::vector<std::string> *M) {
           return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles.get(), M, StandIns, Options);
         },
-        &Run.MissingIncludes, Ok, &Run.CompilerStats, IDs, R.args());
+        &Run.MissingIncludes, Ok, &Run.CompilerStats, IDs, R.args(), &Run.PastLimit);
   };
   auto Again = [&] {
     Run.MissingIncludes.clear();
     Run.StandIns.clear();
     Run.CompilerStats.clear();
+    Run.PastLimit.clear();
     Run.Errors = Parse();
   };
   Run.Errors = Parse();
   if (Options.RecoverIncludes) {
     retryAsCxx17(Run, Summary, R, Again);
     includeForgottenHeaders(Run, R, Again);
+    declareMissingNames(Run, Summary, R, *FS, File, Again);
   }
   if (Summary)
     Summary->File = File;
@@ -503,13 +571,21 @@ std::string incompleteMessage(const std::string &File, const FileRun &Run) {
                                  (M == 1 ? "its" : "their") + " API that mlperf-lint ships (" +
                                  llvm::join(Run.StandIns, ", ") + ")"
                            : "";
+  std::string Declared;
+  if (size_t D = Run.Declared.size()) {
+    std::vector<std::string> Shown(Run.Declared.begin(), Run.Declared.begin() + std::min<size_t>(D, 8));
+    size_t M = Run.DeclaredMembers;
+    Declared = "; permissive declarations made up for " + std::to_string(D) + (D == 1 ? " name" : " names") +
+               " they would declare (" + llvm::join(Shown, ", ") + (D > Shown.size() ? ", ..." : "") + ")" +
+               (M ? " and " + std::to_string(M) + (M == 1 ? " member" : " members") + " of their types" : "");
+  }
   size_t E = Run.FollowingErrors;
   std::string Following = E ? "; " + std::to_string(E) + (E == 1 ? " compiler error" : " compiler errors") +
                                   " set aside as following from " + (N == 1 ? "it" : "them") + " (" +
                                   (E == 1 ? "" : "the first: ") + Run.FirstFollowingError + ")"
                             : "";
   return File + ": " + std::to_string(N) + (N == 1 ? " include" : " includes") + " not found (" +
-         llvm::join(Run.MissingIncludes, ", ") + ")" + Replaced + Following +
+         llvm::join(Run.MissingIncludes, ", ") + ")" + Replaced + Declared + Following +
          (Standard.empty() ? "" : "; " + Standard) + IncompleteTail;
 }
 

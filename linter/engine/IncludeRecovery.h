@@ -52,6 +52,13 @@ struct FileRun {
   /// Standard headers included for names the file uses without them
   /// (`<fstream> (std::basic_ifstream)`), in the order they were added.
   std::vector<std::string> StandardHeaders;
+  /// The compiler's errors past the command's error limit, which are not
+  /// reported (engine/ErrorLimit.h), for the recoveries to read.
+  std::vector<clang::tooling::DiagnosticMessage> PastLimit;
+  /// Names the missing headers would have declared that a permissive
+  /// declaration stood in for (engine/MissingNames.h), qualified.
+  std::vector<std::string> Declared;
+  size_t DeclaredMembers = 0; // members given to the permissive type
   /// How the file was parsed instead of as its command says, and why (`parsed as C++17: ...`), or "".
   std::string Retried;
   // The file's stderr block, written whole when it finishes: clang's "N warnings

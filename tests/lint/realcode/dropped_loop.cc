@@ -2,7 +2,9 @@
 // the range-for over its loader, and the training step with it. The epoch
 // loop that remains only previews a sample; it is not an inference loop and
 // is not reported. The evaluation loop, which is complete, is.
-// (With complete/ on the include path the loader's loop is there.)
+// (With complete/ on the include path the loader's loop is there. The
+// header's type is a template of a value, `Frame<3>`, which no made-up
+// declaration of a missing header's names fits.)
 #include <torch/torch.h>
 
 enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
@@ -15,7 +17,7 @@ struct Net : torch::nn::Module {
 };
 
 struct Images : torch::data::datasets::Dataset<Images> {
-  vision::Frame image;
+  vision::Frame<3> image;
   torch::data::Example<> get(size_t) override { return {torch::zeros({8}), torch::zeros({1})}; }
   torch::optional<size_t> size() const override { return 4; }
 };

@@ -1,10 +1,9 @@
 // A llama.cpp server whose HTTP library and llama.cpp's common.h are not on
-// the machine: the route object's type is unknown, so handing the handler to
-// it is a call the parser could not resolve, and the context comes from a
-// helper of common.h it could not declare. llama_decode is still a step (a C
-// function is the same call whatever its arguments), the handler is called
-// back once per request, and the batch an error return skips freeing leaks on
-// every failing request.
+// the machine: the names they declare are made up (the route object's type,
+// common.h's helper that configures the context), so handing the handler to
+// the route is a call of code outside the project, which calls it back once
+// per request; the context built in the handler is built for every request,
+// and the batch an error return skips freeing leaks on every failing request.
 #include "http_server.hpp"
 #include "common.h"
 #include "llama-cpp.h"

@@ -10,7 +10,7 @@ extern "C" int cudaFree(void *p);
 #include "vision/frame.h"
 
 // A C function's call is that function whatever its unknown argument: a step.
-void unresolvedStep(vision::Frame frame) {
+void unresolvedStep(vision::Frame<3> frame) {
   for (int i = 0; i < 10; ++i) {
     cuLaunchKernel(frame.kernel());
     cudaDeviceSynchronize();
@@ -18,7 +18,7 @@ void unresolvedStep(vision::Frame frame) {
 }
 
 // The copy's direction is an unknown value: no role.
-void unresolvedDirection(void *k, float *host, float *dev, vision::Frame frame) {
+void unresolvedDirection(void *k, float *host, float *dev, vision::Frame<3> frame) {
   for (int i = 0; i < 10; ++i) {
     cuLaunchKernel(k);
     cudaMemcpy(host, dev, 64, frame.direction());
@@ -35,7 +35,7 @@ void resolved(void *k) {
 
 // Only the size comes from the unknown type: what the call is does not
 // depend on it, so this is still an allocation freed in every iteration.
-void unresolvedSize(void *k, vision::Frame frame) {
+void unresolvedSize(void *k, vision::Frame<3> frame) {
   for (int i = 0; i < 10; ++i) {
     cuLaunchKernel(k);
     int width = frame.width(i);

@@ -1,6 +1,6 @@
 // What unresolved_types.cc needs from the header, when it is found.
 namespace vision {
-struct Frame {
+template <int Channels> struct Frame {
   void *kernel() const;
   cudaMemcpyKind direction() const;
   int width(int i) const;
