@@ -155,8 +155,10 @@ void CompileInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     What = "'" + Callee->getQualifiedNameAsString() + "'";
   else
     return; // a call the parser could not resolve: nothing to name
+  std::string Own = M->Entry->Consequence.empty() ? "" : "; " + M->Entry->Consequence;
   llvm::StringRef Consequence =
-      M->kind() == Kind::Optimizer    ? "; its state (momentum, moment estimates) is lost every time"
+      !Own.empty()                    ? llvm::StringRef(Own)
+      : M->kind() == Kind::Optimizer  ? "; its state (momentum, moment estimates) is lost every time"
       : M->kind() == Kind::Executable ? "; it is loaded and compiled again every time"
       : M->kind() == Kind::DataLoader ? "; its worker threads and buffers are rebuilt every time"
                                       : "";

@@ -153,7 +153,8 @@ struct ProfileEntry {
   std::string Name;
   std::vector<std::string> SlowValues; // for BackendChoice: values of ValueArg that choose a slow backend
   std::string Message; // for BackendChoice: what the choice is and what to do instead; Acquire, ElementIndex: the fix
-  std::string Field;   // for OutputFlags: the field of the batch type
+  std::string Consequence; // for Construct: what building it again costs, after the finding (else the kind's)
+  std::string Field;       // for OutputFlags: the field of the batch type
   std::optional<unsigned> GradModeArg; // for NoGradGuard: `true` there turns gradients on
   std::string DropLastMethod;          // for Construct data-loader: the option that drops a short last batch
   // Fix-it templates.

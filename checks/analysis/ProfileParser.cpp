@@ -135,6 +135,7 @@ const std::vector<KeySpec> &keySpecs() {
        {R::BackendChoice, R::Acquire, R::AsyncCopy, R::ElementIndex, R::TokenBatch, R::OutputFlags, R::Materialize}},
       {"grad_mode_arg", {R::NoGradGuard}},
       {"drop_last_method", {R::Construct}},
+      {"consequence", {R::Construct}},
       {"metadata_when_set", {R::Construct}},
       {"fix", {R::NoGradGuard, R::Detach}},
       {"fix_label", {R::NoGradGuard}},
@@ -478,6 +479,7 @@ ProfileEntry parseEntry(const json &J, const std::string &W) {
   if (!E.SlowValues.empty() && !E.ValueArg)
     fail(W, "'slow_values' needs 'value_arg'");
   Str("message", E.Message);
+  Str("consequence", E.Consequence);
   if (E.WaitsFor != ProfileEntry::Wait::None && E.Message.empty())
     fail(W, "'waits_for' needs a 'message', the fix");
   if (E.R == Role::BackendChoice) {
