@@ -423,6 +423,8 @@ std::optional<RoleMatch> ApiProfiles::matchConstruct(const CXXConstructExpr *CE)
 /// names of a header that was not found, or a type made up from it
 /// (linter/engine/MissingNames.h).
 static bool madeUpType(QualType T) {
+  if (T.isNull()) // a ParenListExpr of an uninstantiated template: `T value(first)`
+    return false;
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   if (!RD)
     return false;
