@@ -24,6 +24,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
+#include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 
@@ -469,6 +471,60 @@ void declareMissingNames(FileRun &Run, FileSummary *Summary, Recovery &R, llvm::
     *Summary = std::move(*Best.Summary);
 }
 
+} // namespace
+
+struct RecoveryMemo {
+  struct Entry {
+    Recovery R;
+    std::string Header; // R.Declarations' text
+    std::vector<std::string> StandardHeaders, Declared;
+    size_t DeclaredMembers = 0;
+    std::string Retried;
+  };
+  std::mutex Mu;
+  std::map<std::string, Entry> ByFile;
+};
+
+std::shared_ptr<RecoveryMemo> newRecoveryMemo() { return std::make_shared<RecoveryMemo>(); }
+
+namespace {
+/// Starts \p File from what its recoveries settled on before, if they did:
+/// the arguments, the made-up declarations' header in \p FS, and what the
+/// file's line says of them. Returns whether there was such a memo.
+bool recallRecovery(const ParseOptions &Options, const std::string &File, Recovery &R, FileRun &Run,
+                    llvm::vfs::OverlayFileSystem &FS) {
+  if (!Options.Memo)
+    return false;
+  std::lock_guard<std::mutex> Lock(Options.Memo->Mu);
+  auto It = Options.Memo->ByFile.find(File);
+  if (It == Options.Memo->ByFile.end())
+    return false;
+  const RecoveryMemo::Entry &E = It->second;
+  R = E.R;
+  if (!E.Header.empty()) {
+    auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    Memory->addFile(R.Declarations, 0, llvm::MemoryBuffer::getMemBufferCopy(E.Header, R.Declarations));
+    FS.pushOverlay(Memory);
+  }
+  Run.StandardHeaders = E.StandardHeaders;
+  Run.Declared = E.Declared;
+  Run.DeclaredMembers = E.DeclaredMembers;
+  Run.Retried = E.Retried;
+  return true;
+}
+
+void rememberRecovery(const ParseOptions &Options, const std::string &File, const Recovery &R, const FileRun &Run,
+                      llvm::vfs::FileSystem &FS) {
+  if (!Options.Memo || (R.PreIncludes.empty() && !R.AsCxx17 && R.Declarations.empty()))
+    return;
+  RecoveryMemo::Entry E{R, "", Run.StandardHeaders, Run.Declared, Run.DeclaredMembers, Run.Retried};
+  if (!R.Declarations.empty())
+    if (auto Buffer = FS.getBufferForFile(R.Declarations))
+      E.Header = (*Buffer)->getBuffer().str();
+  std::lock_guard<std::mutex> Lock(Options.Memo->Mu);
+  Options.Memo->ByFile[File] = std::move(E);
+}
+
 /// The profiles a summary of the file needs (the checks report a bad one).
 std::shared_ptr<const ApiProfiles> summaryProfiles(ClangTidyContext &Context, const std::string &File) {
   Context.setCurrentFile(File);
@@ -516,11 +572,13 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
     Run.PastLimit.clear();
     Run.Errors = Parse();
   };
+  const bool Recalled = Options.RecoverIncludes && recallRecovery(Options, File, R, Run, *FS);
   Run.Errors = Parse();
-  if (Options.RecoverIncludes) {
+  if (Options.RecoverIncludes && !Recalled) {
     retryAsCxx17(Run, Summary, R, Again);
     includeForgottenHeaders(Run, R, Again);
     declareMissingNames(Run, Summary, R, *FS, File, Again);
+    rememberRecovery(Options, File, R, Run, *FS);
   }
   if (Summary)
     Summary->File = File;

@@ -23,12 +23,20 @@
 
 namespace mlperf::lint {
 
+/// What the recoveries of runTidyOnFile settled on for each file (the
+/// standard headers included first, C++17, the made-up declarations), so a
+/// file parsed again (a later whole-project round, or without its preamble)
+/// starts from it and settles its facts once, with the summary it ends with.
+struct RecoveryMemo;
+std::shared_ptr<RecoveryMemo> newRecoveryMemo();
+
 struct ParseOptions {
-  bool RecoverIncludes = true; // false: --strict-includes, a missing header is a fatal error
-  std::string CudaPath;        // --cuda-path, for CUDA inputs
-  bool CheckProfile = false;   // --enable-check-profile: each check's time per file, as clang-tidy's
-  std::string ProfilePrefix;   // --store-check-profile: written as JSON under this directory
-  std::string VfsOverlay;      // --vfsoverlay: a clang VFS overlay YAML file over the real file system
+  bool RecoverIncludes = true;                            // false: --strict-includes, a missing header is a fatal error
+  std::shared_ptr<RecoveryMemo> Memo = newRecoveryMemo(); // shared by every copy of these options
+  std::string CudaPath;                                   // --cuda-path, for CUDA inputs
+  bool CheckProfile = false; // --enable-check-profile: each check's time per file, as clang-tidy's
+  std::string ProfilePrefix; // --store-check-profile: written as JSON under this directory
+  std::string VfsOverlay;    // --vfsoverlay: a clang VFS overlay YAML file over the real file system
   /// Asked at each top-level declaration parsed: true stops the parse there,
   /// and the checks do not run (the language server, for a text edited since).
   std::function<bool()> Cancelled;
