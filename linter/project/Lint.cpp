@@ -1,5 +1,6 @@
 #include "project/Lint.h"
 
+#include "engine/IncludeRecovery.h"
 #include "engine/Jobs.h"
 #include "engine/WholeProject.h"
 #include "findings/Pipeline.h"
@@ -217,6 +218,9 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
 } // namespace
 
 LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
+  // Recoveries are remembered for this run's contents only: the language
+  // server's next run of the same file may read an edited text.
+  R.Parse.Memo = newRecoveryMemo();
   LintOutcome Out;
   Plan P;
   if (!collect(R, P, Out) || !configure(R, P, Out))
