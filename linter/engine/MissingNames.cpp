@@ -160,28 +160,63 @@ std::vector<std::string> splitQualified(llvm::StringRef Qualified) {
   return {Parts.begin(), Parts.end()};
 }
 
+bool isIdentifierChar(char C) { return llvm::isAlnum(C) || C == '_'; }
+
+/// The offsets of \p Word in \p Text where it is not part of a longer identifier.
+std::vector<size_t> wordsIn(llvm::StringRef Text, llvm::StringRef Word) {
+  std::vector<size_t> Out;
+  for (size_t At = Text.find(Word); At != llvm::StringRef::npos; At = Text.find(Word, At + 1))
+    if ((At == 0 || !isIdentifierChar(Text[At - 1])) &&
+        (At + Word.size() == Text.size() || !isIdentifierChar(Text[At + Word.size()])))
+      Out.push_back(At);
+  return Out;
+}
+
 /// \p Scope with a namespace alias that \p Text declares for its first name
 /// replaced by what it names (`namespace plt = matplotlibcpp;`): clang's
-/// message names the alias, which cannot be reopened.
+/// message names the alias, which cannot be reopened. (Read by hand, not with
+/// a regular expression: a file with thousands of errors asks for each.)
 std::vector<std::string> unaliased(std::vector<std::string> Scope, llvm::StringRef Text) {
   if (Scope.empty())
     return Scope;
-  llvm::Regex Alias("namespace[[:space:]]+" + Scope.front() +
-                    "[[:space:]]*=[[:space:]]*(::)?([A-Za-z_][A-Za-z_0-9:]*)[[:space:]]*;");
-  llvm::SmallVector<llvm::StringRef, 3> M;
-  if (!Alias.match(Text, &M))
-    return Scope;
-  std::vector<std::string> Target = splitQualified(M[2]);
-  Target.insert(Target.end(), Scope.begin() + 1, Scope.end());
-  return Target;
+  for (size_t At : wordsIn(Text, "namespace")) {
+    llvm::StringRef Rest = Text.drop_front(At + strlen("namespace"));
+    llvm::StringRef Name = Rest.ltrim();
+    if (Name.size() == Rest.size() || !Name.consume_front(Scope.front()))
+      continue;
+    llvm::StringRef Value = Name.ltrim();
+    if (!Value.consume_front("="))
+      continue;
+    Value = Value.ltrim();
+    Value.consume_front("::");
+    llvm::StringRef Target = Value.take_while([](char C) { return isIdentifierChar(C) || C == ':'; });
+    if (Target.empty() || llvm::isDigit(Target.front()) || Target.front() == ':' ||
+        !Value.drop_front(Target.size()).ltrim().starts_with(";"))
+      continue;
+    std::vector<std::string> Out = splitQualified(Target);
+    Out.insert(Out.end(), Scope.begin() + 1, Scope.end());
+    return Out;
+  }
+  return Scope;
 }
 
 /// Whether \p Text declares \p Name as a variable or parameter (`Frame<3>
 /// frame)`): clang reports the uses of a declaration it rejected as
-/// undeclared, and a made-up global would stand in for the local.
+/// undeclared, and a made-up global would stand in for the local. (Read by
+/// hand, as unaliased is.)
 bool declaresLocally(llvm::StringRef Text, llvm::StringRef Name) {
-  llvm::Regex Declarator("[A-Za-z_0-9>*&][[:space:]]+" + Name.str() + "[[:space:]]*[,;)=[{]");
-  return Declarator.match(Text);
+  for (size_t At : wordsIn(Text, Name)) {
+    llvm::StringRef Before = Text.take_front(At);
+    llvm::StringRef Type = Before.rtrim();
+    if (Type.size() == Before.size() || Type.empty())
+      continue;
+    char Last = Type.back();
+    llvm::StringRef After = Text.drop_front(At + Name.size()).ltrim();
+    if ((isIdentifierChar(Last) || llvm::StringRef(">*&").contains(Last)) && !After.empty() &&
+        llvm::StringRef(",;)=[{").contains(After.front()))
+      return true;
+  }
+  return false;
 }
 
 Kind merged(Kind Old, Kind New) {
@@ -333,13 +368,13 @@ size_t MissingNames::learn(const std::vector<ClangTidyError> &Errors,
 void MissingNames::learnMembers(llvm::StringRef File, llvm::vfs::FileSystem &FS) {
   if (!inProject(File) || !Scanned.insert(File.str()).second)
     return;
-  auto Buffer = FS.getBufferForFile(File);
-  if (!Buffer)
+  std::optional<llvm::StringRef> Read = text(File, FS);
+  if (!Read)
     return;
   clang::LangOptions LO;
   LO.CPlusPlus = LO.CPlusPlus11 = LO.CPlusPlus14 = LO.CPlusPlus17 = true;
   clang::IdentifierTable Keywords(LO);
-  llvm::StringRef Text = (*Buffer)->getBuffer();
+  llvm::StringRef Text = *Read;
   clang::Lexer Lex(clang::SourceLocation(), LO, Text.begin(), Text.begin(), Text.end());
   clang::Token Access, Name, After;
   for (bool End = Lex.LexFromRawLexer(Access); !End;) {
@@ -358,6 +393,16 @@ void MissingNames::learnMembers(llvm::StringRef File, llvm::vfs::FileSystem &FS)
       addMember(Member.str(), After.isOneOf(clang::tok::l_paren, clang::tok::less));
     Access = After;
   }
+}
+
+std::optional<llvm::StringRef> MissingNames::text(llvm::StringRef File, llvm::vfs::FileSystem &FS) {
+  auto [It, New] = Texts.try_emplace(File.str());
+  if (New)
+    if (auto Buffer = FS.getBufferForFile(File))
+      It->second = std::move(*Buffer);
+  if (!It->second)
+    return std::nullopt;
+  return It->second->getBuffer();
 }
 
 size_t MissingNames::learnMember(llvm::StringRef Type, llvm::StringRef Name, llvm::StringRef Text, size_t Offset) {
@@ -413,10 +458,10 @@ size_t MissingNames::learn(const clang::tooling::DiagnosticMessage &E, llvm::vfs
   static const llvm::Regex ExpectedNamespace("^expected namespace name");
   if (!inProject(E.FilePath))
     return 0;
-  auto Buffer = FS.getBufferForFile(E.FilePath);
-  if (!Buffer || E.FileOffset >= (*Buffer)->getBufferSize())
+  std::optional<llvm::StringRef> Read = text(E.FilePath, FS);
+  if (!Read || E.FileOffset >= Read->size())
     return 0;
-  llvm::StringRef Text = (*Buffer)->getBuffer();
+  llvm::StringRef Text = *Read;
   const size_t Offset = E.FileOffset;
   llvm::StringRef Message = E.Message;
   llvm::SmallVector<llvm::StringRef, 5> M;

@@ -17,9 +17,12 @@
 #pragma once
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -61,10 +64,13 @@ private:
   bool add(llvm::ArrayRef<std::string> Scope, llvm::ArrayRef<std::string> Path, Kind K, bool MustBeNamespace);
   bool addMember(const std::string &Name, bool Called);
   const Node *find(llvm::StringRef Qualified) const;
+  /// The text of \p File, read once: a file may have thousands of errors.
+  std::optional<llvm::StringRef> text(llvm::StringRef File, llvm::vfs::FileSystem &FS);
 
   Node Root;                           // the global namespace
   std::map<std::string, bool> Members; // of __mlperf_any: name -> used as a call
   std::set<std::string> Scanned;       // files whose member names were read
+  std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Texts;
 };
 
 } // namespace mlperf::lint

@@ -324,6 +324,28 @@ errorsAt(const std::string &Source, const std::vector<std::pair<std::string, std
   return Out;
 }
 
+// A namespace alias is read for what it names (the first alias of that
+// exact name), and a name the file declares as a variable, whose declaration
+// clang rejected, is not made up; both read the whole file for each error.
+TEST(MissingNames, AliasesAndRejectedLocalsAreReadAsTheFileWritesThem) {
+  const std::string Source = R"(namespace pltx = other;
+namespace plt = ::matplotlibcpp ;
+void f() { plt::plot(1); }
+void g(Frame<3> frame) { use(frame); }
+int h() { return helper(1); }
+)";
+  auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  FS->addFile("/p/a.cc", 0, llvm::MemoryBuffer::getMemBufferCopy(Source));
+  lint::MissingNames Names;
+  Names.learn({},
+              errorsAt(Source, {{"matplotlibcpp", "expected namespace name"},
+                                {"plt::plot", "use of undeclared identifier 'plt'"},
+                                {"frame);", "use of undeclared identifier 'frame'"},
+                                {"helper", "use of undeclared identifier 'helper'"}}),
+              *FS);
+  EXPECT_EQ(Names.names(), (std::vector<std::string>{"helper", "matplotlibcpp", "matplotlibcpp::plot"}));
+}
+
 TEST(MissingNames, EachNameIsDeclaredAsItsUseShows) {
   const std::string Source = "cxxopts::ParseResult r;\n"
                              "void f() { spdlog::info(\"x {}\", 1); }\n"
