@@ -557,7 +557,9 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   // names a finding's check by its ID, kept from the first parse that made it.
   IntrusiveRefCntPtr<DiagnosticIDs> IDs(new DiagnosticIDs());
   Recovery R;
+  unsigned Parses = 0; // not in Run, which a recovery not kept restores
   auto Parse = [&] {
+    ++Parses;
     return runTool(
         Context, DB, File, FS, Options,
         [&](std::vector<std::string> *M) {
@@ -582,8 +584,15 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   }
   if (Summary)
     Summary->File = File;
+  Run.PreambleMayMatter = !Run.Retried.empty() || llvm::any_of(Run.Errors, [](const ClangTidyError &E) {
+    StringRef Message = E.Message.Message;
+    return isParseError(E) &&
+           (E.Message.FilePath.empty() || inStandardLibrary(E.Message.FilePath) ||
+            Message.contains_insensitive("precompiled") || Message.contains("PCH") || Message.contains("AST file"));
+  });
   if (!Run.MissingIncludes.empty())
     setAsideFollowingErrors(Run, *FS);
+  Run.Parses = Parses;
   return Run;
 }
 

@@ -69,6 +69,16 @@ struct FileRun {
   size_t DeclaredMembers = 0; // members given to the permissive type
   /// How the file was parsed instead of as its command says, and why (`parsed as C++17: ...`), or "".
   std::string Retried;
+  /// clang's parses of the file: one, and one more for each recovery tried.
+  unsigned Parses = 0;
+  /// Whether a parse against a shared preamble may owe an error to it and
+  /// not to the file: one about the precompiled header (a damaged or stale
+  /// one), one of no place in the file, or one inside the standard library,
+  /// which the recovery answers by parsing as C++17 (a standard the preamble
+  /// was not built with). Headers of the file that were
+  /// not found, and the errors that follow, are the file's: the preamble's
+  /// includes compiled without an error.
+  bool PreambleMayMatter = false;
   // The file's stderr block, written whole when it finishes: clang's "N warnings
   // generated." and "Error while processing FILE." lines, or "".
   std::string CompilerStats;

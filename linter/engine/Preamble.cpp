@@ -5,7 +5,10 @@
 #include "support/FileGuard.h"
 
 #include "clang/Basic/FileManager.h"
+#include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
@@ -84,6 +87,23 @@ private:
 /// precompiled header, instead of at the end of every file that loads it: a
 /// file against <torch/torch.h>'s preamble parses in 1 s instead of 3.
 constexpr const char *PchFlags = "-fpch-instantiate-templates";
+
+/// Skips an include that cannot be found, as the files' own parses do
+/// (engine/IncludeRecovery.cpp): a prefix with a header that is not there
+/// (`<opencv2/opencv.hpp>` after `<torch/torch.h>`) is precompiled without
+/// it, and each file's parse, whose own #include of it finds no guard,
+/// looks it up again and notes it (or finds a stand-in) itself.
+class SkipMissingHeaders : public clang::PPCallbacks {
+public:
+  bool FileNotFound(llvm::StringRef) override { return true; }
+};
+
+class GeneratePreamble : public clang::GeneratePCHAction {
+  bool BeginSourceFileAction(clang::CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissingHeaders>());
+    return clang::GeneratePCHAction::BeginSourceFileAction(CI);
+  }
+};
 
 bool writeAtomically(const std::string &Path, llvm::StringRef Text) {
   int FD;
@@ -284,7 +304,7 @@ std::shared_ptr<const Preamble> SharedPreambles::build(Group &G) {
   Options.WorkingDir = G.Directory;
   auto Files = llvm::makeIntrusiveRefCnt<clang::FileManager>(Options, Read);
   clang::IgnoringDiagConsumer Quiet;
-  clang::tooling::ToolInvocation Invocation(CommandLine, std::make_unique<clang::GeneratePCHAction>(), Files.get());
+  clang::tooling::ToolInvocation Invocation(CommandLine, std::make_unique<GeneratePreamble>(), Files.get());
   Invocation.setDiagnosticConsumer(&Quiet);
   bool Made = Invocation.run() && !fs::rename(Temp, Pch);
   if (!Made) {

@@ -7,15 +7,20 @@
 // comments between them allowed). The precompiled header of a prefix and a
 // command is built on the first parse that needs it, in <cache dir>/preamble/,
 // with the files it read and their hashes beside it; a later run reuses it
-// while they are unchanged. Only prefixes shared by at least two input files
+// while they are unchanged. A header of the prefix that is not found is left
+// out of it, as each file's parse skips it (that parse looks it up again and
+// reports it, or finds its stand-in). Only prefixes shared by at least two input files
 // are precompiled; each file takes the leading part of its prefix that the
 // most files share (the longest of those), so files that all begin with
 // <torch/torch.h> share one preamble whatever they include after it. A file
 // that shares its prefix with no other input uses the longest part of it that
 // was precompiled before, and a run of a single file precompiles its prefix:
 // linted alone, a file costs a parse against a preamble, not a full one. A parse
-// against a preamble that reports a compiler error is repeated without it, so
-// the preamble never changes what is reported.
+// against a preamble is repeated without it when an error may come from the
+// preamble (FileRun::PreambleMayMatter), so the preamble never changes what is
+// reported; the file's own errors, and its headers that were not found, do not
+// (the prefix compiled without an error), and its recoveries from them use the
+// preamble too.
 #pragma once
 
 #include "clang/Tooling/CompilationDatabase.h"

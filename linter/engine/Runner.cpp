@@ -21,12 +21,6 @@ namespace mlperf::lint {
 using namespace clang::tidy;
 
 namespace {
-/// A parse against a preamble is kept only when it is clean: a compiler
-/// error, or a header not found (whose following errors are dropped), may
-/// come from the preamble and not from the file.
-bool clean(const FileRun &Run) {
-  return Run.MissingIncludes.empty() && !Run.FollowingErrors && !hasCompilerErrors(Run.Errors);
-}
 
 /// The configuration with the checks' `CostFacts` option on: the linter's
 /// findings carry the facts its pipeline prices (findings/CostNotes.h);
@@ -93,9 +87,11 @@ private:
       P.reset(); // precompiled from a file an editor holds changed
     auto Read =
         P ? parseWith(*SharedPreambles::withPreamble(DB, *P), File, R, Run, Stats) : parseWith(DB, File, R, Run, Stats);
-    if (P && !clean(Run)) {
+    unsigned Parses = Run.Parses;
+    if (P && Run.PreambleMayMatter) {
       P.reset();
       Read = parseWith(DB, File, R, Run, Stats);
+      Parses += Run.Parses;
     }
     if (P) // what the parse read through the preamble, for --fix
       for (const auto &[Path, Guard] : P->Guards)
@@ -105,6 +101,7 @@ private:
     R.Run.FollowingErrors = Run.FollowingErrors > 0;
     R.Run.CompilerStats = std::move(Run.CompilerStats);
     R.Run.Stats = Stats;
+    R.Run.Parses = Parses;
     R.Entry = FileResult::Parsed{std::move(Run.MissingIncludes), Read, std::move(P)};
   }
 

@@ -30,6 +30,14 @@ std::string summaryPath(const std::vector<std::string> &Roots, const std::string
   return Dir + "/summaries-" + llvm::toHex(Hash.result(), /*LowerCase=*/true).substr(0, 16) + ".json";
 }
 
+/// Adds \p R's parses to \p Out: none when replayed, else clang's (a crash counts one).
+void countParses(ProjectRun &Out, const FileResult &R) {
+  if (R.Run.FromCache || R.Skipped)
+    return;
+  Out.Parses += std::max(1u, R.Run.Parses);
+  Out.ParsedAgain += R.Run.Parses > 1;
+}
+
 bool statFile(const std::string &File, int64_t &MTime, uint64_t &Size) {
   llvm::sys::fs::file_status St;
   if (llvm::sys::fs::status(File, St))
@@ -206,7 +214,7 @@ std::vector<size_t> ProjectLinter::round(const std::vector<size_t> &Todo, Projec
   for (size_t K = 0; K < Todo.size(); ++K) {
     FileResult &R = Run[K];
     size_t I = Todo[K];
-    Out.Parses += !R.Run.FromCache && !R.Skipped;
+    countParses(Out, R);
     if (R.Summary) {
       Read[I] = ReadBy(K, *R.Summary);
       statFile(R.Summary->File, R.Summary->MTime, R.Summary->Size);
@@ -253,7 +261,7 @@ void lintAlone(const std::vector<std::string> &Files, const clang::tooling::Comp
   Out.Rounds = 1;
   for (const FileResult &R : Results) {
     Out.FromCache += R.Run.FromCache;
-    Out.Parses += !R.Run.FromCache && !R.Skipped;
+    countParses(Out, R);
   }
 }
 } // namespace

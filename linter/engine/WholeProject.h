@@ -25,7 +25,8 @@ struct ProjectRun {
   std::shared_ptr<ContentHashes> Hashes = std::make_shared<ContentHashes>(); // of every file clang read
   std::vector<std::string> Messages; // stale summaries, an unreadable or unwritable summary file
   unsigned FromCache = 0;            // files whose findings were replayed
-  unsigned Parses = 0;               // parses, counting a file linted again
+  unsigned Parses = 0;               // clang's parses, counting a file linted again
+  unsigned ParsedAgain = 0;          // files parsed more than once in one lint: recoveries, or without the preamble
   unsigned Rounds = 0;               // of the whole-project analysis
   unsigned Passes = 0;               // resolutions of the facts of the files parsed together, in memory
 };

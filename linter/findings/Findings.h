@@ -26,6 +26,7 @@ struct FileFindings {
   std::optional<std::string> Crash; // clang crashed while parsing ("signal 11: ...")
   bool FromCache = false;           // replayed from the result cache
   double Seconds = 0;               // wall time of its parse (or replay)
+  unsigned Parses = 0;              // clang's parses of it: recoveries, and again without the preamble, add to one
 };
 
 /// Findings that count for the exit status: warnings, and errors raised by

@@ -136,10 +136,14 @@ bool configure(LintRequest &R, Plan &P, LintOutcome &Out) {
   return true;
 }
 
-/// --verbose's account of the parses: `6 parse(s) for 6 file(s), facts
-/// settled in memory in 2 passes` (with rounds when files were parsed again).
+/// --verbose's account of clang's parses: `6 parse(s) for 6 file(s), facts
+/// settled in memory in 2 passes` (with rounds when files were linted again,
+/// and how many files a lint parsed more than once).
 std::string parsesLine(const ProjectRun &Project, size_t Files) {
   std::string Line = std::to_string(Project.Parses) + " parse(s) for " + std::to_string(Files) + " file(s)";
+  if (Project.ParsedAgain)
+    Line += " (" + std::to_string(Project.ParsedAgain) +
+            " parsed again within its lint: to recover from headers not found, or without the preamble)";
   if (Project.Rounds > 1)
     Line += ", " + std::to_string(Project.Rounds) + " rounds";
   if (Project.Passes > 1)

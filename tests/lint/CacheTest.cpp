@@ -740,6 +740,37 @@ TEST_F(CacheCli, DamagedFixesInAnEntryAreDroppedWithOneWarning) {
   EXPECT_EQ(Hit.Out, Cold.Out);
 }
 
+// Headers the file includes that are not found, and the errors that follow
+// from them, are the file's, not the preamble's: the preamble is built
+// without the one among its includes, the parse against it is kept with its
+// recovery, and it reports what a parse without it does; --verbose counts
+// clang's parses.
+TEST_F(CacheCli, AParseAgainstThePreambleIsKeptWithAHeaderNotFound) {
+  std::string Head =
+      "#include <vector>\n#include <gone_lib.h>\n#include <string>\n" + std::string(Prelude) + "#include \"gone.h\"\n";
+  for (const char *Name : {"a.cc", "b.cc"})
+    write(std::string("src/") + Name,
+          Head + "void train_" + Name[0] +
+              "(void *k, std::vector<std::string> &log, Options &o) {\n"
+              "  for (int i = 0; i < o.steps; ++i) {\n    cuLaunchKernel(k);\n"
+              "    cudaDeviceSynchronize();\n    log.push_back(std::to_string(i));\n  }\n}\n");
+  ProcessResult Plain = lint({"--no-preamble", "--no-cache", "--format=json", "--verbose", "a.cc", "b.cc"});
+  ASSERT_EQ(Plain.Exit, 1) << Plain.Err;
+  EXPECT_NE(Plain.Err.find("4 parse(s) for 2 file(s) (2 parsed again within its lint"), std::string::npos)
+      << "each file once more with a declaration of Options made up:\n"
+      << Plain.Err;
+  ProcessResult Shared = lint({"--format=json", "--verbose", "a.cc", "b.cc"});
+  EXPECT_EQ(Shared.Out, Plain.Out);
+  EXPECT_EQ(preambleCount(Root), 1u) << Shared.Err;
+  EXPECT_NE(Shared.Err.find("4 parse(s) for 2 file(s) (2 parsed again within its lint"), std::string::npos)
+      << "against the preamble, not once more without it:\n"
+      << Shared.Err;
+  EXPECT_NE(
+      Shared.Err.find("a.cc: 2 includes not found (gone_lib.h, gone.h); permissive declarations made up for 1 name"),
+      std::string::npos)
+      << Shared.Err;
+}
+
 TEST_F(CacheCli, ADamagedPrecompiledPreambleIsRebuilt) {
   std::string Head = "#include <vector>\n#include <string>\n#include <map>\n" + std::string(Prelude);
   for (const char *Name : {"a.cc", "b.cc"})
