@@ -32,20 +32,14 @@ public:
       Level = clang::DiagnosticsEngine::Error;
     }
     {
-      auto Diag =
-          Diags.Report(location(E.Message.FilePath, E.Message.FileOffset), Diags.getCustomDiagID(Level, "%0 [%1]"))
-          << E.Message.Message << Name;
-      for (const auto &Range : E.Message.Ranges)
-        Diag << range(Range.FilePath, Range.FileOffset, Range.Length);
-      addFixes(Diag, E.Message.Fix);
+      clang::SourceLocation At = location(E.Message.FilePath, E.Message.FileOffset);
+      auto Diag = Diags.Report(At, Diags.getCustomDiagID(Level, "%0 [%1]")) << E.Message.Message << Name;
+      addRangesAndFixes(Diag, At, E.Message);
     }
     for (const auto &Note : E.Notes) {
-      auto Diag = Diags.Report(location(Note.FilePath, Note.FileOffset),
-                               Diags.getCustomDiagID(clang::DiagnosticsEngine::Note, "%0"))
-                  << Note.Message;
-      for (const auto &Range : Note.Ranges)
-        Diag << range(Range.FilePath, Range.FileOffset, Range.Length);
-      addFixes(Diag, Note.Fix);
+      clang::SourceLocation At = location(Note.FilePath, Note.FileOffset);
+      auto Diag = Diags.Report(At, Diags.getCustomDiagID(clang::DiagnosticsEngine::Note, "%0")) << Note.Message;
+      addRangesAndFixes(Diag, At, Note);
     }
   }
 
@@ -85,10 +79,29 @@ private:
     Line = Line.take_until([](char C) { return C == '\n' || C == '\r'; }).rtrim('\0');
     return Column - 1 <= Line.size();
   }
-  void addFixes(const clang::DiagnosticBuilder &Diag, const llvm::StringMap<clang::tooling::Replacements> &Fix) {
-    for (const auto &[File, Repls] : Fix)
+  /// Whether clang's printer shows \p File's \p Offset in the snippet of a
+  /// diagnostic at \p At: in its file, within its snippet's line limit.
+  /// clang 19 numbers the snippet from the first line of every range and
+  /// fix-it, one too far away to be shown included: a NoGradGuard inserted
+  /// 34 lines above the caret numbered the caret's line 76 instead of 110.
+  bool nearby(clang::SourceLocation At, llvm::StringRef File, uint64_t Offset) {
+    clang::SourceLocation L = location(File, Offset);
+    if (At.isInvalid() || L.isInvalid() || SM.getFileID(At) != SM.getFileID(L))
+      return false;
+    unsigned A = SM.getSpellingLineNumber(At), B = SM.getSpellingLineNumber(L);
+    return (A > B ? A - B : B - A) < DiagOpts->SnippetLineLimit;
+  }
+  /// The message's ranges and fix-its that its snippet shows (the others
+  /// stay in the finding, for --fix and the other formats).
+  void addRangesAndFixes(const clang::DiagnosticBuilder &Diag, clang::SourceLocation At,
+                         const clang::tooling::DiagnosticMessage &M) {
+    for (const auto &Range : M.Ranges)
+      if (nearby(At, Range.FilePath, Range.FileOffset))
+        Diag << range(Range.FilePath, Range.FileOffset, Range.Length);
+    for (const auto &[File, Repls] : M.Fix)
       for (const clang::tooling::Replacement &R : Repls)
-        if (R.isApplicable() && showable(R.getFilePath(), R.getOffset(), R.getLength()))
+        if (R.isApplicable() && showable(R.getFilePath(), R.getOffset(), R.getLength()) &&
+            nearby(At, R.getFilePath(), R.getOffset()))
           Diag << clang::FixItHint::CreateReplacement(range(R.getFilePath(), R.getOffset(), R.getLength()),
                                                       R.getReplacementText());
   }

@@ -264,6 +264,37 @@ TEST_F(ReliabilityTest, OutputNamingAnInputIsRefused) {
   }
 }
 
+// Found on an untuned repository (a NoGradGuard inserted at the top of
+// main, 34 lines above the forward it is for): clang numbers a snippet from
+// the first line of every fix-it and range, also those too far away to be
+// shown, so the caret's line was printed as line 76 instead of 110. The text
+// shows only those near the caret; the finding keeps every fix.
+TEST_F(ReliabilityTest, TextReportNumbersTheCaretsLineWhenAFixItIsFarAway) {
+  std::string Source = "int main() {\n";
+  for (int I = 2; I < 40; ++I)
+    Source += "  int v" + std::to_string(I) + " = " + std::to_string(I) + ";\n";
+  Source += "  run();\n}\n";
+  std::string C = write("c.cc", Source);
+  using clang::tidy::ClangTidyError;
+  ClangTidyError E("mlperf-test", ClangTidyError::Warning, Root, false);
+  E.Message.Message = "far fix";
+  E.Message.FilePath = C;
+  E.Message.FileOffset = Source.find("run();");
+  ASSERT_FALSE(E.Message.Fix[C].add(clang::tooling::Replacement(C, Source.find("int v2"), 0, "guard; ")));
+  clang::tooling::FileByteRange Far;
+  Far.FilePath = C;
+  Far.FileOffset = Source.find("v3");
+  Far.Length = 2;
+  E.Message.Ranges.push_back(Far);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  lint::writeText({E}, OS);
+  EXPECT_EQ(Text, C + ":40:3: warning: far fix [mlperf-test]\n"
+                      "   40 |   run();\n"
+                      "      |   ^\n");
+  EXPECT_EQ(E.Message.Fix[C].size(), 1u);
+}
+
 // Found by fuzz_report: clang's text printer drops a line's trailing NUL bytes
 // before it maps a fix-it's column, so a fix-it past them read past its column
 // table (lines of gigabytes of spaces); an offset past the end of its file was
