@@ -422,6 +422,19 @@ bool dumpsStage(llvm::StringRef Stage) {
   return llvm::is_contained(Stages, "all") || llvm::is_contained(Stages, Stage);
 }
 
+/// Whether \p Errors hold one that a parse against a preamble may owe to it:
+/// about the precompiled header (damaged or stale), of no place in the file,
+/// or inside the standard library (answered by parsing as C++17, a standard
+/// the preamble was not built with).
+bool mayComeFromPreamble(const std::vector<ClangTidyError> &Errors) {
+  return llvm::any_of(Errors, [](const ClangTidyError &E) {
+    StringRef Message = E.Message.Message;
+    return isParseError(E) &&
+           (E.Message.FilePath.empty() || inStandardLibrary(E.Message.FilePath) ||
+            Message.contains_insensitive("precompiled") || Message.contains("PCH") || Message.contains("AST file"));
+  });
+}
+
 /// The compiler's errors, as clang counts them.
 size_t parseErrors(const FileRun &Run) {
   size_t N = 0;
@@ -542,7 +555,7 @@ std::shared_ptr<const ApiProfiles> summaryProfiles(ClangTidyContext &Context, co
 
 FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, const std::string &File,
                       IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS, const ParseOptions &Options,
-                      FileSummary *Summary) {
+                      FileSummary *Summary, bool AgainstPreamble) {
   FileRun Run;
   std::shared_ptr<const ApiProfiles> Profiles;
   if (Summary) {
@@ -576,20 +589,20 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   };
   const bool Recalled = Options.RecoverIncludes && recallRecovery(Options, File, R, Run, *FS);
   Run.Errors = Parse();
-  if (Options.RecoverIncludes && !Recalled) {
+  // Errors the preamble may cause end the search here: the file is parsed
+  // again without it and searches there (a C++17 retry against a C++20
+  // preamble fails at once, with fewer errors than the file has).
+  Run.PreambleMayMatter = AgainstPreamble && mayComeFromPreamble(Run.Errors);
+  if (Options.RecoverIncludes && !Recalled && !Run.PreambleMayMatter) {
     retryAsCxx17(Run, Summary, R, Again);
     includeForgottenHeaders(Run, R, Again);
     declareMissingNames(Run, Summary, R, *FS, File, Again);
-    rememberRecovery(Options, File, R, Run, *FS);
+    Run.PreambleMayMatter = AgainstPreamble && (!Run.Retried.empty() || mayComeFromPreamble(Run.Errors));
+    if (!Run.PreambleMayMatter)
+      rememberRecovery(Options, File, R, Run, *FS);
   }
   if (Summary)
     Summary->File = File;
-  Run.PreambleMayMatter = !Run.Retried.empty() || llvm::any_of(Run.Errors, [](const ClangTidyError &E) {
-    StringRef Message = E.Message.Message;
-    return isParseError(E) &&
-           (E.Message.FilePath.empty() || inStandardLibrary(E.Message.FilePath) ||
-            Message.contains_insensitive("precompiled") || Message.contains("PCH") || Message.contains("AST file"));
-  });
   if (!Run.MissingIncludes.empty())
     setAsideFollowingErrors(Run, *FS);
   Run.Parses = Parses;

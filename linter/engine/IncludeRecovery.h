@@ -71,13 +71,13 @@ struct FileRun {
   std::string Retried;
   /// clang's parses of the file: one, and one more for each recovery tried.
   unsigned Parses = 0;
-  /// Whether a parse against a shared preamble may owe an error to it and
-  /// not to the file: one about the precompiled header (a damaged or stale
-  /// one), one of no place in the file, or one inside the standard library,
-  /// which the recovery answers by parsing as C++17 (a standard the preamble
-  /// was not built with). Headers of the file that were
-  /// not found, and the errors that follow, are the file's: the preamble's
-  /// includes compiled without an error.
+  /// Whether this parse, against a shared preamble, may owe an error to it
+  /// and not to the file: one about the precompiled header (a damaged or
+  /// stale one), one of no place in the file, or one inside the standard
+  /// library, which the recovery answers by parsing as C++17 (a standard the
+  /// preamble was not built with); its recoveries are then neither searched
+  /// nor remembered. Headers of the file that were not found, and the errors
+  /// that follow, are the file's: the preamble's includes compiled.
   bool PreambleMayMatter = false;
   // The file's stderr block, written whole when it finishes: clang's "N warnings
   // generated." and "Error while processing FILE." lines, or "".
@@ -86,9 +86,11 @@ struct FileRun {
 
 /// With \p Summary, the same parse also summarizes the file for the
 /// whole-project analysis (with the summaries installed now).
+/// \p AgainstPreamble: \p DB's command loads a shared preamble.
 FileRun runTidyOnFile(clang::tidy::ClangTidyContext &Context, const clang::tooling::CompilationDatabase &DB,
                       const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS,
-                      const ParseOptions &Options, clang::tidy::mlperf::FileSummary *Summary = nullptr);
+                      const ParseOptions &Options, clang::tidy::mlperf::FileSummary *Summary = nullptr,
+                      bool AgainstPreamble = false);
 
 /// `FILE: N includes not found (a.h, b.h); results may be incomplete`, or ""
 /// when every include was found; it names those that stand-in headers

@@ -85,8 +85,8 @@ private:
     std::shared_ptr<const Preamble> P = Preambles ? Preambles->forFile(File) : nullptr;
     if (P && Buffers && readsABuffer(*P))
       P.reset(); // precompiled from a file an editor holds changed
-    auto Read =
-        P ? parseWith(*SharedPreambles::withPreamble(DB, *P), File, R, Run, Stats) : parseWith(DB, File, R, Run, Stats);
+    auto Read = P ? parseWith(*SharedPreambles::withPreamble(DB, *P), File, R, Run, Stats, /*AgainstPreamble=*/true)
+                  : parseWith(DB, File, R, Run, Stats);
     unsigned Parses = Run.Parses;
     if (P && Run.PreambleMayMatter) {
       P.reset();
@@ -107,7 +107,7 @@ private:
 
   llvm::IntrusiveRefCntPtr<RecordingFileSystem> parseWith(const clang::tooling::CompilationDatabase &Flags,
                                                           const std::string &File, FileResult &R, FileRun &Run,
-                                                          ClangTidyStats &Stats) {
+                                                          ClangTidyStats &Stats, bool AgainstPreamble = false) {
     ClangTidyContext Context(std::make_unique<WithCostFacts>(Providers()));
     if (S.Parse.CheckProfile) {
       Context.setEnableProfiling(true);
@@ -136,7 +136,7 @@ private:
     }
     if (S.Summarize)
       R.Summary.emplace();
-    Run = runTidyOnFile(Context, Flags, File, FS, S.Parse, S.Summarize ? &*R.Summary : nullptr);
+    Run = runTidyOnFile(Context, Flags, File, FS, S.Parse, S.Summarize ? &*R.Summary : nullptr, AgainstPreamble);
     Stats = Context.getStats();
     return Read;
   }
