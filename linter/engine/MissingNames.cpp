@@ -1,5 +1,6 @@
 #include "engine/MissingNames.h"
 
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/IdentifierTable.h"
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
@@ -160,14 +161,12 @@ std::vector<std::string> splitQualified(llvm::StringRef Qualified) {
   return {Parts.begin(), Parts.end()};
 }
 
-bool isIdentifierChar(char C) { return llvm::isAlnum(C) || C == '_'; }
-
 /// The offsets of \p Word in \p Text where it is not part of a longer identifier.
 std::vector<size_t> wordsIn(llvm::StringRef Text, llvm::StringRef Word) {
   std::vector<size_t> Out;
   for (size_t At = Text.find(Word); At != llvm::StringRef::npos; At = Text.find(Word, At + 1))
-    if ((At == 0 || !isIdentifierChar(Text[At - 1])) &&
-        (At + Word.size() == Text.size() || !isIdentifierChar(Text[At + Word.size()])))
+    if ((At == 0 || !clang::isAsciiIdentifierContinue(Text[At - 1])) &&
+        (At + Word.size() == Text.size() || !clang::isAsciiIdentifierContinue(Text[At + Word.size()])))
       Out.push_back(At);
   return Out;
 }
@@ -189,7 +188,7 @@ std::vector<std::string> unaliased(std::vector<std::string> Scope, llvm::StringR
       continue;
     Value = Value.ltrim();
     Value.consume_front("::");
-    llvm::StringRef Target = Value.take_while([](char C) { return isIdentifierChar(C) || C == ':'; });
+    llvm::StringRef Target = Value.take_while([](char C) { return clang::isAsciiIdentifierContinue(C) || C == ':'; });
     if (Target.empty() || llvm::isDigit(Target.front()) || Target.front() == ':' ||
         !Value.drop_front(Target.size()).ltrim().starts_with(";"))
       continue;
@@ -212,7 +211,7 @@ bool declaresLocally(llvm::StringRef Text, llvm::StringRef Name) {
       continue;
     char Last = Type.back();
     llvm::StringRef After = Text.drop_front(At + Name.size()).ltrim();
-    if ((isIdentifierChar(Last) || llvm::StringRef(">*&").contains(Last)) && !After.empty() &&
+    if ((clang::isAsciiIdentifierContinue(Last) || llvm::StringRef(">*&").contains(Last)) && !After.empty() &&
         llvm::StringRef(",;)=[{").contains(After.front()))
       return true;
   }

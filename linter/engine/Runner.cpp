@@ -21,7 +21,6 @@ namespace mlperf::lint {
 using namespace clang::tidy;
 
 namespace {
-
 /// The configuration with the checks' `CostFacts` option on: the linter's
 /// findings carry the facts its pipeline prices (findings/CostNotes.h);
 /// clang-tidy with the plugin, which has no such stage, never sees them.
