@@ -100,6 +100,9 @@ struct FileSummary {
   std::string File;
   int64_t MTime = 0;
   uint64_t Size = 0;
+  /// Which parse of the file, in a whole-project run's settling, this is the
+  /// summary of (linter/engine/Settling.h); 0 outside one. Not stored.
+  unsigned Parse = 0;
   std::map<std::string, FunctionFacts> Functions;           // by USR, defined in the file
   std::map<std::string, std::vector<HotCallSite>> HotCalls; // by the callee's USR
   std::map<std::string, std::vector<ChurnCall>> ChurnCalls; // by the callee's USR

@@ -287,6 +287,18 @@ std::string ResultCache::key(const std::string &File, const std::string &Depende
   return hashText(Material);
 }
 
+std::string ResultCache::recoveryPath(const std::string &File) const {
+  std::vector<clang::tooling::CompileCommand> Commands = DB.getCompileCommands(File);
+  if (Commands.empty())
+    return "";
+  std::string Material = ToolIdentity + "\nrecovery\n" + File + "\n" + ParseMaterial;
+  for (const clang::tooling::CompileCommand &C : Commands)
+    Material += "\ncommand\n" + C.Directory + "\n" + llvm::join(withoutPresentationFlags(C.CommandLine), "\x1f");
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, "v1", "recoveries", hashText(Material) + ".json");
+  return std::string(P);
+}
+
 std::string ResultCache::entryPath(const std::string &Key) const {
   llvm::SmallString<256> P(Dir);
   llvm::sys::path::append(P, "v1", Key.substr(0, 2), Key + ".json");

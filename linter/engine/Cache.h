@@ -79,6 +79,11 @@ public:
   /// read the files P was built from instead of P's precompiled header.
   void store(const std::string &Key, const CachedRun &Run, const std::vector<std::string> &Missing,
              const RecordingFileSystem &Read, const Preamble *P = nullptr);
+  /// Where \p File's recovery from headers not found is kept for later runs
+  /// (engine/RecoveryMemo.h): by the tool, the file's name and compile
+  /// commands, not its contents (a recalled recovery is checked against the
+  /// parse it gives); "" for a file without a command.
+  std::string recoveryPath(const std::string &File) const;
   /// Removes the least recently used entries until the cache fits its limit.
   void trim();
   /// One line for each damaged entry that lookup dropped (its file was linted

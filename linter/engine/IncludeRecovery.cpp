@@ -3,6 +3,7 @@
 #include "engine/CudaInputs.h"
 #include "engine/ErrorLimit.h"
 #include "engine/MissingNames.h"
+#include "engine/RecoveryMemo.h"
 
 #include "Embedded.h"
 #include "MlperfCheck.h"
@@ -93,13 +94,20 @@ private:
 /// file (on this thread) until the parse ends.
 class SettleConsumer : public ASTConsumer {
 public:
-  SettleConsumer(const ApiProfiles &Profiles, std::string File, FileSummary &Out, const ParseOptions &Options)
-      : Profiles(Profiles), File(std::move(File)), Out(Out), Options(Options) {}
+  SettleConsumer(const ApiProfiles &Profiles, std::string File, FileSummary &Out, const ParseOptions &Options,
+                 bool MayParseAgain)
+      : Profiles(Profiles), File(std::move(File)), Out(Out), Options(Options), MayParseAgain(MayParseAgain) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    auto [Summary, Settled] = Options.Settle(File, [&] {
-      ModelAnalysis A(Ctx, Profiles);
-      return summarize(A, File);
-    });
+    // Every recovery, and the repeat without the preamble, follows a parse
+    // with errors: one without is the one the file keeps.
+    const bool Tentative = MayParseAgain && Ctx.getDiagnostics().hasErrorOccurred();
+    auto [Summary, Settled] = Options.Settle(
+        File,
+        [&] {
+          ModelAnalysis A(Ctx, Profiles);
+          return summarize(A, File);
+        },
+        Tentative);
     Out = std::move(Summary);
     Pin.emplace(std::move(Settled));
   }
@@ -109,6 +117,7 @@ private:
   std::string File;
   FileSummary &Out;
   const ParseOptions &Options;
+  const bool MayParseAgain;
   std::optional<clang::tidy::mlperf::PinProjectSummaries> Pin;
 };
 
@@ -144,9 +153,10 @@ private:
 class Action : public ASTFrontendAction {
 public:
   Action(ClangTidyASTConsumerFactory &Checks, bool SystemHeaders, FileSummary *Summary, const ApiProfiles *Profiles,
-         std::vector<std::string> *Missing, std::vector<std::string> *StandIns, const ParseOptions &Options)
+         std::vector<std::string> *Missing, std::vector<std::string> *StandIns, const ParseOptions &Options,
+         bool MayParseAgain)
       : Checks(Checks), SystemHeaders(SystemHeaders), Summary(Summary), Profiles(Profiles), Missing(Missing),
-        StandIns(StandIns), Options(Options) {}
+        StandIns(StandIns), Options(Options), MayParseAgain(MayParseAgain) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
     if (Missing)
       CI.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissing>(CI.getSourceManager(), *Missing, *StandIns));
@@ -160,7 +170,7 @@ public:
       // Named as the run names it (the runner's path, not the compile
       // command's spelling): the settling and the summaries key files by it.
       Consumers.push_back(std::make_unique<SettleConsumer>(
-          *Profiles, Summary->File.empty() ? File.str() : Summary->File, *Summary, Options));
+          *Profiles, Summary->File.empty() ? File.str() : Summary->File, *Summary, Options, MayParseAgain));
     Consumers.push_back(Checks.createASTConsumer(CI, File));
     if (Summarize && !Options.Settle)
       Consumers.push_back(std::make_unique<SummaryConsumer>(*Profiles, File.str(), *Summary));
@@ -174,6 +184,7 @@ private:
   const ApiProfiles *Profiles;
   std::vector<std::string> *Missing, *StandIns;
   const ParseOptions &Options;
+  const bool MayParseAgain; // a parse with errors may be followed by another, and not kept
 };
 
 class Factory : public FrontendActionFactory {
@@ -349,24 +360,6 @@ std::vector<ClangTidyError> runTool(ClangTidyContext &Context, const Compilation
 } // namespace
 
 namespace {
-/// What the recoveries add to a file's command: standard headers included
-/// first, and the standard the file is parsed as.
-struct Recovery {
-  std::vector<std::string> PreIncludes;
-  bool AsCxx17 = false;
-  std::string Declarations; // the header of MissingNames, or ""
-  std::vector<std::string> args() const {
-    std::vector<std::string> Added;
-    if (!Declarations.empty())
-      Added.insert(Added.end(), {"-include", Declarations});
-    for (const std::string &Header : PreIncludes)
-      Added.insert(Added.end(), {"-include", Header});
-    if (AsCxx17)
-      Added.push_back("-std=c++17");
-    return Added;
-  }
-};
-
 /// Errors inside the C++ standard library's headers: in C++20, libstdc++'s
 /// containers are constexpr, and clang instantiates a constexpr function
 /// where it is first used, so a `std::vector<T>` member of a class that a
@@ -484,58 +477,77 @@ void declareMissingNames(FileRun &Run, FileSummary *Summary, Recovery &R, llvm::
     *Summary = std::move(*Best.Summary);
 }
 
-} // namespace
-
-struct RecoveryMemo {
-  struct Entry {
-    Recovery R;
-    std::string Header; // R.Declarations' text
-    std::vector<std::string> StandardHeaders, Declared;
-    size_t DeclaredMembers = 0;
-    std::string Retried;
-  };
-  std::mutex Mu;
-  std::map<std::string, Entry> ByFile;
-};
-
-std::shared_ptr<RecoveryMemo> newRecoveryMemo() { return std::make_shared<RecoveryMemo>(); }
-
-namespace {
 /// Starts \p File from what its recoveries settled on before, if they did:
 /// the arguments, the made-up declarations' header in \p FS, and what the
-/// file's line says of them. Returns whether there was such a memo.
-bool recallRecovery(const ParseOptions &Options, const std::string &File, Recovery &R, FileRun &Run,
-                    llvm::vfs::OverlayFileSystem &FS) {
-  if (!Options.Memo)
-    return false;
-  std::lock_guard<std::mutex> Lock(Options.Memo->Mu);
-  auto It = Options.Memo->ByFile.find(File);
-  if (It == Options.Memo->ByFile.end())
-    return false;
-  const RecoveryMemo::Entry &E = It->second;
-  R = E.R;
-  if (!E.Header.empty()) {
+/// file's line says of them. Returns the memo, to check the parse against.
+std::optional<RecalledRecovery> recallRecovery(const ParseOptions &Options, const std::string &File, Recovery &R,
+                                               FileRun &Run, llvm::vfs::OverlayFileSystem &FS) {
+  std::optional<RecalledRecovery> E = Options.Memo ? Options.Memo->recall(File) : std::nullopt;
+  if (!E)
+    return std::nullopt;
+  R = E->R;
+  if (!E->Header.empty()) {
     auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    Memory->addFile(R.Declarations, 0, llvm::MemoryBuffer::getMemBufferCopy(E.Header, R.Declarations));
+    Memory->addFile(R.Declarations, 0, llvm::MemoryBuffer::getMemBufferCopy(E->Header, R.Declarations));
     FS.pushOverlay(Memory);
   }
-  Run.StandardHeaders = E.StandardHeaders;
-  Run.Declared = E.Declared;
-  Run.DeclaredMembers = E.DeclaredMembers;
-  Run.Retried = E.Retried;
-  return true;
+  Run.StandardHeaders = E->StandardHeaders;
+  Run.Declared = E->Declared;
+  Run.DeclaredMembers = E->DeclaredMembers;
+  Run.Retried = E->Retried;
+  return E;
+}
+
+/// Whether a recalled recovery still fits the file: the parse it gives has
+/// no more errors than the search ended with, and misses the same headers.
+bool fits(const RecalledRecovery &E, const FileRun &Run) {
+  return parseErrors(Run) <= E.Errors && Run.MissingIncludes == E.Missing;
+}
+
+/// Drops \p File's recovery when it no longer fits (the file was edited, its
+/// flags changed): the file is parsed as its command says (\p Again), to
+/// search again.
+void forgetRecovery(const ParseOptions &Options, const std::string &File, Recovery &R, FileRun &Run,
+                    llvm::function_ref<void()> Again) {
+  Options.Memo->forget(File);
+  R = Recovery();
+  Run.StandardHeaders.clear();
+  Run.Declared.clear();
+  Run.DeclaredMembers = 0;
+  Run.Retried.clear();
+  Again();
 }
 
 void rememberRecovery(const ParseOptions &Options, const std::string &File, const Recovery &R, const FileRun &Run,
                       llvm::vfs::FileSystem &FS) {
-  if (!Options.Memo || (R.PreIncludes.empty() && !R.AsCxx17 && R.Declarations.empty()))
+  if (!Options.Memo || R.empty())
     return;
-  RecoveryMemo::Entry E{R, "", Run.StandardHeaders, Run.Declared, Run.DeclaredMembers, Run.Retried};
+  RecalledRecovery E{R,
+                     "",
+                     Run.StandardHeaders,
+                     Run.Declared,
+                     Run.DeclaredMembers,
+                     Run.Retried,
+                     parseErrors(Run),
+                     Run.MissingIncludes};
   if (!R.Declarations.empty())
     if (auto Buffer = FS.getBufferForFile(R.Declarations))
       E.Header = (*Buffer)->getBuffer().str();
-  std::lock_guard<std::mutex> Lock(Options.Memo->Mu);
-  Options.Memo->ByFile[File] = std::move(E);
+  Options.Memo->remember(File, std::move(E));
+}
+
+/// The recoveries tried in turn on a file parsed as its command says, each
+/// kept when its parse has fewer errors; what they settle on is remembered,
+/// unless the parse against a preamble may owe its errors to it.
+void searchRecovery(const ParseOptions &Options, const std::string &File, FileRun &Run, FileSummary *Summary,
+                    Recovery &R, llvm::vfs::OverlayFileSystem &FS, bool AgainstPreamble,
+                    llvm::function_ref<void()> Again) {
+  retryAsCxx17(Run, Summary, R, Again);
+  includeForgottenHeaders(Run, R, Again);
+  declareMissingNames(Run, Summary, R, FS, File, Again);
+  Run.PreambleMayMatter = AgainstPreamble && (!Run.Retried.empty() || mayComeFromPreamble(Run.Errors));
+  if (!Run.PreambleMayMatter)
+    rememberRecovery(Options, File, R, Run, FS);
 }
 
 /// The profiles a summary of the file needs (the checks report a bad one).
@@ -571,12 +583,16 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
   IntrusiveRefCntPtr<DiagnosticIDs> IDs(new DiagnosticIDs());
   Recovery R;
   unsigned Parses = 0; // not in Run, which a recovery not kept restores
+  // A parse with errors may be followed by another that replaces it: a
+  // recovery, a search again, or the repeat without the preamble.
+  const bool MayParseAgain = AgainstPreamble || Options.RecoverIncludes;
   auto Parse = [&] {
     ++Parses;
     return runTool(
         Context, DB, File, FS, Options,
         [&](std::vector<std::string> *M) {
-          return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles.get(), M, StandIns, Options);
+          return std::make_unique<Action>(Checks, SystemHeaders, Summary, Profiles.get(), M, StandIns, Options,
+                                          MayParseAgain);
         },
         &Run.MissingIncludes, Ok, &Run.CompilerStats, IDs, R.args(), &Run.PastLimit);
   };
@@ -587,20 +603,20 @@ FileRun runTidyOnFile(ClangTidyContext &Context, const CompilationDatabase &DB, 
     Run.PastLimit.clear();
     Run.Errors = Parse();
   };
-  const bool Recalled = Options.RecoverIncludes && recallRecovery(Options, File, R, Run, *FS);
+  std::optional<RecalledRecovery> Recalled =
+      Options.RecoverIncludes ? recallRecovery(Options, File, R, Run, *FS) : std::nullopt;
   Run.Errors = Parse();
   // Errors the preamble may cause end the search here: the file is parsed
   // again without it and searches there (a C++17 retry against a C++20
   // preamble fails at once, with fewer errors than the file has).
   Run.PreambleMayMatter = AgainstPreamble && mayComeFromPreamble(Run.Errors);
-  if (Options.RecoverIncludes && !Recalled && !Run.PreambleMayMatter) {
-    retryAsCxx17(Run, Summary, R, Again);
-    includeForgottenHeaders(Run, R, Again);
-    declareMissingNames(Run, Summary, R, *FS, File, Again);
-    Run.PreambleMayMatter = AgainstPreamble && (!Run.Retried.empty() || mayComeFromPreamble(Run.Errors));
-    if (!Run.PreambleMayMatter)
-      rememberRecovery(Options, File, R, Run, *FS);
+  if (Recalled && !Run.PreambleMayMatter && !fits(*Recalled, Run)) {
+    Recalled.reset();
+    forgetRecovery(Options, File, R, Run, Again);
+    Run.PreambleMayMatter = AgainstPreamble && mayComeFromPreamble(Run.Errors);
   }
+  if (Options.RecoverIncludes && !Recalled && !Run.PreambleMayMatter)
+    searchRecovery(Options, File, Run, Summary, R, *FS, AgainstPreamble, Again);
   if (Summary)
     Summary->File = File;
   if (!Run.MissingIncludes.empty())

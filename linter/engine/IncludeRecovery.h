@@ -14,6 +14,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include "analysis/Summaries.h"
+#include "engine/RecoveryMemo.h"
 
 #include <functional>
 #include <memory>
@@ -22,13 +23,6 @@
 #include <vector>
 
 namespace mlperf::lint {
-
-/// What the recoveries of runTidyOnFile settled on for each file (the
-/// standard headers included first, C++17, the made-up declarations), so a
-/// file parsed again (a later whole-project round, or without its preamble)
-/// starts from it and settles its facts once, with the summary it ends with.
-struct RecoveryMemo;
-std::shared_ptr<RecoveryMemo> newRecoveryMemo();
 
 struct ParseOptions {
   bool RecoverIncludes = true;                            // false: --strict-includes, a missing header is a fatal error
@@ -42,12 +36,14 @@ struct ParseOptions {
   std::function<bool()> Cancelled;
   /// A whole-project run's settling of facts (engine/Settling.h), called once
   /// the file is parsed and before its checks run, with the function that
-  /// summarizes it: returns its summary and the summaries the checks are to
-  /// see. Unset: the summary is taken after the checks, under the summaries
-  /// installed now.
+  /// summarizes it and whether the parse may be followed by another that
+  /// replaces it (FactSettling::settle's Tentative): returns its summary and
+  /// the summaries the checks are to see. Unset: the summary is taken after
+  /// the checks, under the summaries installed now.
   using Settled =
       std::pair<clang::tidy::mlperf::FileSummary, std::shared_ptr<const clang::tidy::mlperf::ProjectSummaries>>;
-  std::function<Settled(const std::string &File, llvm::function_ref<clang::tidy::mlperf::FileSummary()> Summarize)>
+  std::function<Settled(const std::string &File, llvm::function_ref<clang::tidy::mlperf::FileSummary()> Summarize,
+                        bool Tentative)>
       Settle;
 };
 

@@ -164,7 +164,7 @@ std::vector<FileResult> runFiles(const std::vector<std::string> &Files, const cl
     else
       Runner.run(Files[I], Results[I]);
     if (S.Settling)
-      S.Settling->done(I);
+      S.Settling->done(I, Results[I].Summary ? &*Results[I].Summary : nullptr);
     std::lock_guard<std::mutex> Lock(Done);
     if (OnResult && !Results[I].Skipped)
       OnResult(I, Results[I]);

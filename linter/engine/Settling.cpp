@@ -1,5 +1,7 @@
 #include "engine/Settling.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 
 namespace mlperf::lint {
@@ -40,18 +42,29 @@ void FactSettling::start(size_t I) {
   acquireSlot(Lock, F);
 }
 
-void FactSettling::done(size_t I) {
+void FactSettling::done(size_t I, const FileSummary *Kept) {
   std::unique_lock<std::mutex> Lock(Mu);
   FileState &F = States[I];
   if (F.St == State::Running || F.St == State::Again)
     --Active; // ended without settling (a cache hit, a crash, a cancelled parse)
+  if (F.Tentative) {
+    F.Tentative = false;
+    // An earlier parse was kept: its summary replaces the last one published,
+    // and its findings read what that parse settled with.
+    if (Kept && F.Published && Kept->Parse != F.Published->Parse && F.ReadByParse.count(Kept->Parse)) {
+      F.Published = *Kept;
+      F.Read = F.ReadByParse[Kept->Parse];
+      F.Fresh = true;
+    }
+  }
+  F.ReadByParse.clear();
   F.St = State::Done;
   releaseSlot(F);
   maybeResolve();
 }
 
-std::pair<FileSummary, FactSettling::Summaries> FactSettling::settle(const std::string &File,
-                                                                     llvm::function_ref<FileSummary()> Summarize) {
+std::pair<FileSummary, FactSettling::Summaries>
+FactSettling::settle(const std::string &File, llvm::function_ref<FileSummary()> Summarize, bool Tentative) {
   std::unique_lock<std::mutex> Lock(Mu);
   auto It = Index.find(File);
   if (It == Index.end()) { // not one of the files started here: alone, with what is known
@@ -61,10 +74,12 @@ std::pair<FileSummary, FactSettling::Summaries> FactSettling::settle(const std::
     return {Summarize(), View};
   }
   FileState &F = States[It->second];
-  if (F.St == State::Settled) { // parsed again (its preamble's parse was not clean)
+  if (F.St == State::Settled) { // parsed again (a recovery, or without the preamble)
     F.St = State::Running;
     ++Active;
   }
+  F.Tentative = Tentative;
+  const unsigned Parse = ++F.Parses;
   while (true) {
     Summaries View = Current;
     Lock.unlock();
@@ -73,6 +88,7 @@ std::pair<FileSummary, FactSettling::Summaries> FactSettling::settle(const std::
       PinProjectSummaries Pin(View);
       S = Summarize();
     }
+    S.Parse = Parse;
     std::string Read = View->dependencies(S);
     Lock.lock();
     F.Published = std::move(S);
@@ -84,8 +100,11 @@ std::pair<FileSummary, FactSettling::Summaries> FactSettling::settle(const std::
     maybeResolve();
     Cv.wait(Lock, [&] { return F.St != State::Waiting; });
     acquireSlot(Lock, F);
-    if (F.St == State::Settled)
+    if (F.St == State::Settled) {
+      if (F.Tentative)
+        F.ReadByParse[Parse] = F.Read;
       return {*F.Published, F.View};
+    }
     F.St = State::Running;
   }
 }
@@ -99,8 +118,10 @@ void FactSettling::maybeResolve() {
     return;
   auto Next = std::make_shared<ProjectSummaries>(*Current);
   for (FileState &F : States)
-    if (F.St == State::Waiting)
+    if (F.St == State::Waiting || F.Fresh) {
       Next->add(*F.Published);
+      F.Fresh = false;
+    }
   Next->resolve();
   Current = Next;
   ++Passes;
@@ -116,14 +137,17 @@ void FactSettling::maybeResolve() {
       ++Active;
     }
   } else {
+    // While a file may yet replace its summary, only such files settle (their
+    // checks run, their recoveries go on); the others wait for its last.
+    const bool Hold = llvm::any_of(States, [](const FileState &F) { return F.Tentative && F.St != State::Done; });
     for (FileState &F : States)
-      if (F.St == State::Waiting) {
+      if (F.St == State::Waiting && (!Hold || F.Tentative)) {
         F.Read = Next->dependencies(*F.Published);
         F.HasRead = true;
         F.View = Current;
         F.St = State::Settled;
+        --Waiting;
       }
-    Waiting = 0;
     WindowPasses = 0;
   }
   Cv.notify_all();

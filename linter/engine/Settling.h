@@ -42,14 +42,23 @@ public:
   unsigned threads() const { return InFlight; }
   /// Before file \p I starts (cache lookup, then parse): waits for a job slot.
   void start(size_t I);
-  /// File \p I's run ended: replayed, parsed, crashed or cancelled.
-  void done(size_t I);
+  /// File \p I's run ended: replayed, parsed, crashed or cancelled; \p Kept
+  /// is the summary of the parse its run kept, when it settled more than one.
+  void done(size_t I, const clang::tidy::mlperf::FileSummary *Kept = nullptr);
   /// From the parse of \p File, on its thread, before its checks run: runs
   /// \p Summarize (under the summaries known now, as often as they change)
   /// and returns once the facts are settled, with the file's summary and the
   /// summaries its checks are to see.
+  ///
+  /// \p Tentative: the file may be parsed again within its run (a recovery
+  /// from headers not found follows a parse with errors), and this parse's
+  /// summary may not be the one kept. Its checks run now, but the files that
+  /// settle with it wait, summarized again in memory as its later parses
+  /// publish, until done() names the summary kept: no file settles on a
+  /// summary that is then replaced (which cost a second round of parses).
   std::pair<clang::tidy::mlperf::FileSummary, Summaries>
-  settle(const std::string &File, llvm::function_ref<clang::tidy::mlperf::FileSummary()> Summarize);
+  settle(const std::string &File, llvm::function_ref<clang::tidy::mlperf::FileSummary()> Summarize,
+         bool Tentative = false);
 
   /// What file \p I's findings read of the summaries (their dependencies()
   /// under the summaries it settled with); nothing for a file that did not settle.
@@ -65,7 +74,11 @@ private:
     std::optional<clang::tidy::mlperf::FileSummary> Published;
     std::string Read; // dependencies() under the summaries it was summarized (or settled) with
     bool HasRead = false;
-    Summaries View; // once settled
+    Summaries View;                              // once settled
+    bool Tentative = false;                      // its latest parse may not be kept: the others wait for done()
+    bool Fresh = false;                          // Published is not yet in Current
+    unsigned Parses = 0;                         // parses settled, each summary numbered (FileSummary::Parse)
+    std::map<unsigned, std::string> ReadByParse; // what each tentative parse's findings read
   };
 
   void acquireSlot(std::unique_lock<std::mutex> &Lock, FileState &F);

@@ -192,8 +192,8 @@ std::vector<size_t> ProjectLinter::round(const std::vector<size_t> &Todo, Projec
   if (std::set<std::string>(Batch.begin(), Batch.end()).size() == Batch.size()) {
     Settling.emplace(Batch, Settings.Jobs, Settings.FilesInMemory, Summaries, MaxRounds);
     Settle.Settling = &*Settling;
-    Settle.Parse.Settle = [&](const std::string &File, llvm::function_ref<FileSummary()> Summarize) {
-      return Settling->settle(File, Summarize);
+    Settle.Parse.Settle = [&](const std::string &File, llvm::function_ref<FileSummary()> Summarize, bool Tentative) {
+      return Settling->settle(File, Summarize, Tentative);
     };
   }
   // What file K's findings read of the summaries.

@@ -193,6 +193,10 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
   std::unique_ptr<SharedPreambles> Preambles;
   if (!CacheDir.empty() && R.SharedPreamble && R.Parse.VfsOverlay.empty() && !R.Parse.CheckProfile)
     Preambles = std::make_unique<SharedPreambles>(*P.Database, CacheDir + "/preamble", Files, &R.Overlays);
+  // Recoveries from headers not found are kept with the results: the next
+  // run after an edit starts from them.
+  if (Cache && R.Parse.Memo)
+    R.Parse.Memo->keepIn([C = Cache.get()](const std::string &File) { return C->recoveryPath(File); });
   RunSettings Run{P.Jobs, &R.Overlays, R.Parse, Cache.get(), Preambles.get()};
   Run.FilesInMemory = filesInMemory(R.FilesInMemory, P.Jobs, memAvailable());
   auto Done = [&](size_t I, FileFindings F) {
@@ -213,6 +217,8 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
     for (std::string &W : Cache->takeWarnings())
       Out.Warnings.push_back(std::move(W));
     Cache->trim();
+    if (R.Parse.Memo)
+      R.Parse.Memo->keepIn(nullptr); // the cache closes with this run
     if (Project.FromCache)
       Out.Messages.push_back(std::to_string(Project.FromCache) + " of " + std::to_string(Files.size()) +
                              " file(s) from the result cache");
@@ -222,9 +228,6 @@ void lintInputs(const LintRequest &R, const Plan &P, FindingsPipeline &Pipeline,
 } // namespace
 
 LintOutcome runLint(LintRequest R, const FileReport &OnFile) {
-  // Recoveries are remembered for this run's contents only: the language
-  // server's next run of the same file may read an edited text.
-  R.Parse.Memo = newRecoveryMemo();
   LintOutcome Out;
   Plan P;
   if (!collect(R, P, Out) || !configure(R, P, Out))

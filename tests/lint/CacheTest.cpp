@@ -434,6 +434,76 @@ TEST_F(CacheCli, OneParsePerFileUnlessAnotherFileChangesWhatItReads) {
   EXPECT_EQ(Plain.Out, Cold.Out);
 }
 
+TEST_F(CacheCli, AFileRecoveredFromAHeaderNotFoundSettlesOnceWithTheFilesThatReadIt) {
+  // loop.cc's call of step() is seen only once a declaration of Options is
+  // made up (its first parse drops the call, whose argument has no type);
+  // step.cc's sync is per step only through that call. step.cc waits, with its AST, until loop.cc's recovery ends, and
+  // is summarized again in memory: parsed once, in one round.
+  write("src/step.cc", std::string(Prelude) + "void step(void *k, int n) {\n  cuLaunchKernel(k);\n"
+                                              "  cudaDeviceSynchronize();\n}\n");
+  write("src/loop.cc", std::string(Prelude) + "#include \"gone.h\"\nvoid step(void *k, int n);\n"
+                                              "void train(void *k, Options &o) {\n"
+                                              "  for (int i = 0; i < 10; ++i)\n    step(k, o.batch);\n}\n");
+  for (const std::vector<std::string> &Order :
+       {std::vector<std::string>{"loop.cc", "step.cc"}, std::vector<std::string>{"step.cc", "loop.cc"}})
+    for (const char *Jobs : {"-j1", "-j2"}) {
+      std::vector<std::string> Args = {
+          "--no-cache", "--no-preamble", "--format=json", "--verbose", Jobs, "--checks=-*,mlperf-sync-in-loop"};
+      Args.insert(Args.end(), Order.begin(), Order.end());
+      std::filesystem::remove_all(Root + "/xdg");
+      ProcessResult R = lint(Args, /*Cache=*/false);
+      SCOPED_TRACE(Order[0] + " first, " + Jobs);
+      ASSERT_EQ(R.Exit, 1) << R.Err;
+      EXPECT_NE(R.Err.find("3 parse(s) for 2 file(s) (1 parsed again within its lint"), std::string::npos) << R.Err;
+      EXPECT_EQ(R.Err.find("rounds"), std::string::npos) << R.Err;
+      nlohmann::json Found = nlohmann::json::parse(R.Out)["diagnostics"];
+      ASSERT_EQ(Found.size(), 1u) << R.Out;
+      EXPECT_EQ(Found[0]["line"], 5) << R.Out;
+      EXPECT_NE(Found[0]["file"].get<std::string>().find("step.cc"), std::string::npos) << R.Out;
+    }
+}
+
+TEST_F(CacheCli, ARecoveryFromAHeaderNotFoundIsRecalledAfterAnEditAndSearchedAgainWhenItNoLongerFits) {
+  const std::string Loop = std::string(Prelude) + "#include \"gone.h\"\nvoid train(void *k, Options &o) {\n"
+                                                  "  for (int i = 0; i < 10; ++i) {\n    cuLaunchKernel(k);\n"
+                                                  "    cudaDeviceSynchronize();\n    log_step(o.steps);\n  }\n}\n";
+  write("src/loop.cc", Loop);
+  std::vector<std::string> Args = {"--verbose", "--format=json", "--checks=-*,mlperf-sync-in-loop", "loop.cc"};
+  ProcessResult Cold = lint(Args);
+  ASSERT_EQ(Cold.Exit, 1) << Cold.Err;
+  // The file as its command says, then two rounds of made-up declarations
+  // (the names, then the member of Options).
+  EXPECT_NE(Cold.Err.find("3 parse(s) for 1 file(s) (1 parsed again"), std::string::npos) << Cold.Err;
+  const std::string Declared = "permissive declarations made up for 2 names they would declare (Options, log_step)";
+  EXPECT_NE(Cold.Err.find(Declared), std::string::npos) << Cold.Err;
+  // An edit: the result is not replayed, and the file starts from the
+  // recovery the last run found (one parse, the same report).
+  write("src/loop.cc", Loop + "// edited\n");
+  ProcessResult Edited = lint(Args);
+  EXPECT_NE(Edited.Err.find("1 parse(s) for 1 file(s)"), std::string::npos) << Edited.Err;
+  EXPECT_NE(Edited.Err.find(Declared), std::string::npos) << Edited.Err;
+  EXPECT_EQ(Edited.Out, Cold.Out);
+  // An edit that uses another name the header would declare: the recalled
+  // recovery gives more errors, so the file searches again and declares it.
+  std::string Uses = Loop;
+  Uses.replace(Uses.find("log_step(o.steps);"), 18, "log_step(o.steps);\n    flush_logs(o);");
+  write("src/loop.cc", Uses);
+  ProcessResult Searched = lint(Args);
+  ASSERT_EQ(Searched.Exit, 1) << Searched.Err;
+  EXPECT_NE(Searched.Err.find("4 parse(s) for 1 file(s)"), std::string::npos) << Searched.Err;
+  EXPECT_NE(Searched.Err.find("3 names they would declare (Options, flush_logs, log_step)"), std::string::npos)
+      << Searched.Err;
+  EXPECT_EQ(nlohmann::json::parse(Searched.Out)["diagnostics"].size(), 1u) << Searched.Out;
+  // And that search is what the next run recalls.
+  write("src/loop.cc", Uses + "// edited\n");
+  ProcessResult Again = lint(Args);
+  EXPECT_NE(Again.Err.find("1 parse(s) for 1 file(s)"), std::string::npos) << Again.Err;
+  // Without the cache nothing is recalled from an earlier run.
+  ProcessResult Plain = lint({"--no-cache", "--verbose", "--format=json", "--checks=-*,mlperf-sync-in-loop", "loop.cc"},
+                             /*Cache=*/false);
+  EXPECT_NE(Plain.Err.find("3 parse(s) for 1 file(s)"), std::string::npos) << Plain.Err;
+}
+
 /// Every finding of a run, by file (relative to src/): check, line, column,
 /// message and notes.
 std::map<std::string, std::vector<std::string>> findingsByFile(const ProcessResult &R, const std::string &Src) {
