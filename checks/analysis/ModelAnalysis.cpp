@@ -1136,15 +1136,21 @@ bool ModelAnalysis::alwaysNull(const ParmVarDecl *PV) const {
   return llvm::all_of(W.Here, [&](const Expr *Site) { return passesNothing(argumentFor(Site, Index), Ctx); });
 }
 
-bool ModelAnalysis::neverRuns(const Stmt *S) const {
+bool ModelAnalysis::neverRuns(const Stmt *S) {
+  bool HoldsStepLoop = false; // a loop of model steps around S lies inside the `if` looked at
   for (const Stmt *Child = S, *P = parent(S); P; Child = P, P = parent(P)) {
+    HoldsStepLoop = HoldsStepLoop || (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P) && isStepLoop(P));
     const auto *If = dyn_cast<IfStmt>(P);
     const Expr *Cond = If ? If->getCond() : nullptr;
     if (!Cond || Child == Cond || Cond->isValueDependent())
       continue;
-    // `if (verbose)` with `const bool verbose = false`, `if (kDebug)`.
+    // `if (verbose)` with `const bool verbose = false`, `if (kDebug)`: a
+    // branch the configuration turns off. One that holds the loop of the
+    // model's steps is a mode of the program (`if (kTrain) { for (...) }`),
+    // run by flipping the constant, unless it is a literal (`if (false)`).
     bool Value;
-    if (Cond->EvaluateAsBooleanCondition(Value, Ctx) && Value == (Child == If->getElse()))
+    if (Cond->EvaluateAsBooleanCondition(Value, Ctx) && Value == (Child == If->getElse()) &&
+        (!HoldsStepLoop || isa<CXXBoolLiteralExpr, IntegerLiteral>(Cond->IgnoreParenImpCasts())))
       return true;
     // `if (mask != nullptr)` in a function every call passes no mask.
     if (auto Test = nullTest(Cond, Ctx); Test && Test->second == (Child == If->getElse()) && alwaysNull(Test->first))

@@ -90,9 +90,11 @@ public:
   /// leaves the loop (leavesLoop): it runs at most once per run of the loop.
   bool onceBeforeLeaving(const Stmt *S, const Stmt *Loop) const;
 
-  /// Under a branch whose condition is a constant that excludes it, or a
-  /// null test of a parameter that every call passes null (alwaysNull).
-  bool neverRuns(const Stmt *S) const;
+  /// Under a branch whose condition is a constant that excludes it (not one
+  /// holding a loop of model steps, a mode of the program, unless the
+  /// constant is a literal), or a null test of a parameter that every call
+  /// passes null (alwaysNull).
+  bool neverRuns(const Stmt *S);
   /// Whether every call of \p PV's function passes a null pointer for it:
   /// the calls in this translation unit and, when other files call it, each
   /// of theirs (ProjectSummaries::nullArgument); none unseen, and the
