@@ -3,6 +3,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
@@ -33,13 +34,11 @@ HoistState &state(const ASTContext &Ctx) {
   return Current;
 }
 
-bool isIdentifierChar(char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; }
-
 /// Whether \p Name occurs in \p Text as a whole identifier.
 bool mentions(llvm::StringRef Text, llvm::StringRef Name) {
   for (size_t Pos = Text.find(Name); Pos != llvm::StringRef::npos; Pos = Text.find(Name, Pos + 1)) {
-    bool Before = Pos > 0 && isIdentifierChar(Text[Pos - 1]);
-    bool After = Pos + Name.size() < Text.size() && isIdentifierChar(Text[Pos + Name.size()]);
+    bool Before = Pos > 0 && clang::isAsciiIdentifierContinue(Text[Pos - 1]);
+    bool After = Pos + Name.size() < Text.size() && clang::isAsciiIdentifierContinue(Text[Pos + Name.size()]);
     if (!Before && !After)
       return true;
   }

@@ -3,6 +3,7 @@
 #include "report/Diagnostics.h"
 #include "report/Sarif.h"
 
+#include "clang/Basic/CharInfo.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -53,8 +54,6 @@ std::string pathFromUri(llvm::StringRef Uri) {
 }
 
 namespace {
-bool isIdentifierChar(char C) { return llvm::isAlnum(C) || C == '_'; }
-
 bool isKeyword(llvm::StringRef Word) {
   static const llvm::StringSet<> Keywords = {"for",  "while",  "if",      "switch",   "return",   "sizeof",
                                              "do",   "else",   "catch",   "new",      "delete",   "throw",
@@ -71,7 +70,7 @@ json rangeOf(const clang::tooling::DiagnosticMessage &M, const TextIndex &Text) 
     if (R.FilePath == M.FilePath && R.FileOffset == M.FileOffset && R.Length)
       End = Begin + R.Length;
   if (End == Begin) {
-    while (End < T.size() && isIdentifierChar(T[End]))
+    while (End < T.size() && clang::isAsciiIdentifierContinue(T[End]))
       ++End;
     if (End > Begin && !isKeyword(llvm::StringRef(T).slice(Begin, End)))
       if (auto [CallBegin, CallEnd] = Text.callAt(Begin); CallEnd > CallBegin)
