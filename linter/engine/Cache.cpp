@@ -424,23 +424,6 @@ static std::optional<json> readFiles(const RecordingFileSystem &Read, const Prea
   return Deps;
 }
 
-/// Where a header not found was looked for, or the first directory of its
-/// path that was not there: creating it there changes the run.
-static json absentPaths(const std::vector<std::string> &Missing, const RecordingFileSystem &Read) {
-  json Absent = json::array();
-  for (const std::string &Name : Missing) {
-    llvm::StringRef Spelled = llvm::StringRef(Name).trim("<>\"");
-    std::set<std::string> Tails;
-    for (size_t Slash = Spelled.find('/'); Slash != llvm::StringRef::npos; Slash = Spelled.find('/', Slash + 1))
-      Tails.insert("/" + Spelled.take_front(Slash).str());
-    Tails.insert("/" + Spelled.str());
-    for (const std::string &Path : Read.absent())
-      if (llvm::any_of(Tails, [&](const std::string &T) { return llvm::StringRef(Path).ends_with(T); }))
-        Absent.push_back(Path);
-  }
-  return Absent;
-}
-
 /// Writes \p Entry with its checksum to \p Path through a temporary file
 /// that a signal removes; "" or why it could not (a full disk costs the
 /// entry, never the findings).
@@ -472,7 +455,7 @@ void ResultCache::store(const std::string &Key, const CachedRun &Run, const std:
   std::optional<json> Deps = readFiles(Read, P);
   if (!Deps)
     return;
-  json Absent = absentPaths(Missing, Read);
+  json Absent = Read.absentFor(Missing);
   if (!Missing.empty() && Absent.empty())
     return; // no trace of where they were looked for
   json Entry = {{"format", EntryFormat},

@@ -93,16 +93,30 @@ constexpr const char *PchFlags = "-fpch-instantiate-templates";
 /// (`<opencv2/opencv.hpp>` after `<torch/torch.h>`) is precompiled without
 /// it, and each file's parse, whose own #include of it finds no guard,
 /// looks it up again and notes it (or finds a stand-in) itself.
+/// The headers skipped are noted (as `<spelled>`): where they were looked
+/// for is stored with the preamble, which is built again once one appears.
 class SkipMissingHeaders : public clang::PPCallbacks {
 public:
-  bool FileNotFound(llvm::StringRef) override { return true; }
+  explicit SkipMissingHeaders(std::vector<std::string> &Skipped) : Skipped(Skipped) {}
+  bool FileNotFound(llvm::StringRef FileName) override {
+    Skipped.push_back("<" + FileName.str() + ">");
+    return true;
+  }
+
+private:
+  std::vector<std::string> &Skipped;
 };
 
 class GeneratePreamble : public clang::GeneratePCHAction {
+public:
+  explicit GeneratePreamble(std::vector<std::string> &Skipped) : Skipped(Skipped) {}
+
+private:
   bool BeginSourceFileAction(clang::CompilerInstance &CI) override {
-    CI.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissingHeaders>());
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<SkipMissingHeaders>(Skipped));
     return clang::GeneratePCHAction::BeginSourceFileAction(CI);
   }
+  std::vector<std::string> &Skipped;
 };
 
 bool writeAtomically(const std::string &Path, llvm::StringRef Text) {
@@ -146,6 +160,10 @@ std::optional<Preamble> reuse(const std::string &Meta, const std::string &Pch, c
         fs::remove(F);
       return std::nullopt;
     }
+    // A header skipped when it was built exists now: it would be read.
+    for (const auto &Absent : J.value("absent", nlohmann::json::array()))
+      if (fs::exists(Absent.get<std::string>()))
+        return std::nullopt;
     Preamble P{Pch, {}};
     for (const auto &In : J.at("inputs")) {
       std::string Path = In.at(0).get<std::string>(), Hash = In.at(1).get<std::string>();
@@ -304,7 +322,8 @@ std::shared_ptr<const Preamble> SharedPreambles::build(Group &G) {
   Options.WorkingDir = G.Directory;
   auto Files = llvm::makeIntrusiveRefCnt<clang::FileManager>(Options, Read);
   clang::IgnoringDiagConsumer Quiet;
-  clang::tooling::ToolInvocation Invocation(CommandLine, std::make_unique<GeneratePreamble>(), Files.get());
+  std::vector<std::string> Skipped;
+  clang::tooling::ToolInvocation Invocation(CommandLine, std::make_unique<GeneratePreamble>(Skipped), Files.get());
   Invocation.setDiagnosticConsumer(&Quiet);
   bool Made = Invocation.run() && !fs::rename(Temp, Pch);
   if (!Made) {
@@ -326,7 +345,8 @@ std::shared_ptr<const Preamble> SharedPreambles::build(Group &G) {
     P->Guards.emplace_back(F.Path, Hashes->second);
     Inputs.push_back({F.Path, Hashes->first, F.ModTime.time_since_epoch().count()});
   }
-  writeAtomically(Meta, nlohmann::json{{"inputs", Inputs}, {"pch", PchHashes->first}}.dump());
+  writeAtomically(
+      Meta, nlohmann::json{{"inputs", Inputs}, {"absent", Read->absentFor(Skipped)}, {"pch", PchHashes->first}}.dump());
   evictPreambles(Dir, 4);
   ++Built;
   return P;

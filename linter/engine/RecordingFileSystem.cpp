@@ -2,6 +2,7 @@
 
 #include "analysis/InputFiles.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -27,6 +28,21 @@ llvm::ErrorOr<llvm::vfs::Status> RecordingFileSystem::status(const llvm::Twine &
   auto St = ProxyFileSystem::status(Path);
   recordAbsent(Path, St.getError());
   return St;
+}
+
+std::vector<std::string> RecordingFileSystem::absentFor(const std::vector<std::string> &Missing) const {
+  std::vector<std::string> Out;
+  for (const std::string &Name : Missing) {
+    llvm::StringRef Spelled = llvm::StringRef(Name).trim("<>\"");
+    std::set<std::string> Tails;
+    for (size_t Slash = Spelled.find('/'); Slash != llvm::StringRef::npos; Slash = Spelled.find('/', Slash + 1))
+      Tails.insert("/" + Spelled.take_front(Slash).str());
+    Tails.insert("/" + Spelled.str());
+    for (const std::string &Path : Absent)
+      if (llvm::any_of(Tails, [&](const std::string &T) { return llvm::StringRef(Path).ends_with(T); }))
+        Out.push_back(Path);
+  }
+  return Out;
 }
 
 void RecordingFileSystem::recordAbsent(const llvm::Twine &Path, std::error_code EC) {

@@ -8,6 +8,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 namespace mlperf::lint {
 
@@ -27,6 +28,10 @@ public:
   };
   const std::set<Opened> &opened() const { return Files; }
   const std::set<std::string> &absent() const { return Absent; }
+  /// Of absent(), where the headers \p Missing (as spelled: `<gone.h>`,
+  /// `"dir/gone.h"`) were looked for, or the first directory of such a path
+  /// that was not there: creating one of them changes what a parse reads.
+  std::vector<std::string> absentFor(const std::vector<std::string> &Missing) const;
 
 private:
   void recordAbsent(const llvm::Twine &Path, std::error_code EC);

@@ -841,6 +841,31 @@ TEST_F(CacheCli, AParseAgainstThePreambleIsKeptWithAHeaderNotFound) {
       << Shared.Err;
 }
 
+TEST_F(CacheCli, APreambleBuiltWithoutAHeaderIsBuiltAgainOnceTheHeaderExists) {
+  // cfg.h, first in the shared prefix, is not there when the preamble is
+  // built; once it is, lib.h (after it in the prefix) declares fast_path().
+  // A preamble kept from before would hold lib.h without it.
+  write("src/inc/lib.h", "#pragma once\n#ifdef USE_FAST\nvoid fast_path(void *k);\n#endif\n");
+  for (const char *Name : {"a.cc", "b.cc"})
+    write(std::string("src/") + Name, "#include <cfg.h>\n#include <lib.h>\n" + std::string(Prelude) + "void train_" +
+                                          Name[0] +
+                                          "(void *k) {\n  for (int i = 0; i < 10; ++i) {\n    cuLaunchKernel(k);\n"
+                                          "    fast_path(k);\n    cudaDeviceSynchronize();\n  }\n}\n");
+  std::vector<std::string> Args = {"--format=json", "--extra-arg=-I" + Root + "/src/inc", "a.cc", "b.cc"};
+  ProcessResult Before = lint(Args);
+  ASSERT_EQ(Before.Exit, 1) << Before.Err;
+  EXPECT_NE(Before.Err.find("a.cc: 1 include not found (cfg.h)"), std::string::npos) << Before.Err;
+  EXPECT_EQ(preambleCount(Root), 1u) << Before.Err;
+  write("src/inc/cfg.h", "#define USE_FAST\n");
+  ProcessResult After = lint(Args);
+  ASSERT_EQ(After.Exit, 1) << After.Err;
+  EXPECT_EQ(After.Err.find("not found"), std::string::npos) << After.Err;
+  EXPECT_EQ(After.Err.find("error"), std::string::npos) << After.Err;
+  std::vector<std::string> Plain = Args;
+  Plain.insert(Plain.begin(), {"--no-cache", "--no-preamble"});
+  EXPECT_EQ(After.Out, lint(Plain, /*Cache=*/false).Out);
+}
+
 TEST_F(CacheCli, ADamagedPrecompiledPreambleIsRebuilt) {
   std::string Head = "#include <vector>\n#include <string>\n#include <map>\n" + std::string(Prelude);
   for (const char *Name : {"a.cc", "b.cc"})
