@@ -36,7 +36,7 @@ mkdir -p "$work"
 findings() {
   python3 -c 'import json, sys
 for d in json.load(open(sys.argv[1])).get("diagnostics", []):
-    print("\t".join(str(d[k]) for k in ("file", "line", "column", "check", "message")))' "$1" | sort
+    print("\t".join(str(d.get(k, "")) for k in ("file", "line", "column", "check", "message")))' "$1" | sort
 }
 
 status=0
