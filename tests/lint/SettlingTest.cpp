@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <thread>
 #include <tuple>
@@ -73,6 +74,15 @@ struct Outcome {
 
 const std::vector<std::string> Files = {"train.cc", "helper.cc", "model.cc"};
 
+/// Runs \p One for each of Files, each on a thread of its own, as runFiles does.
+void onThreads(const std::function<void(size_t)> &One) {
+  std::vector<std::thread> Workers;
+  for (size_t I = 0; I < Files.size(); ++I)
+    Workers.emplace_back(One, I);
+  for (std::thread &W : Workers)
+    W.join();
+}
+
 /// Runs the three files as runFiles does: each on its thread (in order when
 /// \p Threads is 1), started, settled unless it is \p Ends (a crash or a
 /// cache hit: done without settling), done.
@@ -101,11 +111,7 @@ std::map<std::string, Outcome> run(FactSettling &Settling, unsigned Threads, con
       One(I);
     return Out;
   }
-  std::vector<std::thread> Workers;
-  for (size_t I = 0; I < Files.size(); ++I)
-    Workers.emplace_back(One, I);
-  for (std::thread &W : Workers)
-    W.join();
+  onThreads(One);
   return Out;
 }
 
@@ -204,11 +210,7 @@ std::map<std::string, Outcome> runRecovering(FactSettling &Settling, bool KeepFi
     std::tie(O.Summary, O.Settled) = KeepFirst ? std::tie(First, FirstView) : std::tie(Second, SecondView);
     Settling.done(I, &O.Summary);
   };
-  std::vector<std::thread> Workers;
-  for (size_t I = 0; I < Files.size(); ++I)
-    Workers.emplace_back(One, I);
-  for (std::thread &W : Workers)
-    W.join();
+  onThreads(One);
   return Out;
 }
 
